@@ -1,0 +1,25 @@
+/// What a token may do. Ingest keys ship inside apps, so they are public and can only add events.
+public enum Role: String, Sendable, CaseIterable, Codable {
+    /// Post receipts and actions.
+    case ingest
+    /// Register pushes and their send counts.
+    case backend
+    /// Read reports.
+    case read
+    /// Everything.
+    case admin
+
+    /// Whether a token of this role may do what `required` is needed for.
+    public func grants(_ required: Role) -> Bool {
+        self == .admin || self == required
+    }
+}
+
+/// A stored token as listed to operators: never the secret.
+public struct TokenInfo: Sendable, Hashable, Codable {
+    public var id: String
+    public var role: Role
+    public var label: String?
+    public var createdAtMillis: Int64
+    public var revokedAtMillis: Int64?
+}

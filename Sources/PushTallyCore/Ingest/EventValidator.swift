@@ -1,0 +1,64 @@
+/// Turns what a client sent into an ``IncomingEvent``, or a ``FieldError`` naming the first bad field.
+public enum EventValidator {
+    /// Byte limits per field. `push_id` is the contract's 128; the others are generous for what they hold.
+    public static let limits: [String: Int] = [
+        "push_id": 128, "action": 64, "device_id": 128, "receipt_id": 128,
+        "platform": 32, "app_version": 64, "os_version": 64,
+    ]
+
+    /// Validates one event of `kind`; actions must carry `action`, receipts ignore it.
+    public static func validate(_ raw: RawEvent, kind: EventKind) throws(FieldError) -> IncomingEvent {
+        if raw.notAnObject {
+            throw FieldError("malformed_json", "each event must be a JSON object")
+        }
+        guard let pushID = try text(raw, "push_id") else { throw .missing("push_id") }
+        var action = ""
+        if kind == .action {
+            guard let identifier = try text(raw, "action") else { throw .missing("action") }
+            action = StandardAction.normalise(identifier)
+        }
+        return IncomingEvent(
+            pushID: pushID,
+            kind: kind,
+            action: action,
+            deviceID: try text(raw, "device_id"),
+            receiptID: try text(raw, "receipt_id"),
+            deviceTimeMillis: try raw.fields["ts"].map { value throws(FieldError) in
+                try Timestamp.millis(from: value, field: "ts")
+            },
+            platform: try text(raw, "platform"),
+            appVersion: try text(raw, "app_version"),
+            osVersion: try text(raw, "os_version")
+        )
+    }
+
+    /// A text field: absent or empty is `nil`; integers are accepted for ids apps keep as numbers.
+    static func text(_ raw: RawEvent, _ field: String, limit: Int? = nil) throws(FieldError) -> String? {
+        guard let value = raw.fields[field] else { return nil }
+        let string: String
+        switch value {
+        case .string(let s):
+            string = s
+        case .number(let n):
+            guard n.rounded() == n, abs(n) < 9_007_199_254_740_992 else {
+                throw FieldError("bad_type", "\(field) must be a string or an integer", field: field)
+            }
+            string = String(Int64(n))
+        case .unsupported(let type):
+            throw FieldError("bad_type", "\(field) must be a string, not \(type)", field: field)
+        }
+        return try checkedText(string, field: field, limit: limit ?? limits[field] ?? 128)
+    }
+
+    /// Rejects over-long values and control characters (NUL included); empty becomes `nil`.
+    public static func checkedText(_ string: String, field: String, limit: Int) throws(FieldError) -> String? {
+        if string.isEmpty { return nil }
+        if string.utf8.count > limit {
+            throw FieldError("too_long", "\(field) is longer than \(limit) bytes", field: field)
+        }
+        if string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw FieldError("invalid_characters", "\(field) contains control characters", field: field)
+        }
+        return string
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A coding key for any field name.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A JSON scalar that the loose decoders below accept as a field value.
+enum LooseJSONValue: Decodable {
+    case string(String)
+    case number(Double)
+    case null
+    case unsupported(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let bool = try? container.decode(Bool.self) {
+            // Checked before numbers: Foundation would otherwise read `true` as 1.
+            self = .unsupported("boolean \(bool)")
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .unsupported("object or array")
+        }
+    }
+}
+
+extension RawEvent: Decodable {
+    /// Decodes the known fields of a JSON object loosely: type checks belong to validation, so that one bad
+    /// element of a batch is rejected by itself with its field named.
+    public init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: AnyCodingKey.self) else {
+            self.init(notAnObject: true)
+            return
+        }
+        var fields: [String: RawValue] = [:]
+        for name in RawEvent.knownFields {
+            let key = AnyCodingKey(name)
+            guard container.contains(key) else { continue }
+            switch try container.decode(LooseJSONValue.self, forKey: key) {
+            case .string(let s): fields[name] = .string(s)
+            case .number(let n): fields[name] = .number(n)
+            case .null: break
+            case .unsupported(let type): fields[name] = .unsupported(type)
+            }
+        }
+        self.init(fields: fields)
+    }
+}
+
+/// The shapes an ingest body can take.
+public enum EventBody: Sendable {
+    /// One form body or one JSON object: answered 204 (or a 4xx naming the problem).
+    case single(RawEvent)
+    /// A JSON array or NDJSON: answered 200 with accepted, duplicates and rejected entries.
+    case batch([Result<RawEvent, FieldError>])
+
+    /// Decodes a JSON body: an object is a single event, an array a batch.
+    public static func json(_ data: Data) throws(FieldError) -> EventBody {
+        let first = data.first { !isJSONWhitespace($0) }
+        do {
+            switch first {
+            case UInt8(ascii: "{"):
+                return .single(try JSONDecoder().decode(RawEvent.self, from: data))
+            case UInt8(ascii: "["):
+                return .batch(try JSONDecoder().decode([RawEvent].self, from: data).map { .success($0) })
+            case nil:
+                throw FieldError("empty_body", "the request body is empty")
+            default:
+                throw FieldError("malformed_json", "expected a JSON object or an array of objects")
+            }
+        } catch let error as FieldError {
+            throw error
+        } catch {
+            throw FieldError("malformed_json", "the body is not valid JSON: \(describe(error))")
+        }
+    }
+
+    /// Decodes newline-delimited JSON: one object a line, blank lines ignored, a bad line rejected by itself.
+    public static func ndjson(_ data: Data) -> EventBody {
+        let decoder = JSONDecoder()
+        var events: [Result<RawEvent, FieldError>] = []
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            guard line.contains(where: { !isJSONWhitespace($0) }) else { continue }
+            do {
+                events.append(.success(try decoder.decode(RawEvent.self, from: Data(line))))
+            } catch {
+                events.append(.failure(FieldError("malformed_json", "line is not valid JSON: \(describe(error))")))
+            }
+        }
+        return .batch(events)
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): context.debugDescription
+        case DecodingError.typeMismatch(_, let context): context.debugDescription
+        default: "unreadable"
+        }
+    }
+}

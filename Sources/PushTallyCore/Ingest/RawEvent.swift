@@ -1,0 +1,24 @@
+/// A field value as a client sent it, before validation.
+public enum RawValue: Sendable, Hashable {
+    case string(String)
+    case number(Double)
+    /// A JSON value of another type (`true`, an object, an array); always rejected, naming its type.
+    case unsupported(String)
+}
+
+/// The fields of one receipt or action as received, from a form body, a JSON object or an NDJSON line.
+public struct RawEvent: Sendable, Hashable {
+    public var fields: [String: RawValue]
+    /// Set when a batch element was not a JSON object at all.
+    public var notAnObject: Bool
+
+    public init(fields: [String: RawValue] = [:], notAnObject: Bool = false) {
+        self.fields = fields
+        self.notAnObject = notAnObject
+    }
+
+    /// The field names an event may carry; anything else is ignored so older servers accept newer clients.
+    public static let knownFields = [
+        "push_id", "action", "device_id", "receipt_id", "ts", "platform", "app_version", "os_version",
+    ]
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Renders report tables as `{"<name>": [ {...}, ... ]}`; keys sorted, so output is byte-for-byte stable.
+public enum JSONRenderer {
+    public static func render(_ table: ReportTable, extra: [(String, ReportValue)] = []) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain values of known shape cannot fail.
+        return (try? encoder.encode(Document(table: table, extra: extra))) ?? Data("{}".utf8)
+    }
+
+    private struct Document: Encodable {
+        let table: ReportTable
+        let extra: [(String, ReportValue)]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for (name, value) in extra { try container.encode(Cell(value: value), forKey: AnyCodingKey(name)) }
+            try container.encode(table.rows.map(Row.init), forKey: AnyCodingKey(table.name))
+        }
+    }
+
+    private struct Row: Encodable {
+        let fields: [(String, ReportValue)]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for (name, value) in fields { try container.encode(Cell(value: value), forKey: AnyCodingKey(name)) }
+        }
+    }
+
+    private struct Cell: Encodable {
+        let value: ReportValue
+
+        func encode(to encoder: any Encoder) throws {
+            switch value {
+            case .text(let text):
+                var container = encoder.singleValueContainer()
+                if let text { try container.encode(text) } else { try container.encodeNil() }
+            case .integer(let n):
+                var container = encoder.singleValueContainer()
+                try container.encode(n)
+            case .rate(let rate):
+                var container = encoder.singleValueContainer()
+                if let rate { try container.encode(rate) } else { try container.encodeNil() }
+            case .flag(let flag):
+                var container = encoder.singleValueContainer()
+                try container.encode(flag)
+            case .counts(let counts, _):
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                for key in counts.keys.sorted() { try container.encode(counts[key]!, forKey: AnyCodingKey(key)) }
+            }
+        }
+    }
+}

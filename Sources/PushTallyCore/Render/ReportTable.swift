@@ -1,0 +1,57 @@
+/// One cell of a report row, typed so JSON and CSV render it the same way.
+public enum ReportValue: Sendable, Hashable {
+    /// Text from users' data (campaign names, titles, push ids): CSV guards it against formula injection.
+    case text(String?)
+    case integer(Int64)
+    /// A ratio; `nil` (zero denominator) is `null` in JSON and an empty cell in CSV.
+    case rate(Double?)
+    case flag(Bool)
+    /// A map such as actions by identifier: a JSON object, and in CSV one column per key, `prefix` + key.
+    case counts([String: Int64], csvPrefix: String?)
+}
+
+/// Rows of named cells in a stable column order: the single source both renderers read.
+public struct ReportTable: Sendable, Hashable {
+    /// The JSON key the rows go under (`campaigns`, `pushes`...).
+    public var name: String
+    public var rows: [[(String, ReportValue)]]
+
+    public init(name: String, rows: [[(String, ReportValue)]]) {
+        self.name = name
+        self.rows = rows
+    }
+
+    /// CSV columns: fixed columns in order, then every map key (from any row) sorted, after them.
+    public var csvColumns: [String] { csvLayout.fixed + csvLayout.expanded }
+
+    /// The fixed columns and the columns expanded from maps, which read 0 where a row lacks the key.
+    var csvLayout: (fixed: [String], expanded: [String]) {
+        var fixed: [String] = []
+        var expanded: Set<String> = []
+        for row in rows {
+            for (name, value) in row {
+                switch value {
+                case .counts(let counts, let prefix?):
+                    for key in counts.keys { expanded.insert(prefix + key) }
+                case .counts(_, nil):
+                    continue
+                default:
+                    if !fixed.contains(name) { fixed.append(name) }
+                }
+            }
+        }
+        return (fixed, expanded.sorted())
+    }
+
+    public static func == (lhs: ReportTable, rhs: ReportTable) -> Bool {
+        lhs.name == rhs.name && lhs.rows.count == rhs.rows.count
+            && zip(lhs.rows, rhs.rows).allSatisfy { a, b in
+                a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(rows.count)
+    }
+}

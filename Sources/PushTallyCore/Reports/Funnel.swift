@@ -1,0 +1,64 @@
+/// Total and recognised retries of one kind of event.
+public struct EventCount: Sendable, Hashable {
+    /// Every event accepted, retries included.
+    public var total: Int64
+    /// Events recognised as retries (same `receipt_id`, or same device, for the same push and kind).
+    public var duplicates: Int64
+    /// `total - duplicates`.
+    public var unique: Int64 { total - duplicates }
+
+    public init(total: Int64 = 0, duplicates: Int64 = 0) {
+        self.total = total
+        self.duplicates = duplicates
+    }
+
+    mutating func add(_ other: EventCount) {
+        total += other.total
+        duplicates += other.duplicates
+    }
+}
+
+/// Sent vs displayed vs acted on, for one push or summed over many. Every rate is pooled (sum over sum).
+public struct Funnel: Sendable, Hashable {
+    public var pushes = 0
+    public var targeted: Int64 = 0
+    public var sent: Int64 = 0
+    /// APNs refusals by reason.
+    public var failedByReason: [String: Int64] = [:]
+    public var displays = EventCount()
+    /// Actions by normalised identifier: `open`, `dismiss` and custom ones.
+    public var actions: [String: EventCount] = [:]
+
+    public init() {}
+
+    public var failed: Int64 { failedByReason.values.reduce(0, +) }
+    public var displayed: Int64 { displays.total }
+    public var duplicates: Int64 { displays.duplicates }
+    public var displayedUnique: Int64 { displays.unique }
+    public var opened: Int64 { actions[StandardAction.open]?.total ?? 0 }
+    public var openedUnique: Int64 { actions[StandardAction.open]?.unique ?? 0 }
+    public var dismissed: Int64 { actions[StandardAction.dismiss]?.total ?? 0 }
+    /// Actions other than open and dismiss, by identifier (every tap, retries included).
+    public var customActions: [String: Int64] {
+        actions.filter { $0.key != StandardAction.open && $0.key != StandardAction.dismiss }.mapValues(\.total)
+    }
+
+    /// `displayed_unique / sent`; `nil` when nothing was sent. May exceed 1 (keyless retries, under-reported sends).
+    public var displayRate: Double? { Self.ratio(displayedUnique, sent) }
+    /// `opened_unique / displayed_unique`; `nil` when nothing was displayed.
+    public var openRate: Double? { Self.ratio(openedUnique, displayedUnique) }
+
+    static func ratio(_ numerator: Int64, _ denominator: Int64) -> Double? {
+        denominator == 0 ? nil : Double(numerator) / Double(denominator)
+    }
+
+    /// Adds another funnel's counts (for a campaign: the sum of its pushes).
+    public mutating func add(_ other: Funnel) {
+        pushes += other.pushes
+        targeted += other.targeted
+        sent += other.sent
+        failedByReason.merge(other.failedByReason, uniquingKeysWith: +)
+        displays.add(other.displays)
+        for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }
+    }
+}

@@ -1,0 +1,55 @@
+/// One push with its registration (if any) and its counts, read from rollups.
+public struct PushFigures: Sendable, Hashable {
+    public var pushID: String
+    /// `nil` for an orphan: receipts arrived but nobody registered the push yet.
+    public var campaign: String?
+    public var title: String?
+    public var sentAtMillis: Int64?
+    public var app: String?
+    public var environment: String?
+    /// The earliest event time of any receipt or action, when there is one.
+    public var firstEventMillis: Int64?
+    public var funnel: Funnel
+
+    public var isOrphan: Bool { campaign == nil }
+
+    /// The time reports filter on: `sent_at`, or the first receipt when the push has none.
+    public var referenceMillis: Int64? { sentAtMillis ?? firstEventMillis }
+}
+
+/// Which pushes a report covers.
+public struct ReportFilter: Sendable, Hashable {
+    /// Inclusive lower bound on a push's ``PushFigures/referenceMillis``.
+    public var fromMillis: Int64?
+    /// Exclusive upper bound on a push's ``PushFigures/referenceMillis``.
+    public var toMillis: Int64?
+    public var campaign: String?
+    public var pushID: String?
+    public var app: String?
+    public var environment: String?
+
+    public init(
+        fromMillis: Int64? = nil, toMillis: Int64? = nil, campaign: String? = nil, pushID: String? = nil,
+        app: String? = nil, environment: String? = nil
+    ) {
+        self.fromMillis = fromMillis
+        self.toMillis = toMillis
+        self.campaign = campaign
+        self.pushID = pushID
+        self.app = app
+        self.environment = environment
+    }
+
+    func includes(_ push: PushFigures) -> Bool {
+        if let campaign, push.campaign != campaign { return false }
+        if let pushID, push.pushID != pushID { return false }
+        if let app, push.app != app { return false }
+        if let environment, push.environment != environment { return false }
+        if fromMillis != nil || toMillis != nil {
+            guard let reference = push.referenceMillis else { return false }
+            if let fromMillis, reference < fromMillis { return false }
+            if let toMillis, reference >= toMillis { return false }
+        }
+        return true
+    }
+}

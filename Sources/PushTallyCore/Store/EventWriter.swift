@@ -1,0 +1,81 @@
+import GRDB
+
+/// The statements of one group commit: raw rows, dedupe keys and rollups, all in the caller's transaction.
+enum EventWriter {
+    /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
+    static func commit(_ batches: [[IncomingEvent]], receivedAt: Int64, in db: Database) throws -> [[Bool]] {
+        let insertEvent = try db.cachedStatement(sql: """
+            INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
+                                device_id, receipt_id, platform, app_version, os_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let insertKey = try db.cachedStatement(
+            sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        var rollups = RollupAccumulator()
+        var results: [[Bool]] = []
+        results.reserveCapacity(batches.count)
+        for batch in batches {
+            var flags: [Bool] = []
+            flags.reserveCapacity(batch.count)
+            for event in batch {
+                var duplicate = false
+                // Every key is inserted, not just the first that matches, so a later retry that carries
+                // only one of the ids is still recognised.
+                for key in dedupeKeys(event) {
+                    try insertKey.execute(arguments: [event.pushID, key])
+                    if db.changesCount == 0 { duplicate = true }
+                }
+                let eventTime = EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt)
+                try insertEvent.execute(arguments: [
+                    event.pushID, event.kind.rawValue, event.action, receivedAt, eventTime, duplicate,
+                    event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
+                ])
+                rollups.add(event, eventTime: eventTime, duplicate: duplicate)
+                flags.append(duplicate)
+            }
+            results.append(flags)
+        }
+        try upsert(rollups, in: db)
+        return results
+    }
+
+    /// Keys that identify a retry: the same `receipt_id`, or the same device, for the same push and kind.
+    /// The unit separator cannot occur in a validated field, so keys of different shapes never collide.
+    static func dedupeKeys(_ event: IncomingEvent) -> [String] {
+        let scope = event.kind == .display ? "d" : "a\u{1F}\(event.action)"
+        var keys: [String] = []
+        if let receipt = event.receiptID { keys.append("\(scope)\u{1F}r\u{1F}\(receipt)") }
+        if let device = event.deviceID { keys.append("\(scope)\u{1F}i\u{1F}\(device)") }
+        return keys
+    }
+
+    static func upsert(_ rollups: RollupAccumulator, in db: Database) throws {
+        let pushStatement = try db.cachedStatement(sql: """
+            INSERT INTO rollup_push (push_id, kind, action, total, duplicates, first_time, last_time)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (push_id, kind, action) DO UPDATE SET
+                total = total + excluded.total,
+                duplicates = duplicates + excluded.duplicates,
+                first_time = min(first_time, excluded.first_time),
+                last_time = max(last_time, excluded.last_time)
+            """)
+        for (key, delta) in rollups.pushes {
+            try pushStatement.execute(arguments: [
+                key.pushID, key.kind.rawValue, key.action, delta.total, delta.duplicates, delta.firstTime,
+                delta.lastTime,
+            ])
+        }
+        let bucketStatement = try db.cachedStatement(sql: """
+            INSERT INTO rollup_bucket (push_id, bucket, kind, action, total, duplicates)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (push_id, bucket, kind, action) DO UPDATE SET
+                total = total + excluded.total,
+                duplicates = duplicates + excluded.duplicates
+            """)
+        for (key, delta) in rollups.buckets {
+            try bucketStatement.execute(arguments: [
+                key.push.pushID, key.bucket, key.push.kind.rawValue, key.push.action, delta.total, delta.duplicates,
+            ])
+        }
+    }
+}

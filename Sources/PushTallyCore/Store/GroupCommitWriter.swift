@@ -1,0 +1,99 @@
+import Foundation
+
+/// Errors a submission to the writer can end with besides the database's own.
+public enum WriterError: Error, Sendable, Equatable {
+    /// The queue is past its high-water mark; the client should retry later (503 + Retry-After).
+    case overloaded
+    /// The store is shutting down and takes no more writes.
+    case closed
+}
+
+/// One dedicated thread that commits everything queued as one transaction: group commit.
+///
+/// A submitter suspends until the transaction holding its input has committed, so an answer sent after
+/// `submit` returns is an acknowledgement of durable data. A dedicated thread (not a task) because the
+/// commit blocks on fsync and must not hold a cooperative-pool thread.
+final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+    private struct Job {
+        let input: Input
+        let continuation: CheckedContinuation<Output, any Error>
+    }
+
+    /// Commits a batch of inputs in one transaction, returning one output per input in order.
+    typealias Flush = @Sendable ([Input]) throws -> [Output]
+
+    private let condition = NSCondition()
+    private var machine: WriterStateMachine<Job>
+    private let flush: Flush
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(highWaterMark: Int, name: String = "pushtally-writer", flush: @escaping Flush) {
+        self.machine = WriterStateMachine(highWaterMark: highWaterMark)
+        self.flush = flush
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = name
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Queues `input` with a weight of `events` towards the high-water mark and waits for its commit.
+    func submit(_ input: Input, events: Int) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            let action = machine.submit(Job(input: input, continuation: continuation), events: events)
+            if action == .enqueued { condition.signal() }
+            condition.unlock()
+            switch action {
+            case .enqueued: break
+            case .overloaded: continuation.resume(throwing: WriterError.overloaded)
+            case .closed: continuation.resume(throwing: WriterError.closed)
+            }
+        }
+    }
+
+    /// Number of events waiting for the writer.
+    var queuedEvents: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return machine.queuedEvents
+    }
+
+    /// Stops taking submissions, commits everything already queued, and waits for the thread to end.
+    func close() {
+        condition.lock()
+        let wasRunning = thread != nil
+        thread = nil
+        machine.close()
+        condition.signal()
+        condition.unlock()
+        if wasRunning { finished.wait() }
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            switch machine.next() {
+            case .wait:
+                condition.wait()
+            case .exit:
+                condition.unlock()
+                finished.signal()
+                return
+            case .flush(let jobs):
+                condition.unlock()
+                commit(jobs)
+                condition.lock()
+            }
+        }
+    }
+
+    private func commit(_ jobs: [Job]) {
+        do {
+            let outputs = try flush(jobs.map(\.input))
+            for (job, output) in zip(jobs, outputs) { job.continuation.resume(returning: output) }
+        } catch {
+            for job in jobs { job.continuation.resume(throwing: error) }
+        }
+    }
+}

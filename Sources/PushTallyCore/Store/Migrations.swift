@@ -1,0 +1,85 @@
+import GRDB
+
+/// The schema, as numbered forward-only migrations. Never edit a released migration: add the next one.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-spine") { db in
+            // Raw events: append-only, no secondary index, so the hot path is one B-tree append.
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    push_id TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    action TEXT NOT NULL,
+                    received_at INTEGER NOT NULL,
+                    event_time INTEGER NOT NULL,
+                    duplicate INTEGER NOT NULL,
+                    device_id TEXT,
+                    receipt_id TEXT,
+                    platform TEXT,
+                    app_version TEXT,
+                    os_version TEXT
+                );
+                CREATE TABLE dedupe (
+                    push_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    PRIMARY KEY (push_id, key)
+                ) WITHOUT ROWID;
+                CREATE TABLE rollup_push (
+                    push_id TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    action TEXT NOT NULL,
+                    total INTEGER NOT NULL,
+                    duplicates INTEGER NOT NULL,
+                    first_time INTEGER NOT NULL,
+                    last_time INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, kind, action)
+                ) WITHOUT ROWID;
+                CREATE TABLE rollup_bucket (
+                    push_id TEXT NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    kind INTEGER NOT NULL,
+                    action TEXT NOT NULL,
+                    total INTEGER NOT NULL,
+                    duplicates INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, bucket, kind, action)
+                ) WITHOUT ROWID;
+                CREATE TABLE pushes (
+                    push_id TEXT PRIMARY KEY NOT NULL,
+                    campaign TEXT NOT NULL,
+                    title TEXT,
+                    sent_at INTEGER,
+                    app TEXT,
+                    environment TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE INDEX pushes_by_campaign ON pushes(campaign);
+                -- batch_id '' holds the absolute totals of PUT /v1/pushes/{id}; others are parallel senders' batches.
+                CREATE TABLE push_sends (
+                    push_id TEXT NOT NULL,
+                    batch_id TEXT NOT NULL,
+                    targeted INTEGER NOT NULL,
+                    sent INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, batch_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE push_failures (
+                    push_id TEXT NOT NULL,
+                    batch_id TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, batch_id, reason)
+                ) WITHOUT ROWID;
+                CREATE TABLE tokens (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    role TEXT NOT NULL,
+                    secret_hash BLOB NOT NULL,
+                    label TEXT,
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,26 @@
+/// What the HTTP server and the CLI need from storage. SQLite is the embedded default; the narrow surface
+/// is what lets a PostgreSQL store stand in for deployments with many collectors.
+public protocol PushTallyStore: Sendable {
+    /// Stores events durably; per event, whether it was a recognised retry. Returns after commit.
+    func ingest(_ events: [IncomingEvent]) async throws -> [Bool]
+    /// Registers a push or replaces its totals.
+    func register(_ push: PushRegistration) async throws -> RegistrationOutcome
+    /// Registers many pushes; each succeeds or fails alone.
+    func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>]
+    /// Adds one parallel sender's counts, idempotent by batch id.
+    func addSends(_ batch: SendBatch) async throws
+    /// Pushes with their figures, read from rollups.
+    func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures]
+    /// The role of a bearer token, `nil` when unknown or revoked.
+    func role(ofToken token: String) async throws -> Role?
+    func createToken(role: Role, label: String?) async throws -> (token: String, info: TokenInfo)
+    func hasActiveTokens() async throws -> Bool
+    /// Whether a write would succeed now.
+    func isWritable() async -> Bool
+    /// Events waiting for the writer.
+    var queuedEvents: Int { get }
+    /// Commits what was acknowledged and stops taking writes.
+    func close()
+}
+
+extension SQLiteStore: PushTallyStore {}

@@ -1,0 +1,10 @@
+extension SQLiteStore {
+    /// Stores events durably and returns, for each, whether it was a recognised retry.
+    ///
+    /// Returns only after the group commit holding these events is on disk (`synchronous=FULL`).
+    /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.
+    public func ingest(_ events: [IncomingEvent]) async throws -> [Bool] {
+        if events.isEmpty { return [] }
+        return try await writer.submit(events, events: events.count)
+    }
+}

@@ -1,0 +1,62 @@
+import GRDB
+
+extension SQLiteStore {
+    /// Every push matching `filter`, registered or orphan, with counts from the rollups (never raw events).
+    public func pushFigures(_ filter: ReportFilter = ReportFilter()) async throws -> [PushFigures] {
+        try await pool.read { db in try Self.pushFigures(filter, in: db) }
+    }
+
+    static func pushFigures(_ filter: ReportFilter, in db: Database) throws -> [PushFigures] {
+        var pushes: [String: PushFigures] = [:]
+        let registered = try Row.fetchCursor(db, sql: """
+            SELECT p.push_id, p.campaign, p.title, p.sent_at, p.app, p.environment,
+                   COALESCE(s.targeted, 0) AS targeted, COALESCE(s.sent, 0) AS sent
+            FROM pushes p
+            LEFT JOIN (SELECT push_id, SUM(targeted) AS targeted, SUM(sent) AS sent FROM push_sends GROUP BY push_id) s
+                ON s.push_id = p.push_id
+            """)
+        while let row = try registered.next() {
+            var funnel = Funnel()
+            funnel.pushes = 1
+            funnel.targeted = row["targeted"]
+            funnel.sent = row["sent"]
+            let id: String = row["push_id"]
+            pushes[id] = PushFigures(
+                pushID: id, campaign: row["campaign"], title: row["title"], sentAtMillis: row["sent_at"],
+                app: row["app"], environment: row["environment"], firstEventMillis: nil, funnel: funnel)
+        }
+        let failures = try Row.fetchCursor(
+            db, sql: "SELECT push_id, reason, SUM(count) AS count FROM push_failures GROUP BY push_id, reason")
+        while let row = try failures.next() {
+            pushes[row["push_id"]]?.funnel.failedByReason[row["reason"]] = row["count"]
+        }
+        let rollups = try Row.fetchCursor(
+            db, sql: "SELECT push_id, kind, action, total, duplicates, first_time FROM rollup_push")
+        while let row = try rollups.next() {
+            let id: String = row["push_id"]
+            var push = pushes[id] ?? {
+                var funnel = Funnel()
+                funnel.pushes = 1
+                return PushFigures(pushID: id, firstEventMillis: nil, funnel: funnel)
+            }()
+            let count = EventCount(total: row["total"], duplicates: row["duplicates"])
+            if EventKind(rawValue: row["kind"]) == .display {
+                push.funnel.displays.add(count)
+            } else {
+                push.funnel.actions[row["action"], default: EventCount()].add(count)
+            }
+            let first: Int64 = row["first_time"]
+            push.firstEventMillis = min(push.firstEventMillis ?? first, first)
+            pushes[id] = push
+        }
+        return pushes.values.filter(filter.includes).sorted { $0.pushID < $1.pushID }
+    }
+}
+
+extension PushFigures {
+    init(pushID: String, firstEventMillis: Int64?, funnel: Funnel) {
+        self.init(
+            pushID: pushID, campaign: nil, title: nil, sentAtMillis: nil, app: nil, environment: nil,
+            firstEventMillis: firstEventMillis, funnel: funnel)
+    }
+}

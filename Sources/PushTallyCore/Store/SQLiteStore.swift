@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+/// The embedded store: one SQLite file in WAL mode, one group-commit writer, a pool of readers.
+public final class SQLiteStore: Sendable {
+    /// The database file's path.
+    public let path: String
+    let pool: DatabasePool
+    let configuration: StoreConfiguration
+    let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    ///
+    /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
+    public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
+        self.path = path
+        self.configuration = configuration
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        }
+        let pool = try DatabasePool(path: path, configuration: config)
+        // DatabasePool sets synchronous=NORMAL in WAL mode after prepareDatabase; an ack must survive a
+        // power loss, so the one writer connection is set back to FULL here.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let migrator = Migrations.migrator
+        if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+            throw StoreError.databaseNewerThanCode(path: path)
+        }
+        try migrator.migrate(pool)
+        self.pool = pool
+        let clock = configuration.clock
+        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
+            let receivedAt = clock()
+            return try pool.write { db in try EventWriter.commit(batches, receivedAt: receivedAt, in: db) }
+        }
+    }
+
+    deinit {
+        writer.close()
+    }
+
+    /// Commits everything acknowledged and stops taking writes; safe to call more than once.
+    public func close() {
+        writer.close()
+    }
+
+    /// Events waiting for the writer (a gauge for operators).
+    public var queuedEvents: Int { writer.queuedEvents }
+
+    /// The writer connection's `PRAGMA synchronous` (2 = FULL).
+    public func writerSynchronousLevel() async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    /// Whether the database accepts a write now (for `/healthz`).
+    public func isWritable() async -> Bool {
+        do {
+            try await pool.write { db in try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS healthz(x); DELETE FROM healthz") }
+            return true
+        } catch {
+            return false
+        }
+    }
+}

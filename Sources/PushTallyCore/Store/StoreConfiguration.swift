@@ -1,0 +1,40 @@
+import Foundation
+
+/// Tunables of a store; the defaults suit a collector on a small box.
+public struct StoreConfiguration: Sendable {
+    /// Events waiting for the writer beyond which ingest is refused with 503, bounding memory.
+    public var writerHighWaterMark: Int
+    /// Milliseconds since 1970; replaceable so tests can place events in time.
+    public var clock: @Sendable () -> Int64
+
+    public init(writerHighWaterMark: Int = 100_000, clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock) {
+        self.writerHighWaterMark = writerHighWaterMark
+        self.clock = clock
+    }
+
+    /// The wall clock in milliseconds since 1970.
+    public static let systemClock: @Sendable () -> Int64 = {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+/// Failures of the store that are not a client's fault.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database was written by a newer PushTally; running old code on it could corrupt it.
+    case databaseNewerThanCode(path: String)
+    /// `sent_at` of a registered push cannot move: rollups and latency depend on it.
+    case sentAtImmutable(pushID: String, current: Int64)
+    /// Sends were posted for a push nobody registered, without a campaign to register it with.
+    case pushNotRegistered(pushID: String)
+
+    public var description: String {
+        switch self {
+        case .databaseNewerThanCode(let path):
+            "\(path) was written by a newer version of PushTally; upgrade pushtally to open it"
+        case .sentAtImmutable(let pushID, let current):
+            "sent_at of push \(pushID) is already \(Timestamp.iso8601(millis: current)) and cannot move"
+        case .pushNotRegistered(let pushID):
+            "push \(pushID) is not registered; include campaign to register it"
+        }
+    }
+}

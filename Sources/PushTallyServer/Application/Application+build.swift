@@ -1,0 +1,50 @@
+import Hummingbird
+import Logging
+import PushTallyCore
+import ServiceLifecycle
+
+/// The router with every PushTally route, and the list of what it registered.
+public func buildRouter(
+    configuration: ServerConfiguration, store: any PushTallyStore
+) -> (router: Router<BasicRequestContext>, routes: [RouteDescription]) {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    let routes = RouteTable(router: router)
+    let authorizer = Authorizer(store: store)
+    let reader = BodyReader(maxBytes: configuration.maxBodyBytes)
+    IngestController(store: store, authorizer: authorizer, configuration: configuration, reader: reader).register(on: routes)
+    PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
+        .register(on: routes)
+    ReportController(store: store, authorizer: authorizer).register(on: routes)
+    HealthController(store: store).register(on: routes)
+    routes.addMethodNotAllowedResponders()
+    return (router, routes.routes)
+}
+
+/// The whole collector: HTTP server plus the service that commits acknowledged writes on shutdown.
+///
+/// Services stop in reverse order, so the HTTP server finishes its in-flight requests before the store
+/// closes, and every request that got a 2xx is committed.
+public func buildApplication(
+    configuration: ServerConfiguration, store: any PushTallyStore, logger: Logger = Logger(label: "pushtally"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let (router, _) = buildRouter(configuration: configuration, store: store)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally"),
+        services: [StoreService(store: store)],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+}
+
+/// Keeps the store open while the server runs and closes it (committing the writer's queue) at shutdown.
+struct StoreService: Service {
+    let store: any PushTallyStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        store.close()
+    }
+}

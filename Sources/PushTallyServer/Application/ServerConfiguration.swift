@@ -1,0 +1,22 @@
+/// How the HTTP server runs; every default is what a fresh `pushtally serve` uses.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Require an `ingest` (or `admin`) token on receipts and actions. Off by default: apps cannot keep secrets.
+    public var requireIngestKey: Bool
+    /// Largest request body, on the wire and again after gzip inflation.
+    public var maxBodyBytes: Int
+    /// Most events in one batch request.
+    public var maxBatchEvents: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,
+        maxBatchEvents: Int = 10_000
+    ) {
+        self.host = host
+        self.port = port
+        self.requireIngestKey = requireIngestKey
+        self.maxBodyBytes = maxBodyBytes
+        self.maxBatchEvents = maxBatchEvents
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import PushTallyCore
+
+/// The push backend's send records: `PUT /v1/pushes/{push_id}`, `POST /v1/pushes`, `POST /v1/pushes/{push_id}/sends`.
+struct PushController<Context: RequestContext>: Sendable {
+    let store: any PushTallyStore
+    let authorizer: Authorizer
+    let reader: BodyReader
+    let maxBatch: Int
+
+    func register(on routes: RouteTable<Context>) {
+        routes.on(.put, "/v1/pushes/:push_id") { request, context in try await self.put(request, context) }
+        routes.on(.post, "/v1/pushes") { request, _ in try await self.postBatch(request) }
+        routes.on(.post, "/v1/pushes/:push_id/sends") { request, context in try await self.postSends(request, context) }
+    }
+
+    struct Registered: Encodable {
+        let push_id: String
+        let status: String
+    }
+
+    struct BatchAnswer: Encodable {
+        let accepted: Int
+        let created: Int
+        let updated: Int
+        let rejected: [RejectedItem]
+    }
+
+    struct SendsRecorded: Encodable {
+        let push_id: String
+        let batch_id: String
+        let status: String
+    }
+
+    func put(_ request: Request, _ context: Context) async throws -> Response {
+        try await authorizer.require(.backend, request)
+        let pushID = try pathParameter("push_id", context)
+        let json = try JSONValue.parse(try await jsonBody(request))
+        let push = try PushValidator.registration(json, pushID: pushID)
+        let outcome = try await store.register(push)
+        return try .json(
+            Registered(push_id: push.pushID, status: outcome == .created ? "created" : "updated"),
+            status: outcome == .created ? .created : .ok)
+    }
+
+    func postBatch(_ request: Request) async throws -> Response {
+        try await authorizer.require(.backend, request)
+        let body = try await reader.read(request)
+        let data = Data(body.readableBytesView)
+        let elements: [Result<JSONValue, FieldError>]
+        if mediaType(request.headers[.contentType])?.contains("ndjson") == true {
+            elements = data.split(separator: UInt8(ascii: "\n"))
+                .filter { $0.contains { !$0.isJSONWhitespace } }
+                .map { line in Result { () throws(FieldError) in try JSONValue.parse(Data(line)) } }
+        } else {
+            try requireJSON(request)
+            guard case .array(let values) = try JSONValue.parse(data) else {
+                throw APIError(.badRequest, "malformed_json", "expected a JSON array of push records (or NDJSON)")
+            }
+            elements = values.map { .success($0) }
+        }
+        guard elements.count <= maxBatch else {
+            throw APIError(.contentTooLarge, "batch_too_large", "a batch holds at most \(maxBatch) push records")
+        }
+        var pushes: [(index: Int, push: PushRegistration)] = []
+        var rejected: [RejectedItem] = []
+        for (index, element) in elements.enumerated() {
+            do throws(FieldError) {
+                pushes.append((index, try PushValidator.registration(try element.get())))
+            } catch {
+                rejected.append(RejectedItem(index: index, error: error.code, message: error.message, field: error.field))
+            }
+        }
+        var created = 0
+        var updated = 0
+        for ((index, _), outcome) in zip(pushes, try await store.register(pushes.map(\.push))) {
+            switch outcome {
+            case .success(.created): created += 1
+            case .success(.updated): updated += 1
+            case .failure(let error):
+                let api = JSONErrorMiddleware<Context>.apiError(for: error, logger: .init(label: "pushtally"))
+                rejected.append(RejectedItem(index: index, error: api.code, message: api.message, field: api.field))
+            }
+        }
+        rejected.sort { $0.index < $1.index }
+        let accepted = created + updated
+        return try .json(
+            BatchAnswer(accepted: accepted, created: created, updated: updated, rejected: rejected),
+            status: accepted == 0 ? .badRequest : .ok)
+    }
+
+    func postSends(_ request: Request, _ context: Context) async throws -> Response {
+        try await authorizer.require(.backend, request)
+        let pushID = try pathParameter("push_id", context)
+        let batch = try PushValidator.sendBatch(try JSONValue.parse(try await jsonBody(request)), pushID: pushID)
+        try await store.addSends(batch)
+        return try .json(SendsRecorded(push_id: batch.pushID, batch_id: batch.batchID, status: "recorded"))
+    }
+
+    private func jsonBody(_ request: Request) async throws -> Data {
+        try requireJSON(request)
+        return Data(try await reader.read(request).readableBytesView)
+    }
+
+    private func requireJSON(_ request: Request) throws {
+        let type = mediaType(request.headers[.contentType])
+        guard type == nil || type == "application/json" else {
+            throw APIError(.unsupportedMediaType, "unsupported_media_type", "push records are application/json")
+        }
+    }
+}
+
+extension UInt8 {
+    var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}

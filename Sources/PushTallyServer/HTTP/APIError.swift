@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import PushTallyCore
+
+/// Every error the API answers with: a status and `{"error": code, "message": text, "field": name}`.
+public struct APIError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var field: String?
+    /// Extra headers such as `Retry-After` or `Allow`.
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, field: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+    }
+
+    /// A client's mistake in a field or a body, as a 400 unless said otherwise.
+    public init(_ error: FieldError, status: HTTPResponse.Status = .badRequest) {
+        self.init(status, error.code, error.message, field: error.field)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: body)))
+    }
+
+    var body: Data {
+        struct Body: Encodable {
+            let error: String
+            let message: String
+            let field: String?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(Body(error: code, message: message, field: field))) ?? Data()
+    }
+
+    static func unavailable(_ message: String, retryAfter: Int = 1) -> APIError {
+        APIError(.serviceUnavailable, "unavailable", message, headers: [.retryAfter: String(retryAfter)])
+    }
+}

@@ -1,0 +1,46 @@
+import CompressNIO
+import Hummingbird
+import PushTallyCore
+
+/// Reads a request body under a byte limit that holds both on the wire and after gzip inflation,
+/// so a gzip bomb costs at most the limit in memory before it is refused.
+struct BodyReader: Sendable {
+    let maxBytes: Int
+
+    func read(_ request: Request) async throws -> ByteBuffer {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
+            throw tooLarge
+        }
+        var body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maxBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        switch request.headers[.contentEncoding]?.lowercased() {
+        case nil, "identity":
+            return body
+        case "gzip", "x-gzip":
+            do {
+                return try body.decompress(with: .gzip(), maxSize: maxBytes)
+            } catch let error as CompressNIOError where error == .bufferOverflow {
+                throw APIError(.contentTooLarge, "body_too_large", "the body inflates past \(maxBytes) bytes")
+            } catch {
+                throw APIError(.badRequest, "malformed_gzip", "the body is not valid gzip")
+            }
+        case let other?:
+            throw APIError(.unsupportedMediaType, "unsupported_content_encoding", "Content-Encoding \(other) is not supported; use gzip")
+        }
+    }
+
+    private var tooLarge: APIError {
+        APIError(.contentTooLarge, "body_too_large", "the body is larger than \(maxBytes) bytes")
+    }
+}
+
+/// The media type of a request or an `Accept` entry, without parameters, lowercased.
+func mediaType(_ header: String?) -> String? {
+    guard let header else { return nil }
+    let type = header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    return type?.isEmpty == false ? type : nil
+}

@@ -1,0 +1,57 @@
+import Hummingbird
+import Logging
+import PushTallyCore
+
+/// Turns every error into a JSON error response, so no client ever sees an HTML or empty error body,
+/// and bad input can never surface as a 500. Added first, so it also wraps the router's 404.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            throw Self.apiError(for: error, logger: context.logger)
+        }
+    }
+
+    static func apiError(for error: any Error, logger: Logger) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as FieldError:
+            return APIError(error)
+        case let error as HTTPError:
+            return APIError(error.status, code(for: error.status), error.body ?? error.status.reasonPhrase, headers: error.headers)
+        case WriterError.overloaded:
+            return .unavailable("the collector is busy; retry shortly", retryAfter: 1)
+        case WriterError.closed:
+            return .unavailable("the collector is shutting down; retry shortly", retryAfter: 5)
+        case let error as StoreError:
+            switch error {
+            case .sentAtImmutable:
+                return APIError(.conflict, "sent_at_immutable", error.description, field: "sent_at")
+            case .pushNotRegistered:
+                return APIError(.notFound, "push_not_registered", error.description, field: "campaign")
+            case .databaseNewerThanCode:
+                return .unavailable(error.description, retryAfter: 60)
+            }
+        case _ where StorageFailure.isUnavailable(error):
+            logger.error("storage unavailable", metadata: ["error": "\(error)"])
+            return .unavailable("storage is unavailable (disk full or not writable); retry later", retryAfter: 30)
+        default:
+            logger.error("unexpected error", metadata: ["error": "\(error)"])
+            return APIError(.internalServerError, "internal", "internal error")
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "not_found"
+        case .contentTooLarge: "body_too_large"
+        case .methodNotAllowed: "method_not_allowed"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        default: status.code < 500 ? "bad_request" : "server_error"
+        }
+    }
+}

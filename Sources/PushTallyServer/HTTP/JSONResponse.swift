@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+
+extension Response {
+    /// A JSON response from an `Encodable` value (small bodies: acknowledgements and summaries).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+    }
+}
+
+/// One element of a batch that was refused, by its position in the batch.
+struct RejectedItem: Encodable, Sendable {
+    let index: Int
+    let error: String
+    let message: String
+    let field: String?
+}
+
+/// A path parameter, percent-decoded (Hummingbird hands them over as sent).
+func pathParameter(_ name: String, _ context: some RequestContext) throws -> String {
+    guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding else {
+        throw APIError(.badRequest, "bad_path", "\(name) in the path is not valid percent-encoded UTF-8", field: name)
+    }
+    return decoded
+}

@@ -1,0 +1,54 @@
+import CompressNIO
+import Foundation
+import Hummingbird
+import PushTallyCore
+
+/// Renders a report table as JSON or CSV, as the request asks, gzip-compressed when the client accepts it.
+struct ReportResponse {
+    enum Format: String {
+        case json, csv
+    }
+
+    /// `?format=json|csv` wins; otherwise `Accept: text/csv` picks CSV; JSON by default.
+    static func format(of request: Request) throws -> Format {
+        if let value = request.uri.queryParameters["format"] {
+            guard let format = Format(rawValue: String(value).lowercased()) else {
+                throw APIError(.badRequest, "bad_value", "format must be json or csv", field: "format")
+            }
+            return format
+        }
+        let accept = request.headers[.accept]?.lowercased() ?? ""
+        return accept.contains("text/csv") ? .csv : .json
+    }
+
+    static func make(_ table: ReportTable, name: String, request: Request, now: Date = Date()) throws -> Response {
+        var headers: HTTPFields = [:]
+        let data: Data
+        switch try format(of: request) {
+        case .json:
+            data = JSONRenderer.render(table)
+            headers[.contentType] = "application/json; charset=utf-8"
+        case .csv:
+            let bom = request.uri.queryParameters["bom"].map { $0 == "1" || $0 == "true" } ?? false
+            data = Data(CSVRenderer.render(table, bom: bom).utf8)
+            headers[.contentType] = "text/csv; charset=utf-8; header=present"
+            let day = now.formatted(.iso8601.year().month().day())
+            headers[.contentDisposition] = "attachment; filename=\"pushtally-\(name)-\(day).csv\""
+        }
+        headers[.vary] = "Accept, Accept-Encoding"
+        var buffer = ByteBuffer(data: data)
+        if acceptsGzip(request) {
+            buffer = try buffer.compress(with: .gzip())
+            headers[.contentEncoding] = "gzip"
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+    }
+
+    static func acceptsGzip(_ request: Request) -> Bool {
+        guard let header = request.headers[.acceptEncoding]?.lowercased() else { return false }
+        return header.split(separator: ",").contains { entry in
+            let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            return parts.first == "gzip" && !parts.dropFirst().contains("q=0")
+        }
+    }
+}

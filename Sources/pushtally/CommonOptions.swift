@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import PushTallyCore
+
+/// Exit codes scripts can rely on (also listed in `pushtally --help` and the README).
+enum Exit {
+    static let notFound = ExitCode(3)
+    static let storeFailure = ExitCode(4)
+}
+
+/// `--database PATH`, falling back to `PUSHTALLY_DATABASE`, then `./pushtally.sqlite`.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "SQLite database file (env PUSHTALLY_DATABASE; default ./pushtally.sqlite).")
+    var database: String?
+
+    var path: String {
+        database ?? ProcessInfo.processInfo.environment["PUSHTALLY_DATABASE"] ?? "./pushtally.sqlite"
+    }
+
+    /// Opens the store, turning a failure into a message on stderr and exit code 4.
+    func open() throws -> SQLiteStore {
+        do {
+            return try SQLiteStore(path: path)
+        } catch {
+            printError("cannot open database \(path): \(error)")
+            throw Exit.storeFailure
+        }
+    }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, csv, json
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("pushtally: \(message)\n".utf8))
+}
+
+/// Reads an environment variable for a flag that was not given.
+func environment(_ name: String) -> String? {
+    ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import PushTallyCore
+
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Manage API tokens (stored hashed; a secret is shown once, at creation).",
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a token and print it alone on stdout.")
+
+        @Option(help: "ingest (post events), backend (register pushes), read (reports) or admin (all).")
+        var role: Role
+
+        @Option(help: "A note saying who or what holds the token.")
+        var label: String?
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let store = try database.open()
+            defer { store.close() }
+            print(try await store.createToken(role: role, label: label).token)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tokens: id, role, state, created, label.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let store = try database.open()
+            defer { store.close() }
+            for token in try await store.listTokens() {
+                let state = token.revokedAtMillis == nil ? "active" : "revoked"
+                print([token.id, token.role.rawValue, state, Timestamp.iso8601(millis: token.createdAtMillis), token.label ?? ""]
+                    .joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token by its id (or the whole token).")
+
+        @Argument(help: "The token's id as `keys list` shows it.")
+        var id: String
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let store = try database.open()
+            defer { store.close() }
+            guard try await store.revokeToken(id) else {
+                printError("no active token with id \(id)")
+                throw Exit.notFound
+            }
+            print("revoked \(id)")
+        }
+    }
+}
+
+extension Role: ExpressibleByArgument {}

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct PushTallyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pushtally",
+        abstract: "A self-hosted push delivery analytics collector: sent vs displayed vs opened, per campaign.",
+        discussion: """
+            Exit codes: 0 ok; 64 bad arguments; 3 not found (campaign, push, token); \
+            4 database or server error.
+            """,
+        subcommands: [ServeCommand.self, ReportCommand.self, RateCommand.self, KeysCommand.self]
+    )
+}
