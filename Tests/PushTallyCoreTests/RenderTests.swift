@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import PushTallyCore
+
+@Suite struct RenderTests {
+    func sampleTable() -> ReportTable {
+        var funnel = Funnel()
+        funnel.pushes = 2
+        funnel.sent = 4
+        funnel.displays = EventCount(total: 3, duplicates: 1)
+        funnel.actions = ["open": EventCount(total: 1), "view": EventCount(total: 2)]
+        var empty = Funnel()
+        empty.pushes = 1
+        empty.actions = ["favorite": EventCount(total: 1)]
+        return CampaignReport.table([
+            CampaignRow(campaign: "新年, \"sale\"", funnel: funnel, pushIDs: ["a", "b"]),
+            CampaignRow(campaign: "=HYPERLINK(\"http://evil\")", funnel: empty, pushIDs: ["c"]),
+        ])
+    }
+
+    @Test func csvFollowsRFC4180WithActionsAfterFixedColumns() {
+        let csv = CSVRenderer.render(sampleTable())
+        let lines = csv.components(separatedBy: "\r\n")
+        #expect(lines[0] == "campaign,pushes,sent,failed,displayed,duplicates,displayed_unique,display_rate,opened,opened_unique,open_rate,dismissed,targeted,orphan,action:favorite,action:view")
+        #expect(lines[1] == "\"新年, \"\"sale\"\"\",2,4,0,3,1,2,0.5,1,1,0.5,0,0,false,0,2")
+        // A formula from user data is neutralised; an empty rate is an empty cell, not NaN.
+        #expect(lines[2] == "\"'=HYPERLINK(\"\"http://evil\"\")\",1,0,0,0,0,0,,0,0,,0,0,false,1,0")
+        #expect(lines[3] == "")
+        #expect(!csv.contains("\n") || csv.replacingOccurrences(of: "\r\n", with: "").contains("\n") == false)
+    }
+
+    @Test func bomIsOptIn() {
+        #expect(!CSVRenderer.render(sampleTable()).hasPrefix("\u{FEFF}"))
+        #expect(Array(CSVRenderer.render(sampleTable(), bom: true).utf8.prefix(3)) == [0xEF, 0xBB, 0xBF])
+    }
+
+    @Test func injectionGuardCoversEveryTrigger() {
+        for text in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            #expect(CSVRenderer.neutralised(text) == "'" + text)
+        }
+        #expect(CSVRenderer.neutralised("plain") == "plain")
+        #expect(CSVRenderer.neutralised("") == "")
+    }
+
+    @Test func jsonHasNullRatesAndActionObjects() throws {
+        let data = JSONRenderer.render(sampleTable())
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let rows = try #require(object["campaigns"] as? [[String: Any]])
+        #expect(rows[0]["display_rate"] as? Double == 0.5)
+        #expect(rows[0]["actions"] as? [String: Int] == ["view": 2])
+        #expect(rows[1]["display_rate"] is NSNull)
+        #expect(rows[1]["campaign"] as? String == "=HYPERLINK(\"http://evil\")")
+    }
+
+    @Test func textTableAlignsWideCharacters() {
+        let table = ReportTable(name: "t", rows: [
+            [("campaign", .text("新年")), ("n", .integer(1)), ("rate", .rate(nil))],
+            [("campaign", .text("abcdefghi")), ("n", .integer(22)), ("rate", .rate(0.5))],
+        ])
+        #expect(TextTableRenderer.render(table) == """
+            campaign   n   rate
+            新年       1   -
+            abcdefghi  22  0.5000
+
+            """)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-import HummingbirdTesting
-@Test func y() {}
