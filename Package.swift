@@ -55,7 +55,8 @@ let package = Package(
                 "PushTallyServer",
                 "PushTallyCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ]
 )

@@ -15,10 +15,13 @@ public struct ReportTable: Sendable, Hashable {
     /// The JSON key the rows go under (`campaigns`, `pushes`...).
     public var name: String
     public var rows: [[(String, ReportValue)]]
+    /// A row of the table's shape, whose names give the CSV header when there are no rows.
+    public var template: [(String, ReportValue)]
 
-    public init(name: String, rows: [[(String, ReportValue)]]) {
+    public init(name: String, rows: [[(String, ReportValue)]], template: [(String, ReportValue)] = []) {
         self.name = name
         self.rows = rows
+        self.template = template
     }
 
     /// CSV columns: fixed columns in order, then every map key (from any row) sorted, after them.
@@ -28,7 +31,7 @@ public struct ReportTable: Sendable, Hashable {
     var csvLayout: (fixed: [String], expanded: [String]) {
         var fixed: [String] = []
         var expanded: Set<String> = []
-        for row in rows {
+        for row in rows.isEmpty ? [template] : rows {
             for (name, value) in row {
                 switch value {
                 case .counts(let counts, let prefix?):

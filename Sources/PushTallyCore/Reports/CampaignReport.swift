@@ -30,13 +30,17 @@ public enum CampaignReport {
 
     /// The report as a table: the contract's columns in order, then extras, then actions.
     public static func table(_ rows: [CampaignRow]) -> ReportTable {
-        ReportTable(name: "campaigns", rows: rows.map { row in
-            [("campaign", .text(row.campaign))] + funnelColumns(row.funnel) + [
-                ("orphan", .flag(row.isOrphan)),
-                ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
-                ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
-            ]
-        })
+        ReportTable(
+            name: "campaigns", rows: rows.map(columns),
+            template: columns(CampaignRow(campaign: "", funnel: Funnel(), pushIDs: [])))
+    }
+
+    static func columns(_ row: CampaignRow) -> [(String, ReportValue)] {
+        [("campaign", .text(row.campaign))] + funnelColumns(row.funnel) + [
+            ("orphan", .flag(row.isOrphan)),
+            ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
+            ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
+        ]
     }
 
     /// The funnel's columns under their public names (shared by every report that shows a funnel).

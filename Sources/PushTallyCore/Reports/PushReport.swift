@@ -1,17 +1,21 @@
 /// Per-push rows: a campaign's drill-down, one push's report, or the orphan push ids to chase.
 public enum PushReport {
     public static func table(_ pushes: [PushFigures]) -> ReportTable {
-        ReportTable(name: "pushes", rows: pushes.map { push in
-            [
-                ("push_id", .text(push.pushID)),
-                ("campaign", .text(push.campaign)),
-                ("title", .text(push.title)),
-                ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
-            ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" } + [
-                ("orphan", .flag(push.isOrphan)),
-                ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
-                ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
-            ]
-        })
+        ReportTable(
+            name: "pushes", rows: pushes.map(columns),
+            template: columns(PushFigures(pushID: "", firstEventMillis: nil, funnel: Funnel())))
+    }
+
+    static func columns(_ push: PushFigures) -> [(String, ReportValue)] {
+        [
+            ("push_id", .text(push.pushID)),
+            ("campaign", .text(push.campaign)),
+            ("title", .text(push.title)),
+            ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
+        ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" } + [
+            ("orphan", .flag(push.isOrphan)),
+            ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
+            ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
+        ]
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PushTallyCore
+import Testing
+
+@testable import PushTallyServer
+
+@Suite struct AuthTests {
+    /// Each protected route with the role it needs and a request body that would otherwise succeed.
+    static let routes: [(HTTPRequest.Method, String, String?, Role)] = [
+        (.put, "/v1/pushes/p1", #"{"campaign":"c"}"#, .backend),
+        (.post, "/v1/pushes", #"[{"push_id":"p2","campaign":"c"}]"#, .backend),
+        (.post, "/v1/pushes/p1/sends", #"{"batch_id":"b","campaign":"c"}"#, .backend),
+        (.get, "/v1/reports/campaigns", nil, .read),
+        (.get, "/v1/reports/pushes", nil, .read),
+        (.get, "/v1/reports/pushes/p1", nil, .read),
+        (.get, "/v1/reports/campaigns/c", nil, .read),
+    ]
+
+    @Test func everyProtectedRouteChecksItsRole() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            try await client.json(.put, "/v1/pushes/p1", #"{"campaign":"c"}"#, headers: fixture.bearer(.admin))
+            for (method, path, body, role) in Self.routes {
+                let headers: HTTPFields = body == nil ? [:] : [.contentType: "application/json"]
+                let missing = try await client.send(method, path, headers: headers, body: body)
+                #expect(missing.status == .unauthorized, "\(path) without a token")
+                #expect(missing.headers[.wwwAuthenticate] == "Bearer")
+                #expect(missing.errorCode == "unauthorized")
+                let unknown = try await client.send(
+                    method, path, headers: headers.merging([.authorization: "Bearer pt_000000000000_" + String(repeating: "0", count: 64)]),
+                    body: body)
+                #expect(unknown.status == .unauthorized, "\(path) with an unknown token")
+                for other in Role.allCases where !other.grants(role) {
+                    let wrong = try await client.send(method, path, headers: headers.merging(fixture.bearer(other)), body: body)
+                    #expect(wrong.status == .forbidden, "\(path) with a \(other) token")
+                    #expect(wrong.errorCode == "forbidden")
+                }
+                for good in [role, .admin] {
+                    let ok = try await client.send(method, path, headers: headers.merging(fixture.bearer(good)), body: body)
+                    #expect(ok.status.code < 300, "\(path) with a \(good) token: \(ok.status) \(ok.text)")
+                }
+            }
+        }
+    }
+
+    @Test func revokedTokensAre401() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let (token, info) = try await fixture.store.createToken(role: .read, label: nil)
+            #expect(try await client.send(.get, "/v1/reports/campaigns", headers: [.authorization: "Bearer \(token)"]).status == .ok)
+            #expect(try await fixture.store.revokeToken(info.id))
+            #expect(try await client.send(.get, "/v1/reports/campaigns", headers: [.authorization: "Bearer \(token)"]).status == .unauthorized)
+        }
+    }
+
+    @Test func ingestIsOpenByDefault() async throws {
+        try await withApp { (client: any TestClientProtocol, _: TestFixture) async throws in
+            #expect(try await client.form("/v1/receipts", "push_id=1").status == .noContent)
+        }
+    }
+
+    @Test func requireIngestKeyAcceptsHeaderOrQueryKey() async throws {
+        try await withApp(configuration: ServerConfiguration(port: 0, requireIngestKey: true)) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            #expect(try await client.form("/v1/receipts", "push_id=1").status == .unauthorized)
+            #expect(try await client.form("/v1/actions", "push_id=1&action=open").status == .unauthorized)
+            #expect(try await client.form("/v1/receipts", "push_id=1", headers: fixture.bearer(.read)).status == .forbidden)
+            #expect(try await client.form("/v1/receipts", "push_id=1", headers: fixture.bearer(.ingest)).status == .noContent)
+            let key = fixture.tokens[.ingest]!
+            #expect(try await client.form("/v1/receipts?key=\(key)", "push_id=1").status == .noContent)
+            #expect(try await client.form("/v1/receipts?key=nonsense", "push_id=1").status == .unauthorized)
+            #expect(try await fixture.store.pushFigures().first?.funnel.displayed == 2)
+        }
+    }
+}

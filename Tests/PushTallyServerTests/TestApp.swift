@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PushTallyCore
+import PushTallyServer
+
+/// A real store on a fresh SQLite file, with a token of every role.
+struct TestFixture: Sendable {
+    let store: SQLiteStore
+    let directory: URL
+    let tokens: [Role: String]
+
+    func bearer(_ role: Role) -> HTTPFields {
+        [.authorization: "Bearer \(tokens[role]!)"]
+    }
+
+    static func make() async throws -> TestFixture {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("pushtally.sqlite").path)
+        var tokens: [Role: String] = [:]
+        for role in Role.allCases {
+            tokens[role] = try await store.createToken(role: role, label: "test").token
+        }
+        return TestFixture(store: store, directory: directory, tokens: tokens)
+    }
+
+    func tearDown() {
+        store.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs `body` against the app built exactly as `pushtally serve` builds it.
+func withApp(
+    _ testing: TestingSetup = .router, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+    _ body: @Sendable (any TestClientProtocol, TestFixture) async throws -> Void
+) async throws {
+    let fixture = try await TestFixture.make()
+    defer { fixture.tearDown() }
+    let app = buildApplication(configuration: configuration, store: fixture.store)
+    try await app.test(testing) { client in try await body(client, fixture) }
+}
+
+extension TestClientProtocol {
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: String? = nil
+    ) async throws -> TestResponse {
+        try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    func form(_ uri: String, _ body: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return try await send(.post, uri, headers: headers, body: body)
+    }
+
+    func json(_ method: HTTPRequest.Method, _ uri: String, _ body: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return try await send(method, uri, headers: headers, body: body)
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    /// The body as a JSON object (or an empty one when it is not).
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    /// The `error` code of a JSON error body.
+    var errorCode: String? { object["error"] as? String }
+    var errorField: String? { object["field"] as? String }
+}
+
+/// The campaign report's rows, as JSON objects keyed by campaign (orphans under "").
+func campaignRows(_ client: any TestClientProtocol, _ fixture: TestFixture, query: String = "") async throws -> [String: [String: Any]] {
+    let response = try await client.send(.get, "/v1/reports/campaigns\(query)", headers: fixture.bearer(.read))
+    let rows = response.object["campaigns"] as? [[String: Any]] ?? []
+    return Dictionary(uniqueKeysWithValues: rows.map { (($0["campaign"] as? String) ?? "", $0) })
+}
