@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real `pushtally serve` process on loopback, a real SQLite file, real HTTP clients.
+@Suite(.serialized) struct LiveServerTests {
+    @Test func acceptsTheExtensionsExactRequestBytes() async throws {
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try server.start()
+        let fixture = try Data(contentsOf: try #require(Bundle.module.url(forResource: "Fixtures/extension-receipt", withExtension: "http")))
+        let answer = try rawExchange(port: server.port, Array(fixture))
+        #expect(answer.hasPrefix("HTTP/1.1 204"), "\(answer)")
+        let report = try runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath])
+        #expect(report.status == 0)
+        #expect(report.stdout.contains("\"displayed\":1"))
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func urlSessionFormPostLikeAnExtension() async throws {
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try server.start()
+        let response = try await httpRequest(
+            server.baseURL.appendingPathComponent("v1/receipts"), method: "POST",
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "User-Agent": "Wendercast/1 CFNetwork/1410.0.3 Darwin/22.6.0"],
+            body: Data("push_id=2018001&device_id=install-1&receipt_id=\(UUID().uuidString)".utf8))
+        #expect(response.status == 204)
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func firstStartPrintsAnAdminTokenThatWorks() async throws {
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try server.start()
+        #expect(server.adminToken.hasPrefix("pt_"))
+        let ok = try await httpRequest(
+            server.baseURL.appendingPathComponent("v1/reports/campaigns"), headers: ["Authorization": "Bearer \(server.adminToken)"])
+        #expect(ok.status == 200)
+        #expect(try server.stop() == 0)
+        // A second start on the same database creates no new token.
+        let again = try ServerProcess(directory: server.directory)
+        try again.start()
+        #expect(again.adminToken.isEmpty)
+        #expect(try again.stop() == 0)
+    }
+
+    /// SIGTERM mid-load: the process exits 0 and every receipt that got a 204 is in the database.
+    @Test func sigtermCommitsEverythingAcknowledged() async throws {
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try server.start()
+        let url = server.baseURL.appendingPathComponent("v1/receipts")
+        let acknowledged = await withTaskGroup(of: [String].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var acked: [String] = []
+                    for i in 0..<400 {
+                        let id = "w\(worker)-\(i)"
+                        guard let response = try? await httpRequest(
+                            url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                            body: Data("push_id=load&receipt_id=\(id)".utf8))
+                        else { break }
+                        if response.status == 204 { acked.append(id) } else { break }
+                    }
+                    return acked
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(300))
+                kill(server.process.processIdentifier, SIGTERM)
+                return []
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(try server.stop() == 0)
+        #expect(!acknowledged.isEmpty)
+        let report = try runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath])
+        let object = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+        let displayed = ((object?["campaigns"] as? [[String: Any]])?.first?["displayed"] as? Int) ?? 0
+        #expect(displayed >= acknowledged.count, "acknowledged \(acknowledged.count), stored \(displayed)")
+    }
+}

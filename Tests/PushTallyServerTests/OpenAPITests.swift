@@ -1,0 +1,44 @@
+import Foundation
+import PushTallyServer
+import Testing
+
+@Suite struct OpenAPITests {
+    /// Path → methods declared under `paths:` in docs/openapi.yaml.
+    static func documentedOperations() throws -> [String: Set<String>] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        var operations: [String: Set<String>] = [:]
+        var inPaths = false
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("paths:") { inPaths = true; continue }
+            if inPaths, let first = line.first, first != " ", first != "#" { inPaths = false }
+            guard inPaths else { continue }
+            if let match = line.wholeMatch(of: #/  (/\S*):[ ]*/#) {
+                current = String(match.1)
+                operations[current!, default: []] = []
+            } else if let match = line.wholeMatch(of: #/    (get|put|post|delete|patch|head|options):[ ]*/#), let path = current {
+                operations[path, default: []].insert(match.1.uppercased())
+            }
+        }
+        return operations
+    }
+
+    @Test func everyRegisteredRouteIsDocumented() async throws {
+        let documented = try Self.documentedOperations()
+        let fixture = try await TestFixture.make()
+        defer { fixture.tearDown() }
+        let (_, routes) = buildRouter(configuration: ServerConfiguration(), store: fixture.store)
+        #expect(!routes.isEmpty)
+        for route in routes {
+            #expect(documented[route.path]?.contains(route.method) == true, "\(route) is not in docs/openapi.yaml")
+        }
+        // And nothing is documented that the server does not serve.
+        let served = Set(routes.map(\.description))
+        for (path, methods) in documented {
+            for method in methods {
+                #expect(served.contains("\(method) \(path)"), "docs/openapi.yaml documents \(method) \(path), which the server lacks")
+            }
+        }
+    }
+}

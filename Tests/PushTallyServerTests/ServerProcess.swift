@@ -1,0 +1,165 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The built `pushtally` executable: `$PUSHTALLY_BINARY`, or beside the test bundle in the build folder.
+func pushtallyBinary() throws -> URL {
+    if let path = ProcessInfo.processInfo.environment["PUSHTALLY_BINARY"] {
+        return URL(fileURLWithPath: path)
+    }
+    var candidates: [URL] = []
+    if let executable = Bundle.main.executableURL {
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("pushtally"))
+        candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("pushtally"))
+    }
+    for bundle in Bundle.allBundles {
+        candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("pushtally"))
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug/pushtally"))
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw TestFailure("pushtally binary not found (run `swift build` first, or set PUSHTALLY_BINARY); looked in \(candidates.map(\.path))")
+    }
+    return found
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Output and exit status of a finished `pushtally` command.
+struct CommandResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs `pushtally ARGS...` to completion.
+func runPushtally(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = try pushtallyBinary()
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// A real `pushtally serve` process on a free loopback port with its own database file.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let directory: URL
+    let databasePath: String
+    private(set) var port = 0
+    private(set) var adminToken = ""
+    private let output = Pipe()
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    init(directory: URL? = nil, extraArguments: [String] = []) throws {
+        let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-proc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        self.databasePath = directory.appendingPathComponent("pushtally.sqlite").path
+        process.executableURL = try pushtallyBinary()
+        process.arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + extraArguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+    }
+
+    /// Starts the server and waits (at most 60 s) for its "listening" line.
+    func start() throws {
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        var text = ""
+        let handle = output.fileHandleForReading
+        while Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            if let token = text.firstMatch(of: /PUSHTALLY_TOKEN=(\S+)/) { adminToken = String(token.1) }
+            if let match = text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/) {
+                port = Int(match.1)!
+                return
+            }
+        }
+        process.terminate()
+        throw TestFailure("server did not start; it printed: \(text)")
+    }
+
+    /// Sends `signal` and waits (at most 60 s, a guard against hangs, not a timing check) for the exit status.
+    func stop(signal: Int32 = SIGTERM) throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            throw TestFailure("server did not exit within 60 s of signal \(signal)")
+        }
+        return process.terminationStatus
+    }
+
+    func removeFiles() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// One HTTP exchange with URLSession (libcurl underneath on Linux), as an iOS extension would make it.
+func httpRequest(
+    _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil
+) async throws -> (status: Int, body: Data, headers: [String: String]) {
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    request.httpBody = body
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let http = response as! HTTPURLResponse
+    var fields: [String: String] = [:]
+    for (name, value) in http.allHeaderFields {
+        fields[String(describing: name).lowercased()] = String(describing: value)
+    }
+    return (http.statusCode, data, fields)
+}
+
+/// Sends raw bytes over a TCP connection to loopback and returns everything read until the peer closes
+/// or `expectResponses` HTTP status lines have arrived.
+func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) throws -> String {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestFailure("socket failed") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw TestFailure("connect failed") }
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        received += buffer[0..<count]
+        let text = String(decoding: received, as: UTF8.self)
+        if text.components(separatedBy: "HTTP/1.1 ").count - 1 >= expectResponses, text.hasSuffix("\r\n\r\n") || text.contains("}") {
+            break
+        }
+    }
+    return String(decoding: received, as: UTF8.self)
+}
