@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// The README's curl examples, run as written (in order) against a fresh `pushtally serve`.
+@Suite(.serialized) struct ReadmeExamplesTests {
+    struct Example {
+        let command: String
+        /// The `# ...` line right after the command, when the README shows the answer.
+        let expectedOutput: String?
+    }
+
+    static func examples() throws -> [Example] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8).components(separatedBy: "\n")
+        var examples: [Example] = []
+        var inShell = false
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            if line.hasPrefix("```") {
+                inShell = line == "```sh"
+            } else if inShell, line.hasPrefix("curl ") {
+                var command = line
+                while command.hasSuffix("\\"), index + 1 < lines.count {
+                    index += 1
+                    command = String(command.dropLast()) + " " + lines[index].trimmingCharacters(in: .whitespaces)
+                }
+                let next = index + 1 < lines.count ? lines[index + 1] : ""
+                examples.append(Example(command: command, expectedOutput: next.hasPrefix("# {") ? String(next.dropFirst(2)) : nil))
+            }
+            index += 1
+        }
+        return examples
+    }
+
+    @Test func curlExamplesWorkAsWritten() async throws {
+        let examples = try Self.examples()
+        #expect(examples.count >= 8)
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try server.start()
+        for example in examples {
+            let command = example.command.replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://127.0.0.1:\(server.port)")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", command]
+            process.currentDirectoryURL = server.directory
+            process.environment = ProcessInfo.processInfo.environment.merging(["PUSHTALLY_TOKEN": server.adminToken]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(process.terminationStatus == 0, "\(example.command)\n\(text)")
+            if let expected = example.expectedOutput {
+                #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(example.command)")
+            }
+        }
+        let csv = try String(contentsOf: server.directory.appendingPathComponent("campaigns.csv"), encoding: .utf8)
+        #expect(csv.contains("新文章推荐"))
+        #expect(try server.stop() == 0)
+    }
+}
