@@ -83,4 +83,21 @@ import FoundationNetworking
         let displayed = ((object?["campaigns"] as? [[String: Any]])?.first?["displayed"] as? Int) ?? 0
         #expect(displayed >= acknowledged.count, "acknowledged \(acknowledged.count), stored \(displayed)")
     }
+
+    @Test func tokensNeverReachTheLog() async throws {
+        let server = try ServerProcess(extraArguments: ["--require-ingest-key", "--log-level", "trace"])
+        defer { server.removeFiles() }
+        try server.start()
+        let secret = "pt_0123456789ab_" + String(repeating: "f", count: 64)
+        let url = server.baseURL.appendingPathComponent("v1/receipts").appending(queryItems: [.init(name: "key", value: secret)])
+        let rejected = try await httpRequest(url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("push_id=1".utf8))
+        #expect(rejected.status == 401)
+        let viaHeader = try await httpRequest(
+            server.baseURL.appendingPathComponent("v1/reports/campaigns"), headers: ["Authorization": "Bearer \(server.adminToken)"])
+        #expect(viaHeader.status == 200)
+        #expect(try server.stop() == 0)
+        #expect(server.log.contains("listening"))
+        #expect(!server.log.contains(secret))
+        #expect(!server.log.contains(server.adminToken))
+    }
 }

@@ -75,7 +75,14 @@ final class ServerProcess: @unchecked Sendable {
         process.executableURL = try pushtallyBinary()
         process.arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + extraArguments
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let logPath = directory.appendingPathComponent("server.log").path
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+    }
+
+    /// What the server logged to stderr so far.
+    var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
     /// Starts the server and waits (at most 60 s) for its "listening" line.
