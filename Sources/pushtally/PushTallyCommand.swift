@@ -7,8 +7,8 @@ struct PushTallyCommand: AsyncParsableCommand {
         abstract: "A self-hosted push delivery analytics collector: sent vs displayed vs opened, per campaign.",
         discussion: """
             Exit codes: 0 ok; 64 bad arguments; 3 not found (campaign, push, token); \
-            4 database or server error.
+            4 database or server error; 5 some import lines rejected.
             """,
-        subcommands: [ServeCommand.self, ReportCommand.self, RateCommand.self, KeysCommand.self]
+        subcommands: [ServeCommand.self, ReportCommand.self, RateCommand.self, PushesCommand.self, KeysCommand.self]
     )
 }

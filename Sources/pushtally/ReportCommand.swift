@@ -5,44 +5,50 @@ import PushTallyCore
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print a report, read straight from the database file (same numbers as the HTTP API).",
-        subcommands: [Campaigns.self]
+        abstract: "Print a report from the database file or a running server (same numbers as the HTTP API).",
+        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self]
     )
 
     /// Options every report takes.
     struct ReportOptions: ParsableArguments {
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var source: SourceOptions
 
         @Option(help: "Output format: table, csv or json (default: table on a terminal, csv otherwise).")
         var format: OutputFormat?
 
-        @Option(help: "Only pushes sent at or after this time (ISO 8601 or unix seconds).")
+        @Option(help: "From this time (ISO 8601 or unix seconds); on sent_at, or on event time for timeseries.")
         var from: String?
 
-        @Option(help: "Only pushes sent before this time (ISO 8601 or unix seconds).")
+        @Option(help: "Before this time (ISO 8601 or unix seconds).")
         var to: String?
+
+        @Option(help: "Only pushes to this app (bundle id).")
+        var app: String?
+
+        @Option(help: "Only pushes to this APNs environment: production or sandbox.")
+        var environment: String?
 
         @Flag(help: "Prefix CSV with a UTF-8 byte order mark, so Excel shows CJK text correctly.")
         var bom = false
 
         func filter() throws -> ReportFilter {
-            func time(_ value: String?, _ name: String) throws -> Int64? {
-                guard let value else { return nil }
-                do {
-                    return try Timestamp.millis(from: .string(value), field: name)
-                } catch {
-                    throw ValidationError(error.message)
-                }
-            }
-            return ReportFilter(fromMillis: try time(from, "from"), toMillis: try time(to, "to"))
+            ReportFilter(
+                fromMillis: try parseTime(from, "from"), toMillis: try parseTime(to, "to"), app: app,
+                environment: environment)
         }
 
-        func write(_ table: ReportTable) {
+        func run(_ subject: ReportSubject, configure: (inout ReportFilter) -> Void = { _ in }) async throws {
+            var filter = try filter()
+            configure(&filter)
+            let source = try source.open()
+            defer { source.close() }
+            let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .csv)
+            let text = try await source.fetch(ReportRequest(subject, filter: filter), json: format == .json, bom: bom && format == .csv)
             let output: String
-            switch format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .csv) {
-            case .table: output = TextTableRenderer.render(table)
-            case .csv: output = CSVRenderer.render(table, bom: bom)
-            case .json: output = String(decoding: JSONRenderer.render(table), as: UTF8.self) + "\n"
+            switch format {
+            case .table: output = TextTableRenderer.render(records: CSVParser.parse(text))
+            case .csv: output = text
+            case .json: output = text + "\n"
             }
             FileHandle.standardOutput.write(Data(output.utf8))
         }
@@ -50,15 +56,63 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Campaigns: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sent vs displayed vs opened, one row per campaign.")
+        @OptionGroup var options: ReportOptions
+        func run() async throws { try await options.run(.campaigns) }
+    }
 
+    struct Campaign: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One row per push of a campaign (drill-down).")
+        @Argument(help: "The campaign's name.") var name: String
+        @OptionGroup var options: ReportOptions
+        func run() async throws { try await options.run(.campaign(name)) }
+    }
+
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One push's funnel, time to display and actions.")
+        @Argument(help: "The push id.") var id: String
+        @OptionGroup var options: ReportOptions
+        func run() async throws { try await options.run(.push(id)) }
+    }
+
+    struct Pushes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One row per push; --orphan lists unregistered push ids.")
+        @Option(help: "Only pushes of this campaign.") var campaign: String?
+        @Flag(help: "Only pushes nobody registered yet (receipts arrived first).") var orphan = false
+        @OptionGroup var options: ReportOptions
+        func run() async throws {
+            try await options.run(.pushes(orphan: orphan ? true : nil)) { $0.campaign = campaign }
+        }
+    }
+
+    struct Timeseries: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Displays, opens and actions per local hour or day.")
+        @Option(help: "Only this campaign.") var campaign: String?
+        @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
+        @Option(help: "Bucket width: hour or day.") var bucket: String = "day"
+        @Option(help: "IANA time zone for the buckets, e.g. Asia/Taipei.") var tz: String = "UTC"
         @OptionGroup var options: ReportOptions
 
         func run() async throws {
-            let store = try options.database.open()
-            defer { store.close() }
-            let pushes = try await store.pushFigures(try options.filter())
-            options.write(CampaignReport.table(CampaignReport.rows(pushes)))
+            guard let width = TimeseriesOptions.Width(rawValue: bucket) else {
+                throw ValidationError("--bucket must be hour or day")
+            }
+            let zone: TimeZone
+            do { zone = try TimeseriesOptions.zone(named: tz) } catch { throw ValidationError(error.message) }
+            try await options.run(.timeseries(TimeseriesOptions(width: width, timeZone: zone))) {
+                $0.campaign = campaign
+                $0.pushID = pushID
+            }
         }
+    }
+}
+
+/// A time flag (ISO 8601 or unix seconds) in milliseconds, or a usage error naming the flag.
+func parseTime(_ value: String?, _ flag: String) throws -> Int64? {
+    guard let value else { return nil }
+    do {
+        return try Timestamp.millis(from: .string(value), field: flag)
+    } catch {
+        throw ValidationError("--\(flag): \(error.message)")
     }
 }
 
@@ -71,16 +125,51 @@ struct RateCommand: AsyncParsableCommand {
     @Option(help: "The campaign's name.")
     var campaign: String
 
-    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Only pushes sent within this long before now: 90m, 24h, 7d (or a time, ISO 8601 / unix seconds).")
+    var since: String?
+
+    @Option(help: "Output format: table, csv or json; plain (the default) prints the rate alone.")
+    var format: RateFormat = .plain
+
+    @OptionGroup var source: SourceOptions
+
+    enum RateFormat: String, ExpressibleByArgument, CaseIterable {
+        case plain, table, csv, json
+    }
 
     func run() async throws {
-        let store = try database.open()
-        defer { store.close() }
-        let rows = CampaignReport.rows(try await store.pushFigures(ReportFilter(campaign: campaign)))
-        guard let row = rows.first else {
-            printError("no push is registered in campaign \(campaign)")
+        var filter = ReportFilter(campaign: campaign)
+        if let since {
+            filter.fromMillis = try Self.sinceMillis(since, now: StoreConfiguration.systemClock())
+        }
+        let source = try source.open()
+        defer { source.close() }
+        let text = try await source.fetch(ReportRequest(.campaigns, filter: filter), json: format == .json, bom: false)
+        if format == .json {
+            print(text)
+            return
+        }
+        let records = CSVParser.parse(text)
+        guard records.count > 1, let column = records[0].firstIndex(of: "display_rate") else {
+            printError("no push is registered in campaign \(campaign)\(since.map { " sent since \($0)" } ?? "")")
             throw Exit.notFound
         }
-        print(row.funnel.displayRate.map { String($0) } ?? "")
+        switch format {
+        case .plain: print(records[1][column])
+        case .csv: FileHandle.standardOutput.write(Data(text.utf8))
+        default: FileHandle.standardOutput.write(Data(TextTableRenderer.render(records: records).utf8))
+        }
+    }
+
+    /// `7d`, `24h`, `90m`, `3600s` before `now`, or an absolute time.
+    static func sinceMillis(_ value: String, now: Int64) throws -> Int64 {
+        let units: [Character: Int64] = ["s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000]
+        if let unit = value.last.flatMap({ units[$0] }), let amount = Int64(value.dropLast()), amount >= 0 {
+            return now - amount * unit
+        }
+        guard let time = try? parseTime(value, "since") else {
+            throw ValidationError("--since takes a duration such as 7d, 24h, 90m, or a time (ISO 8601 or unix seconds)")
+        }
+        return time
     }
 }

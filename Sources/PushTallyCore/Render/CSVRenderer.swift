@@ -30,6 +30,7 @@ public enum CSVRenderer {
         case .text(let text): text.map { field(neutralised($0)) } ?? ""
         case .integer(let n): String(n)
         case .rate(let rate): rate.map { String($0) } ?? ""
+        case .seconds(let seconds): seconds.map { String($0) } ?? ""
         case .flag(let flag): flag ? "true" : "false"
         case .counts: ""
         }

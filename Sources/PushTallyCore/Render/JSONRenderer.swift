@@ -2,7 +2,8 @@ import Foundation
 
 /// Renders report tables as `{"<name>": [ {...}, ... ]}`; keys sorted, so output is byte-for-byte stable.
 public enum JSONRenderer {
-    public static func render(_ table: ReportTable, extra: [(String, ReportValue)] = []) -> Data {
+    public static func render(_ table: ReportTable) -> Data {
+        let extra = table.header
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain values of known shape cannot fail.
@@ -43,6 +44,9 @@ public enum JSONRenderer {
             case .rate(let rate):
                 var container = encoder.singleValueContainer()
                 if let rate { try container.encode(rate) } else { try container.encodeNil() }
+            case .seconds(let seconds):
+                var container = encoder.singleValueContainer()
+                if let seconds { try container.encode(seconds) } else { try container.encodeNil() }
             case .flag(let flag):
                 var container = encoder.singleValueContainer()
                 try container.encode(flag)

@@ -5,6 +5,8 @@ public enum ReportValue: Sendable, Hashable {
     case integer(Int64)
     /// A ratio; `nil` (zero denominator) is `null` in JSON and an empty cell in CSV.
     case rate(Double?)
+    /// A duration in whole seconds; `nil` (no data) is `null` in JSON and an empty cell in CSV.
+    case seconds(Int64?)
     case flag(Bool)
     /// A map such as actions by identifier: a JSON object, and in CSV one column per key, `prefix` + key.
     case counts([String: Int64], csvPrefix: String?)
@@ -17,11 +19,17 @@ public struct ReportTable: Sendable, Hashable {
     public var rows: [[(String, ReportValue)]]
     /// A row of the table's shape, whose names give the CSV header when there are no rows.
     public var template: [(String, ReportValue)]
+    /// Top-level JSON fields beside the rows (a time series' `bucket` and `tz`); CSV has no place for them.
+    public var header: [(String, ReportValue)]
 
-    public init(name: String, rows: [[(String, ReportValue)]], template: [(String, ReportValue)] = []) {
+    public init(
+        name: String, rows: [[(String, ReportValue)]], template: [(String, ReportValue)] = [],
+        header: [(String, ReportValue)] = []
+    ) {
         self.name = name
         self.rows = rows
         self.template = template
+        self.header = header
     }
 
     /// CSV columns: fixed columns in order, then every map key (from any row) sorted, after them.

@@ -1,38 +1,21 @@
-import Foundation
-
 /// An aligned plain-text table for people at a terminal.
 public enum TextTableRenderer {
+    /// Renders the table's CSV cells aligned, so a table shows exactly the values the CSV holds.
     public static func render(_ table: ReportTable) -> String {
-        let columns = table.csvColumns
-        let layout = table.csvLayout
-        let expanded = Set(layout.expanded)
-        let rows: [[String]] = table.rows.map { row in
-            var cells: [String: String] = [:]
-            for (name, value) in row {
-                switch value {
-                case .counts(let counts, let prefix?):
-                    for (key, count) in counts { cells[prefix + key] = String(count) }
-                case .counts(_, nil):
-                    continue
-                case .text(let text):
-                    cells[name] = text ?? "-"
-                case .rate(let rate):
-                    cells[name] = rate.map { String(format: "%.4f", $0) } ?? "-"
-                default:
-                    cells[name] = CSVRenderer.cell(value)
-                }
-            }
-            return columns.map { cells[$0] ?? (expanded.contains($0) ? "0" : "") }
+        render(records: CSVParser.parse(CSVRenderer.render(table)))
+    }
+
+    /// Aligns records (the first is the header) into columns two spaces apart.
+    public static func render(records: [[String]]) -> String {
+        let columnCount = records.map(\.count).max() ?? 0
+        let widths = (0..<columnCount).map { index in
+            records.map { $0.indices.contains(index) ? displayWidth($0[index]) : 0 }.max() ?? 0
         }
-        let widths = columns.indices.map { index in
-            ([columns[index]] + rows.map { $0[index] }).map(displayWidth).max() ?? 0
-        }
-        func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { cell, width in
+        return records.map { record in
+            zip(record, widths).map { cell, width in
                 cell + String(repeating: " ", count: width - displayWidth(cell))
             }.joined(separator: "  ").trimmingTrailingSpaces()
-        }
-        return ([line(columns)] + rows.map(line)).joined(separator: "\n") + "\n"
+        }.joined(separator: "\n") + "\n"
     }
 
     /// Terminal columns a string takes: East Asian wide characters take two.

@@ -5,8 +5,29 @@ public struct CampaignRow: Sendable, Hashable {
     public var funnel: Funnel
     /// Push ids in this row (for the orphan row, the unregistered ids to chase).
     public var pushIDs: [String]
+    /// The latest `sent_at` of the row's pushes; `nil` while any push has none.
+    public var latestSentAtMillis: Int64?
 
     public var isOrphan: Bool { campaign == nil }
+}
+
+/// When numbers become final: `final_at = sent_at + window`, judged at `nowMillis`.
+public struct Maturity: Sendable, Hashable {
+    public var nowMillis: Int64
+    public var windowMillis: Int64
+
+    public init(nowMillis: Int64, windowMillis: Int64 = StoreConfiguration.defaultMaturityWindowMillis) {
+        self.nowMillis = nowMillis
+        self.windowMillis = windowMillis
+    }
+
+    func columns(latestSentAt: Int64?) -> [(String, ReportValue)] {
+        let finalAt = latestSentAt.map { $0 + windowMillis }
+        return [
+            ("final_at", .text(finalAt.map(Timestamp.iso8601(millis:)))),
+            ("final", .flag(finalAt.map { $0 <= nowMillis } ?? false)),
+        ]
+    }
 }
 
 /// The per-campaign report: sent vs displayed vs opened, pooled over each campaign's pushes.
@@ -29,23 +50,23 @@ public enum CampaignReport {
     }
 
     /// The report as a table: the contract's columns in order, then extras, then actions.
-    public static func table(_ rows: [CampaignRow]) -> ReportTable {
-        ReportTable(
+    public static func table(_ rows: [CampaignRow], maturity: Maturity) -> ReportTable {
+        let columns = { (row: CampaignRow) -> [(String, ReportValue)] in
+            [("campaign", .text(row.campaign))] + funnelColumns(row.funnel)
+                + maturity.columns(latestSentAt: row.latestSentAtMillis) + [
+                    ("orphan", .flag(row.isOrphan)),
+                    ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
+                    ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
+                ]
+        }
+        return ReportTable(
             name: "campaigns", rows: rows.map(columns),
             template: columns(CampaignRow(campaign: "", funnel: Funnel(), pushIDs: [])))
     }
 
-    static func columns(_ row: CampaignRow) -> [(String, ReportValue)] {
-        [("campaign", .text(row.campaign))] + funnelColumns(row.funnel) + [
-            ("orphan", .flag(row.isOrphan)),
-            ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
-            ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
-        ]
-    }
-
     /// The funnel's columns under their public names (shared by every report that shows a funnel).
     public static func funnelColumns(_ funnel: Funnel) -> [(String, ReportValue)] {
-        [
+        var columns: [(String, ReportValue)] = [
             ("pushes", .integer(Int64(funnel.pushes))),
             ("sent", .integer(funnel.sent)),
             ("failed", .integer(funnel.failed)),
@@ -59,12 +80,33 @@ public enum CampaignReport {
             ("dismissed", .integer(funnel.dismissed)),
             ("targeted", .integer(funnel.targeted)),
         ]
+        for (column, reason) in Funnel.commonFailureReasons {
+            columns.append((column, .integer(funnel.failedByReason[reason] ?? 0)))
+        }
+        columns += [
+            ("failed_other", .integer(funnel.failedOther)),
+            ("unexplained_loss", .integer(funnel.unexplainedLoss)),
+            ("time_to_display_p50", .seconds(funnel.latency.quantileSeconds(0.5))),
+            ("time_to_display_p90", .seconds(funnel.latency.quantileSeconds(0.9))),
+            ("time_to_display_p99", .seconds(funnel.latency.quantileSeconds(0.99))),
+            ("display_rate_1h", .rate(funnel.displayRate(within: 3600))),
+            ("display_rate_24h", .rate(funnel.displayRate(within: 86400))),
+            ("display_rate_7d", .rate(funnel.displayRate(within: 604_800))),
+            ("late", .integer(funnel.late)),
+        ]
+        return columns
     }
 }
 
 extension CampaignRow {
     mutating func append(_ push: PushFigures) {
+        let first = pushIDs.isEmpty
         funnel.add(push.funnel)
         pushIDs.append(push.pushID)
+        if let sentAt = push.sentAtMillis, first || latestSentAtMillis != nil {
+            latestSentAtMillis = max(latestSentAtMillis ?? sentAt, sentAt)
+        } else {
+            latestSentAtMillis = nil
+        }
     }
 }

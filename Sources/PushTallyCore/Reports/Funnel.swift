@@ -28,8 +28,35 @@ public struct Funnel: Sendable, Hashable {
     public var displays = EventCount()
     /// Actions by normalised identifier: `open`, `dismiss` and custom ones.
     public var actions: [String: EventCount] = [:]
+    /// Time to display of unique displays of pushes with a `sent_at`.
+    public var latency = LatencyHistogram()
+    /// Unique displays received after their push's `final_at` (counted in the figures all the same).
+    public var late: Int64 = 0
 
     public init() {}
+
+    /// APNs reasons with a column of their own; every other reason adds to `failed_other`.
+    public static let commonFailureReasons: [(column: String, reason: String)] = [
+        ("failed_unregistered", "Unregistered"),
+        ("failed_bad_device_token", "BadDeviceToken"),
+        ("failed_device_token_not_for_topic", "DeviceTokenNotForTopic"),
+        ("failed_too_many_requests", "TooManyRequests"),
+    ]
+
+    /// Failures whose reason has no column of its own.
+    public var failedOther: Int64 {
+        let common = Set(Self.commonFailureReasons.map(\.reason))
+        return failedByReason.filter { !common.contains($0.key) }.values.reduce(0, +)
+    }
+
+    /// `sent - displayed_unique`: accepted by APNs, never shown (offline past expiry, coalesced, notifications
+    /// off). Negative when keyless retries inflate displays or sends are under-reported.
+    public var unexplainedLoss: Int64 { sent - displayedUnique }
+
+    /// Unique displays within `seconds` of `sent_at` (one of 1 h, 24 h, 7 d) per device sent to.
+    public func displayRate(within seconds: Int64) -> Double? {
+        Self.ratio(latency.count(below: seconds), sent)
+    }
 
     public var failed: Int64 { failedByReason.values.reduce(0, +) }
     public var displayed: Int64 { displays.total }
@@ -60,5 +87,7 @@ public struct Funnel: Sendable, Hashable {
         failedByReason.merge(other.failedByReason, uniquingKeysWith: +)
         displays.add(other.displays)
         for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }
+        latency.add(other.latency)
+        late += other.late
     }
 }

@@ -1,18 +1,22 @@
 /// Per-push rows: a campaign's drill-down, one push's report, or the orphan push ids to chase.
 public enum PushReport {
-    public static func table(_ pushes: [PushFigures]) -> ReportTable {
-        ReportTable(
+    public static func table(_ pushes: [PushFigures], maturity: Maturity) -> ReportTable {
+        let columns = { (push: PushFigures) in Self.columns(push, maturity: maturity) }
+        return ReportTable(
             name: "pushes", rows: pushes.map(columns),
             template: columns(PushFigures(pushID: "", firstEventMillis: nil, funnel: Funnel())))
     }
 
-    static func columns(_ push: PushFigures) -> [(String, ReportValue)] {
+    static func columns(_ push: PushFigures, maturity: Maturity) -> [(String, ReportValue)] {
         [
             ("push_id", .text(push.pushID)),
             ("campaign", .text(push.campaign)),
             ("title", .text(push.title)),
             ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
-        ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" } + [
+            ("app", .text(push.app)),
+            ("environment", .text(push.environment)),
+        ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
+            + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),

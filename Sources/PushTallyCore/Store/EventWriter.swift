@@ -3,7 +3,9 @@ import GRDB
 /// The statements of one group commit: raw rows, dedupe keys and rollups, all in the caller's transaction.
 enum EventWriter {
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
-    static func commit(_ batches: [[IncomingEvent]], receivedAt: Int64, in db: Database) throws -> [[Bool]] {
+    static func commit(
+        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, in db: Database
+    ) throws -> [[Bool]] {
         let insertEvent = try db.cachedStatement(sql: """
             INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
                                 device_id, receipt_id, platform, app_version, os_version)
@@ -11,6 +13,8 @@ enum EventWriter {
             """)
         let insertKey = try db.cachedStatement(
             sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let selectSentAt = try db.cachedStatement(sql: "SELECT sent_at FROM pushes WHERE push_id = ?")
+        var sentAtByPush: [String: Int64?] = [:]
         var rollups = RollupAccumulator()
         var results: [[Bool]] = []
         results.reserveCapacity(batches.count)
@@ -31,6 +35,19 @@ enum EventWriter {
                     event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
                 ])
                 rollups.add(event, eventTime: eventTime, duplicate: duplicate)
+                if event.kind == .display, !duplicate {
+                    // One lookup per distinct push per transaction, not per event.
+                    let sentAt: Int64?
+                    if let cached = sentAtByPush[event.pushID] {
+                        sentAt = cached
+                    } else {
+                        sentAt = try Int64?.fetchOne(selectSentAt, arguments: [event.pushID]) ?? nil
+                        sentAtByPush[event.pushID] = .some(sentAt)
+                    }
+                    rollups.addTiming(
+                        pushID: event.pushID, eventTime: eventTime, receivedAt: receivedAt, sentAt: sentAt,
+                        maturityWindow: maturityWindow)
+                }
                 flags.append(duplicate)
             }
             results.append(flags)
@@ -51,19 +68,34 @@ enum EventWriter {
 
     static func upsert(_ rollups: RollupAccumulator, in db: Database) throws {
         let pushStatement = try db.cachedStatement(sql: """
-            INSERT INTO rollup_push (push_id, kind, action, total, duplicates, first_time, last_time)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO rollup_push (push_id, kind, action, total, duplicates, first_time, last_time, late)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (push_id, kind, action) DO UPDATE SET
                 total = total + excluded.total,
                 duplicates = duplicates + excluded.duplicates,
                 first_time = min(first_time, excluded.first_time),
-                last_time = max(last_time, excluded.last_time)
+                last_time = max(last_time, excluded.last_time),
+                late = late + excluded.late
             """)
         for (key, delta) in rollups.pushes {
             try pushStatement.execute(arguments: [
                 key.pushID, key.kind.rawValue, key.action, delta.total, delta.duplicates, delta.firstTime,
-                delta.lastTime,
+                delta.lastTime, delta.late,
             ])
+        }
+        let latencyStatement = try db.cachedStatement(sql: """
+            INSERT INTO rollup_latency (push_id, bucket, count) VALUES (?, ?, ?)
+            ON CONFLICT (push_id, bucket) DO UPDATE SET count = count + excluded.count
+            """)
+        for (key, count) in rollups.latency {
+            try latencyStatement.execute(arguments: [key.pushID, key.bucket, count])
+        }
+        let pendingStatement = try db.cachedStatement(sql: """
+            INSERT INTO pending_timing (push_id, clock, second, count) VALUES (?, ?, ?, ?)
+            ON CONFLICT (push_id, clock, second) DO UPDATE SET count = count + excluded.count
+            """)
+        for (key, count) in rollups.pending {
+            try pendingStatement.execute(arguments: [key.pushID, key.clock, key.second, count])
         }
         let bucketStatement = try db.cachedStatement(sql: """
             INSERT INTO rollup_bucket (push_id, bucket, kind, action, total, duplicates)
@@ -77,5 +109,37 @@ enum EventWriter {
                 key.push.pushID, key.bucket, key.push.kind.rawValue, key.push.action, delta.total, delta.duplicates,
             ])
         }
+    }
+}
+
+extension EventWriter {
+    /// Moves a push's pending timing into its latency histogram and late count, once `sent_at` is known.
+    static func settleTiming(pushID: String, sentAt: Int64, maturityWindow: Int64, in db: Database) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT clock, second, count FROM pending_timing WHERE push_id = ?", arguments: [pushID])
+        guard !rows.isEmpty else { return }
+        var histogram: [Int: Int64] = [:]
+        var late: Int64 = 0
+        for row in rows {
+            let second: Int64 = row["second"]
+            let count: Int64 = row["count"]
+            if row["clock"] as Int == 0 {
+                histogram[LatencyHistogram.bucket(ofMillis: second * 1000 - sentAt), default: 0] += count
+            } else if second * 1000 > sentAt + maturityWindow {
+                late += count
+            }
+        }
+        for (bucket, count) in histogram {
+            try db.execute(
+                sql: """
+                    INSERT INTO rollup_latency (push_id, bucket, count) VALUES (?, ?, ?)
+                    ON CONFLICT (push_id, bucket) DO UPDATE SET count = count + excluded.count
+                    """,
+                arguments: [pushID, bucket, count])
+        }
+        try db.execute(
+            sql: "UPDATE rollup_push SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
+            arguments: [late, pushID, EventKind.display.rawValue])
+        try db.execute(sql: "DELETE FROM pending_timing WHERE push_id = ?", arguments: [pushID])
     }
 }

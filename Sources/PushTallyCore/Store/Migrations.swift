@@ -80,6 +80,29 @@ enum Migrations {
                 );
                 """)
         }
+        migrator.registerMigration("v2-timing") { db in
+            // Time to display per push, in LatencyHistogram buckets, counted once sent_at is known.
+            // Receipts of a push without sent_at wait in pending_timing at one-second resolution (clock 0:
+            // event time, clock 1: receive time) and are settled into the histogram when sent_at arrives,
+            // so registration never scans the raw events table.
+            try db.execute(sql: """
+                ALTER TABLE rollup_push ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE rollup_latency (
+                    push_id TEXT NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, bucket)
+                ) WITHOUT ROWID;
+                CREATE TABLE pending_timing (
+                    push_id TEXT NOT NULL,
+                    clock INTEGER NOT NULL,
+                    second INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, clock, second)
+                ) WITHOUT ROWID;
+                CREATE INDEX pushes_by_app ON pushes(app, environment);
+                """)
+        }
         return migrator
     }
 }

@@ -11,6 +11,10 @@ public protocol PushTallyStore: Sendable {
     func addSends(_ batch: SendBatch) async throws
     /// Pushes with their figures, read from rollups.
     func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures]
+    /// 15-minute rollup counts over the pushes `filter` selects, within its event-time range.
+    func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount]
+    /// The clock and maturity window reports are judged by.
+    var configuration: StoreConfiguration { get }
     /// The role of a bearer token, `nil` when unknown or revoked.
     func role(ofToken token: String) async throws -> Role?
     func createToken(role: Role, label: String?) async throws -> (token: String, info: TokenInfo)

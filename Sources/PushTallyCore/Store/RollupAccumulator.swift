@@ -16,6 +16,7 @@ struct RollupAccumulator {
         var duplicates: Int64 = 0
         var firstTime: Int64 = .max
         var lastTime: Int64 = .min
+        var late: Int64 = 0
 
         mutating func add(eventTime: Int64, duplicate: Bool) {
             total += 1
@@ -25,8 +26,22 @@ struct RollupAccumulator {
         }
     }
 
+    struct LatencyKey: Hashable {
+        var pushID: String
+        var bucket: Int
+    }
+
+    struct PendingKey: Hashable {
+        var pushID: String
+        /// 0: event time, 1: receive time.
+        var clock: Int
+        var second: Int64
+    }
+
     private(set) var pushes: [PushKey: Delta] = [:]
     private(set) var buckets: [BucketKey: Delta] = [:]
+    private(set) var latency: [LatencyKey: Int64] = [:]
+    private(set) var pending: [PendingKey: Int64] = [:]
 
     mutating func add(_ event: IncomingEvent, eventTime: Int64, duplicate: Bool) {
         let key = PushKey(pushID: event.pushID, kind: event.kind, action: event.action)
@@ -34,4 +49,23 @@ struct RollupAccumulator {
         let bucketKey = BucketKey(push: key, bucket: EventTime.bucket(ofMillis: eventTime))
         buckets[bucketKey, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
     }
+
+    /// Times a unique display: into the histogram when `sent_at` is known, else into pending timing.
+    mutating func addTiming(
+        pushID: String, eventTime: Int64, receivedAt: Int64, sentAt: Int64?, maturityWindow: Int64
+    ) {
+        guard let sentAt else {
+            pending[PendingKey(pushID: pushID, clock: 0, second: floorSeconds(eventTime)), default: 0] += 1
+            pending[PendingKey(pushID: pushID, clock: 1, second: floorSeconds(receivedAt)), default: 0] += 1
+            return
+        }
+        latency[LatencyKey(pushID: pushID, bucket: LatencyHistogram.bucket(ofMillis: eventTime - sentAt)), default: 0] += 1
+        if receivedAt > sentAt + maturityWindow {
+            pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += 1
+        }
+    }
+}
+
+func floorSeconds(_ millis: Int64) -> Int64 {
+    millis >= 0 ? millis / 1000 : (millis - 999) / 1000
 }

@@ -13,16 +13,18 @@ extension SQLiteStore {
     @discardableResult
     public func register(_ push: PushRegistration) async throws -> RegistrationOutcome {
         let now = configuration.clock()
-        return try await pool.write { db in try Self.register(push, now: now, in: db) }
+        let window = configuration.maturityWindowMillis
+        return try await pool.write { db in try Self.register(push, now: now, maturityWindow: window, in: db) }
     }
 
     /// Registers many pushes in one transaction; each element fails or succeeds by itself.
     public func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>] {
         let now = configuration.clock()
+        let window = configuration.maturityWindowMillis
         return try await pool.write { db in
             try pushes.map { push in
                 do {
-                    return .success(try Self.register(push, now: now, in: db))
+                    return .success(try Self.register(push, now: now, maturityWindow: window, in: db))
                 } catch let error as StoreError {
                     return .failure(error)
                 }
@@ -45,10 +47,12 @@ extension SQLiteStore {
         }
     }
 
-    static func register(_ push: PushRegistration, now: Int64, in db: Database) throws -> RegistrationOutcome {
+    static func register(
+        _ push: PushRegistration, now: Int64, maturityWindow: Int64, in db: Database
+    ) throws -> RegistrationOutcome {
         let existing = try Row.fetchOne(db, sql: "SELECT sent_at FROM pushes WHERE push_id = ?", arguments: [push.pushID])
-        if let existing {
-            let current: Int64? = existing["sent_at"]
+        let current: Int64? = existing?["sent_at"]
+        if existing != nil {
             if let current, let requested = push.sentAtMillis, requested != current {
                 throw StoreError.sentAtImmutable(pushID: push.pushID, current: current)
             }
@@ -68,6 +72,9 @@ extension SQLiteStore {
                 arguments: [push.pushID, push.campaign, push.title, push.sentAtMillis, push.app, push.environment, now, now])
         }
         try replaceCounts(push.counts, pushID: push.pushID, batchID: "", in: db)
+        if current == nil, let sentAt = push.sentAtMillis {
+            try EventWriter.settleTiming(pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, in: db)
+        }
         return existing == nil ? .created : .updated
     }
 

@@ -31,7 +31,7 @@ extension SQLiteStore {
             pushes[row["push_id"]]?.funnel.failedByReason[row["reason"]] = row["count"]
         }
         let rollups = try Row.fetchCursor(
-            db, sql: "SELECT push_id, kind, action, total, duplicates, first_time FROM rollup_push")
+            db, sql: "SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push")
         while let row = try rollups.next() {
             let id: String = row["push_id"]
             var push = pushes[id] ?? {
@@ -42,12 +42,17 @@ extension SQLiteStore {
             let count = EventCount(total: row["total"], duplicates: row["duplicates"])
             if EventKind(rawValue: row["kind"]) == .display {
                 push.funnel.displays.add(count)
+                push.funnel.late += row["late"] as Int64
             } else {
                 push.funnel.actions[row["action"], default: EventCount()].add(count)
             }
             let first: Int64 = row["first_time"]
             push.firstEventMillis = min(push.firstEventMillis ?? first, first)
             pushes[id] = push
+        }
+        let latency = try Row.fetchCursor(db, sql: "SELECT push_id, bucket, count FROM rollup_latency")
+        while let row = try latency.next() {
+            pushes[row["push_id"]]?.funnel.latency.add(bucket: row["bucket"], count: row["count"])
         }
         return pushes.values.filter(filter.includes).sorted { $0.pushID < $1.pushID }
     }
@@ -58,5 +63,50 @@ extension PushFigures {
         self.init(
             pushID: pushID, campaign: nil, title: nil, sentAtMillis: nil, app: nil, environment: nil,
             firstEventMillis: firstEventMillis, funnel: funnel)
+    }
+}
+
+extension SQLiteStore {
+    /// 15-minute rollup counts of the pushes matching `filter`, whose `from`/`to` bound the event time here.
+    public func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] {
+        try await pool.read { db in try Self.bucketCounts(filter, in: db) }
+    }
+
+    static func bucketCounts(_ filter: ReportFilter, in db: Database) throws -> [BucketCount] {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        var join = ""
+        if filter.campaign != nil || filter.app != nil || filter.environment != nil {
+            join = "JOIN pushes p ON p.push_id = b.push_id"
+            for (column, value) in [("p.campaign", filter.campaign), ("p.app", filter.app), ("p.environment", filter.environment)] {
+                if let value {
+                    conditions.append("\(column) = ?")
+                    arguments.append(value)
+                }
+            }
+        }
+        if let pushID = filter.pushID {
+            conditions.append("b.push_id = ?")
+            arguments.append(pushID)
+        }
+        if let from = filter.fromMillis {
+            conditions.append("b.bucket >= ?")
+            arguments.append(EventTime.bucket(ofMillis: from))
+        }
+        if let to = filter.toMillis {
+            conditions.append("b.bucket <= ?")
+            arguments.append(EventTime.bucket(ofMillis: to - 1))
+        }
+        let sql = """
+            SELECT b.bucket, b.kind, b.action, SUM(b.total) AS total, SUM(b.duplicates) AS duplicates
+            FROM rollup_bucket b \(join)
+            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+            GROUP BY b.bucket, b.kind, b.action
+            """
+        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+            BucketCount(
+                bucket: row["bucket"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
+                count: EventCount(total: row["total"], duplicates: row["duplicates"]))
+        }
     }
 }

@@ -6,7 +6,8 @@ public final class SQLiteStore: Sendable {
     /// The database file's path.
     public let path: String
     let pool: DatabasePool
-    let configuration: StoreConfiguration
+    /// The tunables this store was opened with.
+    public let configuration: StoreConfiguration
     let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
 
     /// Opens (creating if needed) and migrates the database at `path`.
@@ -31,9 +32,12 @@ public final class SQLiteStore: Sendable {
         try migrator.migrate(pool)
         self.pool = pool
         let clock = configuration.clock
+        let window = configuration.maturityWindowMillis
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
             let receivedAt = clock()
-            return try pool.write { db in try EventWriter.commit(batches, receivedAt: receivedAt, in: db) }
+            return try pool.write { db in
+                try EventWriter.commit(batches, receivedAt: receivedAt, maturityWindow: window, in: db)
+            }
         }
     }
 

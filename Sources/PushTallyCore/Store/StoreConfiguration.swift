@@ -6,11 +6,20 @@ public struct StoreConfiguration: Sendable {
     public var writerHighWaterMark: Int
     /// Milliseconds since 1970; replaceable so tests can place events in time.
     public var clock: @Sendable () -> Int64
+    /// How long after `sent_at` a push's numbers become final; receipts received later are also counted as late.
+    public var maturityWindowMillis: Int64
 
-    public init(writerHighWaterMark: Int = 100_000, clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock) {
+    public init(
+        writerHighWaterMark: Int = 100_000, maturityWindowMillis: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
+        clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
+    ) {
         self.writerHighWaterMark = writerHighWaterMark
+        self.maturityWindowMillis = maturityWindowMillis
         self.clock = clock
     }
+
+    /// Seven days: an offline device's push expires with APNs within that in practice.
+    public static let defaultMaturityWindowMillis: Int64 = 7 * 24 * 3600 * 1000
 
     /// The wall clock in milliseconds since 1970.
     public static let systemClock: @Sendable () -> Int64 = {

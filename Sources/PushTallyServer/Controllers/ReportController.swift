@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PushTallyCore
 
@@ -8,44 +9,47 @@ struct ReportController<Context: RequestContext>: Sendable {
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.get, "/v1/reports/campaigns") { request, _ in
-            try await authorizer.require(.read, request)
-            let pushes = try await store.pushFigures(try Self.filter(request))
-            return try ReportResponse.make(CampaignReport.table(CampaignReport.rows(pushes)), name: "campaigns", request: request)
+            try await respond(request, .campaigns)
         }
         routes.on(.get, "/v1/reports/campaigns/:campaign") { request, context in
-            try await authorizer.require(.read, request)
-            let campaign = try pathParameter("campaign", context)
-            var filter = try Self.filter(request)
-            filter.campaign = campaign
-            let pushes = try await store.pushFigures(filter)
-            if pushes.isEmpty, try await store.pushFigures(ReportFilter(campaign: campaign)).isEmpty {
-                throw APIError(.notFound, "not_found", "no push is registered in campaign \(campaign)", field: "campaign")
-            }
-            return try ReportResponse.make(PushReport.table(pushes), name: "campaign", request: request)
+            try await respond(request, .campaign(try pathParameter("campaign", context)))
         }
         routes.on(.get, "/v1/reports/pushes") { request, _ in
-            try await authorizer.require(.read, request)
-            var pushes = try await store.pushFigures(try Self.filter(request))
-            if let orphan = request.uri.queryParameters["orphan"] {
-                guard let wanted = Bool(String(orphan)) else {
+            let orphan = try request.uri.queryParameters["orphan"].map { value in
+                guard let flag = Bool(String(value)) else {
                     throw APIError(.badRequest, "bad_value", "orphan must be true or false", field: "orphan")
                 }
-                pushes = pushes.filter { $0.isOrphan == wanted }
+                return flag
             }
-            return try ReportResponse.make(PushReport.table(pushes), name: "pushes", request: request)
+            return try await respond(request, .pushes(orphan: orphan))
         }
         routes.on(.get, "/v1/reports/pushes/:push_id") { request, context in
-            try await authorizer.require(.read, request)
-            let pushID = try pathParameter("push_id", context)
-            let pushes = try await store.pushFigures(ReportFilter(pushID: pushID))
-            guard !pushes.isEmpty else {
-                throw APIError(.notFound, "not_found", "no push \(pushID) is registered and no receipt names it", field: "push_id")
-            }
-            return try ReportResponse.make(PushReport.table(pushes), name: "push", request: request)
+            try await respond(request, .push(try pathParameter("push_id", context)))
+        }
+        routes.on(.get, "/v1/reports/timeseries") { request, _ in
+            let query = request.uri.queryParameters
+            let width = try query["bucket"].map { value in
+                guard let width = TimeseriesOptions.Width(rawValue: String(value)) else {
+                    throw APIError(.badRequest, "bad_value", "bucket must be hour or day", field: "bucket")
+                }
+                return width
+            } ?? .day
+            let zone = try TimeseriesOptions.zone(named: query["tz"].map(String.init) ?? "UTC")
+            return try await respond(request, .timeseries(TimeseriesOptions(width: width, timeZone: zone)))
         }
     }
 
-    /// `from`, `to` (ISO 8601 or unix seconds), `campaign`, `app` and `environment` from the query.
+    private func respond(_ request: Request, _ subject: ReportSubject) async throws -> Response {
+        try await authorizer.require(.read, request)
+        let report = ReportRequest(subject, filter: try Self.filter(request))
+        do {
+            return try ReportResponse.make(try await store.report(report), name: report.name, request: request)
+        } catch let notFound as ReportNotFound {
+            throw APIError(.notFound, "not_found", notFound.description, field: notFound.field)
+        }
+    }
+
+    /// `from`, `to` (ISO 8601 or unix seconds), `campaign`, `push_id`, `app` and `environment` from the query.
     static func filter(_ request: Request) throws -> ReportFilter {
         let query = request.uri.queryParameters
         func time(_ name: String) throws -> Int64? {
@@ -56,7 +60,7 @@ struct ReportController<Context: RequestContext>: Sendable {
             query[name[...]].flatMap { $0.isEmpty ? nil : String($0) }
         }
         return ReportFilter(
-            fromMillis: try time("from"), toMillis: try time("to"), campaign: text("campaign"), app: text("app"),
-            environment: text("environment"))
+            fromMillis: try time("from"), toMillis: try time("to"), campaign: text("campaign"), pushID: text("push_id"),
+            app: text("app"), environment: text("environment"))
     }
 }

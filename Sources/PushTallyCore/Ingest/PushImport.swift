@@ -1,0 +1,52 @@
+import Foundation
+
+/// Reads send records in bulk, from CSV (a header row naming the fields) or NDJSON, line by line, so one
+/// bad line is reported with its number and the rest still import.
+public enum PushImport {
+    /// One parsed line: its 1-based line number in the file and the record or what was wrong with it.
+    public struct Line: Sendable {
+        public var number: Int
+        public var result: Result<PushRegistration, FieldError>
+    }
+
+    /// CSV columns: `push_id`, `campaign`, `title`, `sent_at`, `targeted`, `sent`, `app`, `environment`,
+    /// `failed` (a total) or `failed:<Reason>` columns (e.g. `failed:Unregistered`). Unknown columns are ignored.
+    public static func csv(_ text: String) -> [Line] {
+        let records = CSVParser.parse(text)
+        guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
+        let numeric: Set<String> = ["targeted", "sent", "failed"]
+        return records.dropFirst().enumerated().compactMap { offset, cells in
+            if cells.allSatisfy({ $0.isEmpty }) { return nil }
+            var object: [String: JSONValue] = [:]
+            var failed: [String: JSONValue] = [:]
+            for (name, cell) in zip(header, cells) where !cell.isEmpty {
+                if name.hasPrefix("failed:") {
+                    failed[String(name.dropFirst(7))] = number(cell)
+                } else if numeric.contains(name) {
+                    object[name] = number(cell)
+                } else {
+                    object[name] = .string(cell)
+                }
+            }
+            if !failed.isEmpty { object["failed"] = .object(failed) }
+            return Line(number: offset + 2, result: Result { () throws(FieldError) in
+                try PushValidator.registration(.object(object))
+            })
+        }
+    }
+
+    /// One JSON object a line, as `POST /v1/pushes` takes them.
+    public static func ndjson(_ text: String) -> [Line] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { offset, line in
+            guard line.contains(where: { !$0.isWhitespace }) else { return nil }
+            return Line(number: offset + 1, result: Result { () throws(FieldError) in
+                try PushValidator.registration(try JSONValue.parse(Data(line.utf8)))
+            })
+        }
+    }
+
+    /// A CSV cell as a JSON number when it is one, else as text (so validation names the field).
+    private static func number(_ cell: String) -> JSONValue {
+        Double(cell.trimmingCharacters(in: .whitespaces)).map(JSONValue.number) ?? .string(cell)
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import PushTallyCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why one record was not registered.
+struct Refusal: Error {
+    let message: String
+}
+
+struct PushesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pushes",
+        abstract: "Manage send records.",
+        subcommands: [Import.self]
+    )
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register send records in bulk from a CSV or NDJSON file (any sender's export).",
+            discussion: """
+                CSV needs a header row: push_id, campaign, title, sent_at, targeted, sent, app, environment, \
+                failed or failed:<Reason> columns. NDJSON has one JSON object a line, as POST /v1/pushes takes. \
+                Bad lines are reported with their line numbers and skipped; the rest import. \
+                Exit code 5 when any line was rejected.
+                """
+        )
+
+        @Argument(help: "The file: .csv, or .ndjson/.jsonl.")
+        var file: String
+
+        @OptionGroup var source: SourceOptions
+
+        /// Records per transaction (or per HTTP request with --server).
+        static let chunk = 1000
+
+        func run() async throws {
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                printError("cannot read \(file): \(error.localizedDescription)")
+                throw Exit.notFound
+            }
+            let lines = file.lowercased().hasSuffix(".csv") ? PushImport.csv(text) : PushImport.ndjson(text)
+            var rejected: [(line: Int, error: String)] = []
+            var valid: [(line: Int, push: PushRegistration)] = []
+            for line in lines {
+                switch line.result {
+                case .success(let push): valid.append((line.number, push))
+                case .failure(let error): rejected.append((line.number, error.description))
+                }
+            }
+            let source = try source.open()
+            defer { source.close() }
+            let progress = Progress(total: valid.count)
+            var created = 0
+            var updated = 0
+            for start in stride(from: 0, to: valid.count, by: Self.chunk) {
+                let slice = Array(valid[start..<min(start + Self.chunk, valid.count)])
+                let outcomes = try await source.register(slice.map(\.push))
+                for (entry, outcome) in zip(slice, outcomes) {
+                    switch outcome {
+                    case .success(.created): created += 1
+                    case .success(.updated): updated += 1
+                    case .failure(let refusal): rejected.append((entry.line, refusal.message))
+                    }
+                }
+                progress.advance(to: start + slice.count)
+            }
+            progress.finish()
+            rejected.sort { $0.line < $1.line }
+            print("imported \(created + updated) (created \(created), updated \(updated)), rejected \(rejected.count)")
+            for (line, error) in rejected { print("line \(line): \(error)") }
+            if !rejected.isEmpty { throw ExitCode(5) }
+        }
+    }
+}
+
+/// A progress line on stderr, drawn only when stderr is a terminal.
+struct Progress {
+    let total: Int
+    let visible = isatty(STDERR_FILENO) == 1
+
+    func advance(to done: Int) {
+        guard visible, total > 0 else { return }
+        let width = 30
+        let filled = width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+    }
+
+    func finish() {
+        if visible, total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
+
+extension SourceOptions.Source {
+    /// Registers pushes in the file or through `POST /v1/pushes`; per push, its outcome or why it was refused.
+    func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, Refusal>] {
+        switch self {
+        case .database(let store):
+            return try await store.register(pushes).map { $0.mapError { Refusal(message: $0.description) } }
+        case .server(let base, let token):
+            var request = URLRequest(url: base.appendingPathComponent("v1/pushes"))
+            request.httpMethod = "POST"
+            request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(pushes.map(\.ndjsonLine).joined(separator: "\n").utf8)
+            // 400 means every record was refused; its body still says why, record by record.
+            let (status, data) = try await exchange(request, token: token)
+            if status != 400 { try checkStatus(status, data) }
+            struct Answer: Decodable {
+                struct Rejected: Decodable {
+                    let index: Int
+                    let message: String
+                }
+                let rejected: [Rejected]
+            }
+            let answer = try JSONDecoder().decode(Answer.self, from: data)
+            let refused = Dictionary(answer.rejected.map { ($0.index, $0.message) }, uniquingKeysWith: { a, _ in a })
+            // The server reports created and updated only as totals; per line, accepted counts as updated.
+            return pushes.indices.map { index in
+                refused[index].map { .failure(Refusal(message: $0)) } ?? .success(RegistrationOutcome.updated)
+            }
+        }
+    }
+}
+
+extension PushRegistration {
+    /// The record as one JSON line for `POST /v1/pushes`.
+    var ndjsonLine: String {
+        var object: [String: Any] = [
+            "push_id": pushID, "campaign": campaign, "targeted": counts.targeted, "sent": counts.sent,
+            "failed": counts.failed,
+        ]
+        object["title"] = title
+        object["sent_at"] = sentAtMillis.map { Double($0) / 1000 }
+        object["app"] = app
+        object["environment"] = environment
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
