@@ -98,7 +98,7 @@ struct ReportCommand: AsyncParsableCommand {
             }
             let zone: TimeZone
             do { zone = try TimeseriesOptions.zone(named: tz) } catch { throw ValidationError(error.message) }
-            try await options.run(.timeseries(TimeseriesOptions(width: width, timeZone: zone))) {
+            try await options.run(.timeseries(TimeseriesOptions(width: width, timeZone: zone, name: tz))) {
                 $0.campaign = campaign
                 $0.pushID = pushID
             }

@@ -5,6 +5,7 @@ import PushTallyCore
 func withStore<T>(
     clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock,
     highWaterMark: Int = 100_000,
+    maturityWindow: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
     _ body: (SQLiteStore) async throws -> T
 ) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
@@ -12,7 +13,7 @@ func withStore<T>(
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try SQLiteStore(
         path: directory.appendingPathComponent("test.sqlite").path,
-        configuration: StoreConfiguration(writerHighWaterMark: highWaterMark, clock: clock))
+        configuration: StoreConfiguration(writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, clock: clock))
     defer { store.close() }
     return try await body(store)
 }

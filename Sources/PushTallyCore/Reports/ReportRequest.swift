@@ -66,7 +66,7 @@ public struct ReportRequest: Sendable, Hashable {
             add("campaign", filter.campaign)
             add("push_id", filter.pushID)
             add("bucket", options.width.rawValue)
-            add("tz", options.timeZone.identifier)
+            add("tz", options.timeZoneName)
             path = "/v1/reports/timeseries"
         }
         return (path, query)

@@ -27,12 +27,15 @@ public struct TimeseriesOptions: Sendable, Hashable {
 
     public var width: Width
     public var timeZone: TimeZone
+    /// The zone's name as asked for (Foundation on Linux reports `UTC` as `GMT`).
+    public var timeZoneName: String
     /// A series may not hold more buckets than this (a year of hours is 8,784).
     public static let maximumBuckets = 10_000
 
-    public init(width: Width = .day, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+    public init(width: Width = .day, timeZone: TimeZone = TimeZone(identifier: "UTC")!, name: String? = nil) {
         self.width = width
         self.timeZone = timeZone
+        self.timeZoneName = name ?? timeZone.identifier
     }
 
     /// A zone by IANA name, or a `bad_value` error for the `tz` field.
@@ -87,7 +90,7 @@ public enum TimeseriesReport {
         let rows = starts.map { start in columns(start: formatter.string(from: start), funnels[start] ?? Funnel()) }
         return ReportTable(
             name: "buckets", rows: rows, template: columns(start: "", Funnel()),
-            header: [("bucket", .text(options.width.rawValue)), ("tz", .text(options.timeZone.identifier))])
+            header: [("bucket", .text(options.width.rawValue)), ("tz", .text(options.timeZoneName))])
     }
 
     static func columns(start: String, _ funnel: Funnel) -> [(String, ReportValue)] {

@@ -34,8 +34,9 @@ struct ReportController<Context: RequestContext>: Sendable {
                 }
                 return width
             } ?? .day
-            let zone = try TimeseriesOptions.zone(named: query["tz"].map(String.init) ?? "UTC")
-            return try await respond(request, .timeseries(TimeseriesOptions(width: width, timeZone: zone)))
+            let name = query["tz"].map(String.init) ?? "UTC"
+            let zone = try TimeseriesOptions.zone(named: name)
+            return try await respond(request, .timeseries(TimeseriesOptions(width: width, timeZone: zone, name: name)))
         }
     }
 
