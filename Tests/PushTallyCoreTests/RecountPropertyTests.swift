@@ -42,8 +42,10 @@ struct SplitMix64: RandomNumberGenerator {
             events.shuffle(using: &rng)
             var registrations: [PushRegistration] = []
             for push in pushIDs.dropLast() {  // the last push stays an orphan
+                // Whole seconds, some long enough ago that receipts now are late.
+                let sentAt = Bool.random(using: &rng) ? (Int64.random(in: 1..<20 * 86_400, using: &rng) * -1000 + StoreConfiguration.systemClock() / 1000 * 1000) : nil
                 registrations.append(PushRegistration(
-                    pushID: push, campaign: campaigns.randomElement(using: &rng)!,
+                    pushID: push, campaign: campaigns.randomElement(using: &rng)!, sentAtMillis: sentAt,
                     counts: SendCounts(
                         targeted: Int64.random(in: 0..<200, using: &rng), sent: Int64.random(in: 0..<150, using: &rng),
                         failed: ["Unregistered": Int64.random(in: 0..<5, using: &rng)])))
@@ -60,7 +62,10 @@ struct SplitMix64: RandomNumberGenerator {
             }
 
             let raw = try await store.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT push_id, kind, action, device_id, receipt_id, duplicate FROM events ORDER BY rowid")
+                try Row.fetchAll(db, sql: """
+                    SELECT push_id, kind, action, device_id, receipt_id, duplicate, event_time, received_at
+                    FROM events ORDER BY rowid
+                    """)
             }
             #expect(raw.count == events.count, "seed \(seed)")
 
@@ -89,6 +94,8 @@ struct SplitMix64: RandomNumberGenerator {
                 expected[registration.campaign, default: Funnel()].add(funnel)
             }
             var orphanPushes: Set<String> = []
+            let sentAtOf = Dictionary(uniqueKeysWithValues: registrations.map { ($0.pushID, $0.sentAtMillis) })
+            let window = store.configuration.maturityWindowMillis
             for row in raw {
                 let push: String = row["push_id"]
                 let campaign = campaignOf[push]
@@ -97,6 +104,11 @@ struct SplitMix64: RandomNumberGenerator {
                 let count = EventCount(total: 1, duplicates: row["duplicate"] ? 1 : 0)
                 if EventKind(rawValue: row["kind"]) == .display {
                     funnel.displays = count
+                    // Time to display and lateness, recounted from raw rows, whenever the push was registered.
+                    if let sentAt = sentAtOf[push] ?? nil, !(row["duplicate"] as Bool) {
+                        funnel.latency.add(bucket: LatencyHistogram.bucket(ofMillis: row["event_time"] - sentAt), count: 1)
+                        if row["received_at"] as Int64 > sentAt + window { funnel.late = 1 }
+                    }
                 } else {
                     funnel.actions[row["action"]] = count
                 }

@@ -86,3 +86,114 @@ import FoundationNetworking
         #expect(badRole.status == 64)
     }
 }
+
+@Suite(.serialized) struct CLIReportTests {
+    /// Every report, from the file and from the server (`--server`), in every format, is identical.
+    @Test func serverAndFileGiveIdenticalReports() async throws {
+        let server = try await CLITests().seededServer()
+        defer { server.removeFiles() }
+        let reports: [[String]] = [
+            ["campaigns"], ["campaign", "新年促销"], ["push", "p1"], ["pushes", "--orphan"],
+            ["timeseries", "--bucket", "hour", "--tz", "Asia/Kolkata"],
+        ]
+        for report in reports {
+            for format in ["csv", "json", "table"] {
+                let local = try runPushtally(["report"] + report + ["--format", format, "--database", server.databasePath])
+                let remote = try runPushtally(
+                    ["report"] + report + ["--format", format, "--server", server.baseURL.absoluteString, "--token", server.adminToken])
+                #expect(local.status == 0, "\(report) \(format): \(local.stderr)")
+                #expect(remote.status == 0, "\(report) \(format): \(remote.stderr)")
+                #expect(local.stdout == remote.stdout, "\(report) \(format)")
+                #expect(!local.stdout.isEmpty)
+            }
+        }
+        // Environment variables stand in for the flags.
+        let viaEnvironment = try runPushtally(
+            ["report", "campaigns", "--format", "csv"],
+            environment: ["PUSHTALLY_SERVER": server.baseURL.absoluteString, "PUSHTALLY_TOKEN": server.adminToken])
+        #expect(viaEnvironment.stdout == (try runPushtally(["report", "campaigns", "--format", "csv", "--database", server.databasePath])).stdout)
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func exitCodesScriptsCanRelyOn() async throws {
+        let server = try await CLITests().seededServer()
+        defer { server.removeFiles() }
+        let missing = try runPushtally(["report", "push", "nope", "--database", server.databasePath])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("nope"))
+        let missingRemote = try runPushtally(["report", "push", "nope", "--server", server.baseURL.absoluteString, "--token", server.adminToken])
+        #expect(missingRemote.status == 3)
+        let unauthorized = try runPushtally(["report", "campaigns", "--server", server.baseURL.absoluteString, "--token", "bad"])
+        #expect(unauthorized.status == 4)
+        #expect(unauthorized.stderr.contains("401"))
+        let badZone = try runPushtally(["report", "timeseries", "--tz", "Nowhere/Land", "--database", server.databasePath])
+        #expect(badZone.status == 64)
+        let badTime = try runPushtally(["report", "campaigns", "--from", "whenever", "--database", server.databasePath])
+        #expect(badTime.status == 64)
+        #expect(try server.stop() == 0)
+        let unreachable = try runPushtally(["report", "campaigns", "--server", server.baseURL.absoluteString])
+        #expect(unreachable.status == 4)
+        let help = try runPushtally(["--help"])
+        #expect(help.stdout.contains("Exit codes"))
+    }
+
+    @Test func rateSinceAndFormats() async throws {
+        let server = try await CLITests().seededServer()
+        defer { server.removeFiles() }
+        #expect(try server.stop() == 0)
+        // The seeded pushes have no sent_at, so --since filters on their first receipt: just now.
+        let recent = try runPushtally(["rate", "--campaign", "新年促销", "--since", "7d", "--database", server.databasePath])
+        #expect(recent.stdout == "0.5\n")
+        let future = try runPushtally(["rate", "--campaign", "新年促销", "--since", "2099-01-01T00:00:00Z", "--database", server.databasePath])
+        #expect(future.status == 3)
+        let json = try runPushtally(["rate", "--campaign", "新年促销", "--format", "json", "--database", server.databasePath])
+        #expect(json.stdout.contains("\"display_rate\":0.5"))
+        let bad = try runPushtally(["rate", "--campaign", "x", "--since", "soon", "--database", server.databasePath])
+        #expect(bad.status == 64)
+    }
+
+    @Test func importRegistersGoodLinesAndReportsBadOnes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("i.sqlite").path
+        let csv = directory.appendingPathComponent("sends.csv")
+        try """
+            push_id,campaign,title,sent_at,targeted,sent,failed:Unregistered,failed:BadDeviceToken
+            p1,新年促销,"Hello, world",2026-11-20T08:00:00Z,100,90,7,3
+            p2,,missing campaign,,,,,
+            p3,spring,,1795161600,10,lots,,
+            p4,spring,,,5,5,,
+
+            """.write(to: csv, atomically: true, encoding: .utf8)
+        let result = try runPushtally(["pushes", "import", csv.path, "--database", database])
+        #expect(result.status == 5)
+        #expect(result.stdout.contains("imported 2 (created 2, updated 0), rejected 2"))
+        #expect(result.stdout.contains("line 3: missing_field (campaign)"))
+        #expect(result.stdout.contains("line 4: bad_value (sent)"))
+        let report = try runPushtally(["report", "push", "p1", "--format", "json", "--database", database])
+        #expect(report.stdout.contains("\"failed_unregistered\":7"))
+        #expect(report.stdout.contains("\"sent\":90"))
+        #expect(report.stdout.contains("\"title\":\"Hello, world\""))
+
+        let ndjson = directory.appendingPathComponent("sends.ndjson")
+        try "{\"push_id\":\"p1\",\"campaign\":\"新年促销\",\"sent\":95}\nnot json\n".write(to: ndjson, atomically: true, encoding: .utf8)
+        let again = try runPushtally(["pushes", "import", ndjson.path, "--database", database])
+        #expect(again.stdout.contains("imported 1 (created 0, updated 1), rejected 1"))
+        #expect(again.stdout.contains("line 2: malformed_json"))
+
+        // Through a server: the same lines, the same outcome.
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try server.start()
+        let remote = try runPushtally(["pushes", "import", csv.path, "--server", server.baseURL.absoluteString, "--token", server.adminToken])
+        #expect(remote.status == 5)
+        #expect(remote.stdout.contains("rejected 2"))
+        #expect(remote.stdout.contains("line 4: "))
+        let remoteReport = try runPushtally(["report", "push", "p1", "--format", "json", "--database", server.databasePath])
+        #expect(remoteReport.stdout.contains("\"sent\":90"))
+        #expect(try server.stop() == 0)
+        let missing = try runPushtally(["pushes", "import", directory.appendingPathComponent("none.csv").path, "--database", database])
+        #expect(missing.status == 3)
+    }
+}

@@ -208,3 +208,57 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 }
+
+@Suite struct TimeseriesRouteTests {
+    @Test func timeseriesJSONShapeAndCSV() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            try await client.json(.put, "/v1/pushes/p1", #"{"campaign":"c","app":"com.example","environment":"production"}"#, headers: fixture.bearer(.backend))
+            try await client.form("/v1/receipts", "push_id=p1&device_id=a")
+            try await client.form("/v1/actions", "push_id=p1&device_id=a&action=open")
+            let json = try await client.send(
+                .get, "/v1/reports/timeseries?campaign=c&bucket=hour&tz=Asia/Taipei", headers: fixture.bearer(.read))
+            #expect(json.status == .ok)
+            #expect(json.object["bucket"] as? String == "hour")
+            #expect(json.object["tz"] as? String == "Asia/Taipei")
+            let buckets = try #require(json.object["buckets"] as? [[String: Any]])
+            #expect(buckets.count == 1)
+            #expect((buckets[0]["start"] as? String)?.hasSuffix(":00:00+08:00") == true)
+            #expect(buckets[0]["displayed"] as? Int == 1)
+            #expect(buckets[0]["opened_unique"] as? Int == 1)
+            let csv = try await client.send(.get, "/v1/reports/timeseries?format=csv&app=com.example", headers: fixture.bearer(.read))
+            #expect(csv.text.hasPrefix("start,displayed,duplicates,displayed_unique,opened,opened_unique,dismissed\r\n"))
+            #expect(csv.headers[.contentDisposition]?.contains("pushtally-timeseries-") == true)
+            let otherApp = try await client.send(.get, "/v1/reports/timeseries?app=com.other", headers: fixture.bearer(.read))
+            #expect((otherApp.object["buckets"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func badZoneOrBucketIs400() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let zone = try await client.send(.get, "/v1/reports/timeseries?tz=Mars/Olympus", headers: fixture.bearer(.read))
+            #expect(zone.status == .badRequest)
+            #expect(zone.errorField == "tz")
+            let bucket = try await client.send(.get, "/v1/reports/timeseries?bucket=week", headers: fixture.bearer(.read))
+            #expect(bucket.status == .badRequest)
+            #expect(bucket.errorField == "bucket")
+            let range = try await client.send(
+                .get, "/v1/reports/timeseries?bucket=hour&from=0&to=1795305600", headers: fixture.bearer(.read))
+            #expect(range.status == .badRequest)
+            #expect(range.errorCode == "too_many_buckets")
+        }
+    }
+
+    @Test func reportsFilterByAppAndEnvironment() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let backend = fixture.bearer(.backend)
+            try await client.json(.put, "/v1/pushes/a", #"{"campaign":"c","app":"com.one","environment":"production","sent":1}"#, headers: backend)
+            try await client.json(.put, "/v1/pushes/b", #"{"campaign":"c","app":"com.one","environment":"sandbox","sent":2}"#, headers: backend)
+            try await client.json(.put, "/v1/pushes/c", #"{"campaign":"c","app":"com.two","environment":"production","sent":4}"#, headers: backend)
+            #expect(try await campaignRows(client, fixture, query: "?app=com.one")["c"]?["sent"] as? Int == 3)
+            #expect(try await campaignRows(client, fixture, query: "?environment=production")["c"]?["sent"] as? Int == 5)
+            #expect(try await campaignRows(client, fixture, query: "?app=com.one&environment=sandbox")["c"]?["sent"] as? Int == 2)
+            let bad = try await client.json(.put, "/v1/pushes/d", #"{"campaign":"c","environment":"staging"}"#, headers: backend)
+            #expect(bad.errorField == "environment")
+        }
+    }
+}
