@@ -55,6 +55,7 @@ let package = Package(
                 "PushTallyServer",
                 "PushTallyCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")]
         ),
