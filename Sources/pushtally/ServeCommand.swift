@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest request body in bytes, before and after gzip inflation.")
     var maxBodyBytes = 4 << 20
 
+    @Option(help: "Seconds an idle or stalled connection is kept open.")
+    var idleTimeout = 30
+
+    @Option(help: "Most open connections; beyond it new ones wait until others close.")
+    var maxConnections = 8192
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -40,7 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
             host: host ?? environment("PUSHTALLY_HOST") ?? "127.0.0.1",
             port: portValue,
             requireIngestKey: requireIngestKey,
-            maxBodyBytes: maxBodyBytes
+            maxBodyBytes: maxBodyBytes,
+            idleTimeoutSeconds: idleTimeout,
+            maxConnections: maxConnections
         )
         let store = try database.open()
         if try await !store.hasActiveTokens() {

@@ -106,8 +106,9 @@ struct SplitMix64: RandomNumberGenerator {
                     funnel.displays = count
                     // Time to display and lateness, recounted from raw rows, whenever the push was registered.
                     if let sentAt = sentAtOf[push] ?? nil, !(row["duplicate"] as Bool) {
-                        funnel.latency.add(bucket: LatencyHistogram.bucket(ofMillis: row["event_time"] - sentAt), count: 1)
-                        if row["received_at"] as Int64 > sentAt + window { funnel.late = 1 }
+                        let seconds = floorSeconds(row["event_time"]) * 1000
+                        funnel.latency.add(bucket: LatencyHistogram.bucket(ofMillis: seconds - sentAt), count: 1)
+                        if floorSeconds(row["received_at"]) * 1000 > sentAt + window { funnel.late = 1 }
                     }
                 } else {
                     funnel.actions[row["action"]] = count

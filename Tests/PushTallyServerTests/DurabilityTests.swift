@@ -71,3 +71,72 @@ func loadUntilDown(_ server: ServerProcess, pushID: String, workers: Int = 8, pe
         print("crash test: acknowledged \(totalAcknowledged), lost \(totalLost) over 3 SIGKILL rounds")
     }
 }
+
+@discardableResult
+func shell(_ command: String) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+@Suite(.serialized) struct DiskFullTests {
+    /// A real full filesystem (a small tmpfs): ingest answers 503 with Retry-After, loses nothing it
+    /// acknowledged, and recovers by itself once space returns.
+    @Test func diskFullAnswers503AndRecovers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Needs root (CI and the project's machines run as root); a failure here is a failed test, not a skip.
+        try #require(shell("mount -t tmpfs -o size=6m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
+        defer { shell("umount -l '\(directory.path)'") }
+        let server = try ServerProcess(directory: directory)
+        defer { server.removeFiles() }
+        try server.start()
+
+        let url = server.baseURL.appendingPathComponent("v1/receipts")
+        var acknowledged: [String] = []
+        var refusal: (status: Int, retryAfter: String?, error: String?)?
+        for batch in 0..<400 where refusal == nil {
+            // Some receipts are acknowledged first; then the disk fills up.
+            if batch == 3 { shell("dd if=/dev/zero of='\(directory.path)/filler' bs=64k 2>/dev/null") }
+            let ids = (0..<200).map { "full-\(batch)-\($0)-" + String(repeating: "x", count: 64) }
+            let body = ids.map { #"{"push_id":"full","receipt_id":"\#($0)","device_id":"\#($0)"}"# }.joined(separator: "\n")
+            let response = try await httpRequest(url, method: "POST", headers: ["Content-Type": "application/x-ndjson"], body: Data(body.utf8))
+            if response.status == 200 {
+                acknowledged += ids
+            } else {
+                let error = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String
+                refusal = (response.status, response.headers["retry-after"], error)
+            }
+        }
+        let refused = try #require(refusal, "the disk never filled")
+        #expect(refused.status == 503)
+        #expect(refused.retryAfter != nil)
+        #expect(refused.error == "unavailable")
+        #expect(acknowledged.count == 600)
+        let health = try await httpRequest(server.baseURL.appendingPathComponent("healthz"))
+        print("disk full: acknowledged \(acknowledged.count) receipts before 503; /healthz answered \(health.status)")
+
+        // Space returns: the server takes receipts again without a restart.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("filler"))
+        var recovered = false
+        for _ in 0..<50 where !recovered {
+            let response = try await httpRequest(
+                url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("push_id=full&receipt_id=after".utf8))
+            recovered = response.status == 204
+            if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(recovered)
+        #expect(try await httpRequest(server.baseURL.appendingPathComponent("healthz")).status == 200)
+        #expect(try server.stop() == 0)
+        let stored = try storedReceiptIDs(server.databasePath, pushID: "full")
+        #expect(Set(acknowledged).subtracting(stored).isEmpty)
+        #expect(stored.contains("after"))
+    }
+}

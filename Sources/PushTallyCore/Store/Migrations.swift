@@ -103,6 +103,33 @@ enum Migrations {
                 CREATE INDEX pushes_by_app ON pushes(app, environment);
                 """)
         }
+        migrator.registerMigration("v3-lifecycle") { db in
+            // /healthz writes here, so it fails when the disk is full, not only when the file is read-only.
+            try db.execute(sql: "CREATE TABLE healthcheck (id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL)")
+            // The ledger holds what pruned raw events contributed to each rollup, in the rollups' own shapes,
+            // so rollups can always be rebuilt as ledger + raw events.
+            try db.execute(sql: """
+                CREATE TABLE ledger_push (
+                    push_id TEXT NOT NULL, kind INTEGER NOT NULL, action TEXT NOT NULL,
+                    total INTEGER NOT NULL, duplicates INTEGER NOT NULL,
+                    first_time INTEGER NOT NULL, last_time INTEGER NOT NULL, late INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (push_id, kind, action)
+                ) WITHOUT ROWID;
+                CREATE TABLE ledger_bucket (
+                    push_id TEXT NOT NULL, bucket INTEGER NOT NULL, kind INTEGER NOT NULL, action TEXT NOT NULL,
+                    total INTEGER NOT NULL, duplicates INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, bucket, kind, action)
+                ) WITHOUT ROWID;
+                CREATE TABLE ledger_latency (
+                    push_id TEXT NOT NULL, bucket INTEGER NOT NULL, count INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, bucket)
+                ) WITHOUT ROWID;
+                CREATE TABLE ledger_pending (
+                    push_id TEXT NOT NULL, clock INTEGER NOT NULL, second INTEGER NOT NULL, count INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, clock, second)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

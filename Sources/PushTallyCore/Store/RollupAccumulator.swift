@@ -59,8 +59,10 @@ struct RollupAccumulator {
             pending[PendingKey(pushID: pushID, clock: 1, second: floorSeconds(receivedAt)), default: 0] += 1
             return
         }
-        latency[LatencyKey(pushID: pushID, bucket: LatencyHistogram.bucket(ofMillis: eventTime - sentAt)), default: 0] += 1
-        if receivedAt > sentAt + maturityWindow {
+        // Whole seconds, exactly as pending timing is settled, so both paths (and a rebuild) agree.
+        let latency = floorSeconds(eventTime) * 1000 - sentAt
+        self.latency[LatencyKey(pushID: pushID, bucket: LatencyHistogram.bucket(ofMillis: latency)), default: 0] += 1
+        if floorSeconds(receivedAt) * 1000 > sentAt + maturityWindow {
             pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += 1
         }
     }

@@ -58,10 +58,18 @@ public final class SQLiteStore: Sendable {
         try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
-    /// Whether the database accepts a write now (for `/healthz`).
+    /// Whether the database commits a write now (for `/healthz`): a real, durable one-row write.
     public func isWritable() async -> Bool {
+        let now = configuration.clock()
         do {
-            try await pool.write { db in try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS healthz(x); DELETE FROM healthz") }
+            try await pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO healthcheck (id, checked_at) VALUES (1, ?)
+                        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+                        """,
+                    arguments: [now])
+            }
             return true
         } catch {
             return false

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PushTallyCore
 import ServiceLifecycle
@@ -32,7 +33,10 @@ public func buildApplication(
     let (router, _) = buildRouter(configuration: configuration, store: store)
     return Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally"),
+        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
         services: [StoreService(store: store)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

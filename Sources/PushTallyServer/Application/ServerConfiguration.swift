@@ -8,15 +8,22 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Most events in one batch request.
     public var maxBatchEvents: Int
+    /// Seconds a connection may sit idle (no request in progress, or a request stalled) before it is closed,
+    /// so idle and slow clients cannot hold connections forever.
+    public var idleTimeoutSeconds: Int
+    /// Open connections beyond which the server stops accepting new ones until some close.
+    public var maxConnections: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,
-        maxBatchEvents: Int = 10_000
+        maxBatchEvents: Int = 10_000, idleTimeoutSeconds: Int = 30, maxConnections: Int = 8192
     ) {
         self.host = host
         self.port = port
         self.requireIngestKey = requireIngestKey
         self.maxBodyBytes = maxBodyBytes
         self.maxBatchEvents = maxBatchEvents
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maxConnections = maxConnections
     }
 }
