@@ -44,6 +44,7 @@ let package = Package(
                 "PushTallyCore",
                 "PushTallyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .testTarget(

@@ -9,6 +9,10 @@ struct PushTallyCommand: AsyncParsableCommand {
             Exit codes: 0 ok; 64 bad arguments; 3 not found (campaign, push, token); \
             4 database or server error; 5 some import lines rejected.
             """,
-        subcommands: [ServeCommand.self, ReportCommand.self, RateCommand.self, PushesCommand.self, KeysCommand.self]
+        subcommands: [
+            ServeCommand.self, ReportCommand.self, RateCommand.self, PushesCommand.self, KeysCommand.self,
+            PruneCommand.self, ForgetCommand.self, RollupCommand.self, BackupCommand.self, ExportCommand.self,
+            ImportEventsCommand.self,
+        ]
     )
 }

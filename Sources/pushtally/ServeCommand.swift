@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most open connections; beyond it new ones wait until others close.")
     var maxConnections = 8192
 
+    @Option(help: "Days of raw events to keep (pruned hourly; counts stay in rollups); 0 keeps them forever.")
+    var retentionDays = 90
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -48,7 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
             requireIngestKey: requireIngestKey,
             maxBodyBytes: maxBodyBytes,
             idleTimeoutSeconds: idleTimeout,
-            maxConnections: maxConnections
+            maxConnections: maxConnections,
+            retentionMillis: retentionDays > 0 ? Int64(retentionDays) * 86_400_000 : nil
         )
         let store = try database.open()
         if try await !store.hasActiveTokens() {

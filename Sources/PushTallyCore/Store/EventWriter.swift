@@ -13,9 +13,7 @@ enum EventWriter {
             """)
         let insertKey = try db.cachedStatement(
             sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
-        let selectSentAt = try db.cachedStatement(sql: "SELECT sent_at FROM pushes WHERE push_id = ?")
-        var sentAtByPush: [String: Int64?] = [:]
-        var rollups = RollupAccumulator()
+        var rollups = RollupCounter(maturityWindow: maturityWindow)
         var results: [[Bool]] = []
         results.reserveCapacity(batches.count)
         for batch in batches {
@@ -34,25 +32,14 @@ enum EventWriter {
                     event.pushID, event.kind.rawValue, event.action, receivedAt, eventTime, duplicate,
                     event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
                 ])
-                rollups.add(event, eventTime: eventTime, duplicate: duplicate)
-                if event.kind == .display, !duplicate {
-                    // One lookup per distinct push per transaction, not per event.
-                    let sentAt: Int64?
-                    if let cached = sentAtByPush[event.pushID] {
-                        sentAt = cached
-                    } else {
-                        sentAt = try Int64?.fetchOne(selectSentAt, arguments: [event.pushID]) ?? nil
-                        sentAtByPush[event.pushID] = .some(sentAt)
-                    }
-                    rollups.addTiming(
-                        pushID: event.pushID, eventTime: eventTime, receivedAt: receivedAt, sentAt: sentAt,
-                        maturityWindow: maturityWindow)
-                }
+                try rollups.add(
+                    pushID: event.pushID, kind: event.kind, action: event.action, eventTime: eventTime,
+                    receivedAt: receivedAt, duplicate: duplicate, in: db)
                 flags.append(duplicate)
             }
             results.append(flags)
         }
-        try upsert(rollups, in: db)
+        try rollups.write(to: .rollups, in: db)
         return results
     }
 
@@ -65,58 +52,22 @@ enum EventWriter {
         if let device = event.deviceID { keys.append("\(scope)\u{1F}i\u{1F}\(device)") }
         return keys
     }
-
-    static func upsert(_ rollups: RollupAccumulator, in db: Database) throws {
-        let pushStatement = try db.cachedStatement(sql: """
-            INSERT INTO rollup_push (push_id, kind, action, total, duplicates, first_time, last_time, late)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (push_id, kind, action) DO UPDATE SET
-                total = total + excluded.total,
-                duplicates = duplicates + excluded.duplicates,
-                first_time = min(first_time, excluded.first_time),
-                last_time = max(last_time, excluded.last_time),
-                late = late + excluded.late
-            """)
-        for (key, delta) in rollups.pushes {
-            try pushStatement.execute(arguments: [
-                key.pushID, key.kind.rawValue, key.action, delta.total, delta.duplicates, delta.firstTime,
-                delta.lastTime, delta.late,
-            ])
-        }
-        let latencyStatement = try db.cachedStatement(sql: """
-            INSERT INTO rollup_latency (push_id, bucket, count) VALUES (?, ?, ?)
-            ON CONFLICT (push_id, bucket) DO UPDATE SET count = count + excluded.count
-            """)
-        for (key, count) in rollups.latency {
-            try latencyStatement.execute(arguments: [key.pushID, key.bucket, count])
-        }
-        let pendingStatement = try db.cachedStatement(sql: """
-            INSERT INTO pending_timing (push_id, clock, second, count) VALUES (?, ?, ?, ?)
-            ON CONFLICT (push_id, clock, second) DO UPDATE SET count = count + excluded.count
-            """)
-        for (key, count) in rollups.pending {
-            try pendingStatement.execute(arguments: [key.pushID, key.clock, key.second, count])
-        }
-        let bucketStatement = try db.cachedStatement(sql: """
-            INSERT INTO rollup_bucket (push_id, bucket, kind, action, total, duplicates)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (push_id, bucket, kind, action) DO UPDATE SET
-                total = total + excluded.total,
-                duplicates = duplicates + excluded.duplicates
-            """)
-        for (key, delta) in rollups.buckets {
-            try bucketStatement.execute(arguments: [
-                key.push.pushID, key.bucket, key.push.kind.rawValue, key.push.action, delta.total, delta.duplicates,
-            ])
-        }
-    }
 }
 
 extension EventWriter {
-    /// Moves a push's pending timing into its latency histogram and late count, once `sent_at` is known.
+    /// Moves a push's pending timing into its latency histogram and late count, once `sent_at` is known,
+    /// in the rollups and in the ledger alike (pruned receipts may be waiting too).
     static func settleTiming(pushID: String, sentAt: Int64, maturityWindow: Int64, in db: Database) throws {
+        for target in [RollupTarget.rollups, .ledger] {
+            try settleTiming(pushID: pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target, in: db)
+        }
+    }
+
+    private static func settleTiming(
+        pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget, in db: Database
+    ) throws {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT clock, second, count FROM pending_timing WHERE push_id = ?", arguments: [pushID])
+            db, sql: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = ?", arguments: [pushID])
         guard !rows.isEmpty else { return }
         var histogram: [Int: Int64] = [:]
         var late: Int64 = 0
@@ -132,14 +83,14 @@ extension EventWriter {
         for (bucket, count) in histogram {
             try db.execute(
                 sql: """
-                    INSERT INTO rollup_latency (push_id, bucket, count) VALUES (?, ?, ?)
+                    INSERT INTO \(target.latency) (push_id, bucket, count) VALUES (?, ?, ?)
                     ON CONFLICT (push_id, bucket) DO UPDATE SET count = count + excluded.count
                     """,
                 arguments: [pushID, bucket, count])
         }
         try db.execute(
-            sql: "UPDATE rollup_push SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
+            sql: "UPDATE \(target.push) SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
             arguments: [late, pushID, EventKind.display.rawValue])
-        try db.execute(sql: "DELETE FROM pending_timing WHERE push_id = ?", arguments: [pushID])
+        try db.execute(sql: "DELETE FROM \(target.pending) WHERE push_id = ?", arguments: [pushID])
     }
 }

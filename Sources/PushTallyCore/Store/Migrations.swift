@@ -128,6 +128,12 @@ enum Migrations {
                     push_id TEXT NOT NULL, clock INTEGER NOT NULL, second INTEGER NOT NULL, count INTEGER NOT NULL,
                     PRIMARY KEY (push_id, clock, second)
                 ) WITHOUT ROWID;
+                -- Identifies this database in exports, so an import knows which events it already holds.
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                INSERT INTO meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))));
+                CREATE TABLE imported_events (
+                    source TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (source, seq)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator

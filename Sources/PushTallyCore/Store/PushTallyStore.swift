@@ -19,6 +19,9 @@ public protocol PushTallyStore: Sendable {
     func role(ofToken token: String) async throws -> Role?
     func createToken(role: Role, label: String?) async throws -> (token: String, info: TokenInfo)
     func hasActiveTokens() async throws -> Bool
+    /// Deletes raw events received before the cutoff, folding their counts into the ledger.
+    @discardableResult
+    func prune(receivedBefore cutoffMillis: Int64, batchSize: Int) async throws -> Int
     /// Whether a write would succeed now.
     func isWritable() async -> Bool
     /// Events waiting for the writer.

@@ -43,8 +43,8 @@ struct RollupAccumulator {
     private(set) var latency: [LatencyKey: Int64] = [:]
     private(set) var pending: [PendingKey: Int64] = [:]
 
-    mutating func add(_ event: IncomingEvent, eventTime: Int64, duplicate: Bool) {
-        let key = PushKey(pushID: event.pushID, kind: event.kind, action: event.action)
+    mutating func add(pushID: String, kind: EventKind, action: String, eventTime: Int64, duplicate: Bool) {
+        let key = PushKey(pushID: pushID, kind: kind, action: action)
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
         let bucketKey = BucketKey(push: key, bucket: EventTime.bucket(ofMillis: eventTime))
         buckets[bucketKey, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)

@@ -5,6 +5,10 @@ extension SQLiteStore {
     /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.
     public func ingest(_ events: [IncomingEvent]) async throws -> [Bool] {
         if events.isEmpty { return [] }
+        var events = events
+        for index in events.indices where events[index].deviceID != nil {
+            events[index].deviceID = deviceHasher.hash(events[index].deviceID!)
+        }
         return try await writer.submit(events, events: events.count)
     }
 }

@@ -9,8 +9,10 @@ public final class SQLiteStore: Sendable {
     /// The tunables this store was opened with.
     public let configuration: StoreConfiguration
     let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
+    let deviceHasher: DeviceHasher
 
-    /// Opens (creating if needed) and migrates the database at `path`.
+    /// Opens (creating if needed) and migrates the database at `path`. The device-id secret lives beside it,
+    /// at `path + ".secret"`, created on first start: back it up with the database.
     ///
     /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
@@ -31,6 +33,7 @@ public final class SQLiteStore: Sendable {
         }
         try migrator.migrate(pool)
         self.pool = pool
+        self.deviceHasher = try DeviceHasher.loadOrCreate(at: path + ".secret")
         let clock = configuration.clock
         let window = configuration.maturityWindowMillis
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in

@@ -37,7 +37,7 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
-        services: [StoreService(store: store)],
+        services: [StoreService(store: store), RetentionService(store: store, configuration: configuration, logger: logger)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
@@ -50,5 +50,28 @@ struct StoreService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         store.close()
+    }
+}
+
+/// Prunes raw events past the retention window in the background, in small batches, until shutdown.
+struct RetentionService: Service {
+    let store: any PushTallyStore
+    let configuration: ServerConfiguration
+    let logger: Logger
+
+    func run() async throws {
+        guard let retention = configuration.retentionMillis else { return }
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let pruned = try await store.prune(
+                        receivedBefore: store.configuration.clock() - retention, batchSize: 5000)
+                    if pruned > 0 { logger.info("pruned raw events past retention", metadata: ["count": "\(pruned)"]) }
+                } catch {
+                    logger.warning("retention prune failed; will retry", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: .seconds(configuration.pruneIntervalSeconds))
+            }
+        }
     }
 }

@@ -13,11 +13,17 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int
     /// Open connections beyond which the server stops accepting new ones until some close.
     public var maxConnections: Int
+    /// Raw events older than this are pruned (their counts fold into the ledger); `nil` keeps them forever.
+    public var retentionMillis: Int64?
+    /// How often the retention task runs.
+    public var pruneIntervalSeconds: Int = 3600
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,
-        maxBatchEvents: Int = 10_000, idleTimeoutSeconds: Int = 30, maxConnections: Int = 8192
+        maxBatchEvents: Int = 10_000, idleTimeoutSeconds: Int = 30, maxConnections: Int = 8192,
+        retentionMillis: Int64? = 90 * 86_400_000
     ) {
+        self.retentionMillis = retentionMillis
         self.host = host
         self.port = port
         self.requireIngestKey = requireIngestKey

@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+import PushTallyCore
+
+/// `7d`, `24h`, `90m`, `3600s`, `2w` as milliseconds.
+func durationMillis(_ value: String, flag: String) throws -> Int64 {
+    let units: [Character: Int64] = ["s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000]
+    guard let unit = value.last.flatMap({ units[$0] }), let amount = Int64(value.dropLast()), amount >= 0 else {
+        throw ValidationError("--\(flag) takes a duration such as 90d, 24h or 30m")
+    }
+    return amount * unit
+}
+
+struct PruneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete raw events older than the retention window; their counts fold into the ledger, reports stay."
+    )
+
+    @Option(help: "Delete raw events received longer ago than this (e.g. 90d).")
+    var olderThan = "90d"
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let cutoff = StoreConfiguration.systemClock() - (try durationMillis(olderThan, flag: "older-than"))
+        let store = try database.open()
+        defer { store.close() }
+        let pruned = try await store.prune(receivedBefore: cutoff, batchSize: 5000)
+        print("pruned \(pruned) raw events received before \(Timestamp.iso8601(millis: cutoff))")
+    }
+}
+
+struct ForgetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Delete every raw event of one device (rollup counts stay, as aggregates)."
+    )
+
+    @Option(help: "The device id as the app sent it.")
+    var device: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let store = try database.open()
+        defer { store.close() }
+        print("forgot \(try await store.forget(deviceID: device)) raw events of that device")
+    }
+}
+
+struct RollupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollup", abstract: "Maintain rollups.", subcommands: [Rebuild.self])
+
+    struct Rebuild: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recompute every rollup from the raw events plus the ledger of pruned counts.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let store = try database.open()
+            defer { store.close() }
+            try await store.rebuildRollups()
+            print("rebuilt rollups from \(try await store.rawEventCount()) raw events and the ledger")
+        }
+    }
+}
+
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write a consistent copy of the database while the server runs (SQLite VACUUM INTO).",
+        discussion: "Copy the device-id secret (DATABASE.secret) beside the backup too: device ids are keyed by it."
+    )
+
+    @Argument(help: "Where to write the copy; it must not exist yet.")
+    var path: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let store = try database.open()
+        defer { store.close() }
+        do {
+            try await store.backup(to: path)
+        } catch let error as FieldError {
+            printError(error.message)
+            throw Exit.storeFailure
+        }
+        try? FileManager.default.copyItem(atPath: store.path + ".secret", toPath: path + ".secret")
+        print("backed up \(store.path) to \(path)")
+    }
+}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write raw events as gzip NDJSON (first line: format and version), streamed."
+    )
+
+    @Option(help: "Events received at or after this time (ISO 8601 or unix seconds).")
+    var since: String?
+
+    @Option(help: "Events received before this time.")
+    var until: String?
+
+    @Option(name: .shortAndLong, help: "The file to write (.ndjson.gz).")
+    var output: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let store = try database.open()
+        defer { store.close() }
+        let writer = try GzipFileWriter(path: output)
+        let header = ExportHeader(
+            format: ExportHeader.formatName, version: ExportHeader.currentVersion, source: try await store.databaseID(),
+            exported_at: Timestamp.iso8601(millis: StoreConfiguration.systemClock()))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try writer.write(String(decoding: try encoder.encode(header), as: UTF8.self) + "\n")
+        let box = UncheckedBox(writer)
+        let count = try await store.exportEvents(
+            sinceMillis: try parseTime(since, "since"), untilMillis: try parseTime(until, "until")
+        ) { event in
+            try box.value.write(String(decoding: try encoder.encode(event), as: UTF8.self) + "\n")
+        }
+        try writer.finish()
+        print("exported \(count) raw events to \(output)")
+    }
+}
+
+struct ImportEventsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-events",
+        abstract: "Read an export back (idempotent: events already taken from the same source are skipped)."
+    )
+
+    @Argument(help: "A file written by `pushtally export`.")
+    var file: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: file) else {
+            printError("no file \(file)")
+            throw Exit.notFound
+        }
+        let store = try database.open()
+        defer { store.close() }
+        let decoder = JSONDecoder()
+        var header: ExportHeader?
+        var added = 0
+        var read = 0
+        try await GzipFileReader.lines(path: file) { lines in
+            var lines = lines[...]
+            if header == nil, let first = lines.first {
+                let parsed = try? decoder.decode(ExportHeader.self, from: Data(first.utf8))
+                guard let parsed, parsed.format == ExportHeader.formatName, parsed.version <= ExportHeader.currentVersion else {
+                    printError("\(file) is not a PushTally export this version can read")
+                    throw ExitCode.validationFailure
+                }
+                header = parsed
+                lines = lines.dropFirst()
+            }
+            let events = try lines.filter { !$0.isEmpty }.map { try decoder.decode(ExportedEvent.self, from: Data($0.utf8)) }
+            read += events.count
+            added += try await store.importEvents(events, source: header!.source)
+        }
+        print("read \(read) events, imported \(added) new, skipped \(read - added) already present")
+    }
+}
+
+/// Carries a value into a `@Sendable` closure that is known to run synchronously on the caller's behalf.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
