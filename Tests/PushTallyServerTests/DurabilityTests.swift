@@ -14,9 +14,19 @@ func storedReceiptIDs(_ path: String, pushID: String) throws -> Set<String> {
     }
 }
 
+/// Counts acknowledgements across client tasks.
+final class AckCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
 /// Posts receipts with unique ids from `workers` concurrent clients until the server stops answering;
 /// returns the ids that were acknowledged with a 2xx.
-func loadUntilDown(_ server: ServerProcess, pushID: String, workers: Int = 8, perWorker: Int = 2000) async -> [String] {
+func loadUntilDown(
+    _ server: ServerProcess, pushID: String, workers: Int = 8, perWorker: Int = 5000, counter: AckCounter = AckCounter()
+) async -> [String] {
     let url = server.baseURL.appendingPathComponent("v1/receipts")
     return await withTaskGroup(of: [String].self) { group in
         for worker in 0..<workers {
@@ -31,6 +41,7 @@ func loadUntilDown(_ server: ServerProcess, pushID: String, workers: Int = 8, pe
                         (200..<300).contains(response.status)
                     else { break }
                     acknowledged.append(id)
+                    counter.increment()
                 }
                 return acknowledged
             }
@@ -50,8 +61,10 @@ func loadUntilDown(_ server: ServerProcess, pushID: String, workers: Int = 8, pe
             let server = try ServerProcess(directory: directory)
             try server.start()
             let pushID = "crash-\(round)"
-            async let acknowledged = loadUntilDown(server, pushID: pushID)
-            try await Task.sleep(for: .milliseconds(400 + 200 * round))
+            let counter = AckCounter()
+            async let acknowledged = loadUntilDown(server, pushID: pushID, counter: counter)
+            // Kill mid-load: once a few hundred receipts are acknowledged (bounded wait, not a timing check).
+            for _ in 0..<600 where counter.value < 300 * round { try await Task.sleep(for: .milliseconds(50)) }
             kill(server.process.processIdentifier, SIGKILL)
             let acked = await acknowledged
             server.process.waitUntilExit()
