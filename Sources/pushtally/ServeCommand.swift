@@ -35,6 +35,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days of raw events to keep (pruned hourly; counts stay in rollups); 0 keeps them forever.")
     var retentionDays = 90
 
+    @Option(help: "Receipts and actions per second per client IP (429 + Retry-After beyond it); off by default.")
+    var ingestRateLimit: Double?
+
+    @Option(help: "Requests a client may send at once under --ingest-rate-limit (default: twice the rate).")
+    var ingestBurst: Double?
+
+    @Option(help: "PEM certificate chain file: serve HTTPS (with --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key file for --tls-cert.")
+    var tlsKey: String?
+
+    @Option(help: "A reverse proxy's address whose X-Forwarded-For is trusted (repeatable).")
+    var trustedProxy: [String] = []
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -45,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard let port = Int(value) else { throw ValidationError("PUSHTALLY_PORT must be a number, not \(value)") }
             return port
         } ?? 8080
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host ?? environment("PUSHTALLY_HOST") ?? "127.0.0.1",
             port: portValue,
             requireIngestKey: requireIngestKey,
@@ -54,14 +69,28 @@ struct ServeCommand: AsyncParsableCommand {
             maxConnections: maxConnections,
             retentionMillis: retentionDays > 0 ? Int64(retentionDays) * 86_400_000 : nil
         )
+        if let rate = ingestRateLimit {
+            guard rate > 0 else { throw ValidationError("--ingest-rate-limit must be positive") }
+            configuration.ingestRateLimit = RateLimiter.Limit(ratePerSecond: rate, burst: max(1, ingestBurst ?? rate * 2))
+        }
+        configuration.trustedProxies = trustedProxy
+        switch (tlsCert, tlsKey) {
+        case (let cert?, let key?): configuration.tls = (cert, key)
+        case (nil, nil): break
+        default: throw ValidationError("--tls-cert and --tls-key go together")
+        }
         let store = try database.open()
         if try await !store.hasActiveTokens() {
             let (token, _) = try await store.createToken(role: .admin, label: "created by first serve")
             say("No tokens in \(store.path) yet; created an admin token (shown once, keep it):")
             say("PUSHTALLY_TOKEN=\(token)")
         }
-        let app = buildApplication(configuration: configuration, store: store, logger: logger) { port in
-            say("PushTally listening on http://\(configuration.host):\(port) (database \(store.path))")
+        let host = configuration.host
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let app = try orExit("cannot load the TLS certificate or key") {
+            try buildApplication(configuration: configuration, store: store, logger: logger) { port in
+                say("PushTally listening on \(scheme)://\(host):\(port) (database \(store.path))")
+            }
         }
         try await app.runService()
     }
@@ -70,4 +99,14 @@ struct ServeCommand: AsyncParsableCommand {
 /// Writes a line to stdout at once (no buffering), so supervisors and tests see it while the server runs.
 private func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Runs `body`, turning its error into a message on stderr and exit code 4.
+private func orExit<Value>(_ message: String, _ body: () throws -> Value) throws -> Value {
+    do {
+        return try body()
+    } catch {
+        printError("\(message): \(error)")
+        throw Exit.storeFailure
+    }
 }

@@ -96,7 +96,7 @@ final class ServerProcess: @unchecked Sendable {
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
             if let token = text.firstMatch(of: /PUSHTALLY_TOKEN=(\S+)/) { adminToken = String(token.1) }
-            if let match = text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/) {
+            if let match = text.firstMatch(of: /listening on https?:\/\/127\.0\.0\.1:(\d+)/) {
                 port = Int(match.1)!
                 return
             }

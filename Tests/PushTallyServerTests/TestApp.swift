@@ -38,7 +38,7 @@ func withApp(
 ) async throws {
     let fixture = try await TestFixture.make()
     defer { fixture.tearDown() }
-    let app = buildApplication(configuration: configuration, store: fixture.store)
+    let app = try buildApplication(configuration: configuration, store: fixture.store)
     try await app.test(testing) { client in try await body(client, fixture) }
 }
 

@@ -1,5 +1,7 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
 import Logging
 import PushTallyCore
 import ServiceLifecycle
@@ -7,13 +9,17 @@ import ServiceLifecycle
 /// The router with every PushTally route, and the list of what it registered.
 public func buildRouter(
     configuration: ServerConfiguration, store: any PushTallyStore
-) -> (router: Router<BasicRequestContext>, routes: [RouteDescription]) {
-    let router = Router(context: BasicRequestContext.self)
+) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription]) {
+    let router = Router(context: PushTallyRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     let routes = RouteTable(router: router)
     let authorizer = Authorizer(store: store)
     let reader = BodyReader(maxBytes: configuration.maxBodyBytes)
-    IngestController(store: store, authorizer: authorizer, configuration: configuration, reader: reader).register(on: routes)
+    let limiter = configuration.ingestRateLimit.map {
+        RateLimiter(limit: $0, trustedProxies: Set(configuration.trustedProxies))
+    }
+    IngestController(store: store, authorizer: authorizer, configuration: configuration, reader: reader, limiter: limiter)
+        .register(on: routes)
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
     ReportController(store: store, authorizer: authorizer).register(on: routes)
@@ -26,14 +32,22 @@ public func buildRouter(
 ///
 /// Services stop in reverse order, so the HTTP server finishes its in-flight requests before the store
 /// closes, and every request that got a 2xx is committed.
+/// - Throws: when the TLS certificate or key cannot be read.
 public func buildApplication(
     configuration: ServerConfiguration, store: any PushTallyStore, logger: Logger = Logger(label: "pushtally"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> some ApplicationProtocol {
+) throws -> some ApplicationProtocol {
     let (router, _) = buildRouter(configuration: configuration, store: store)
+    var server = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))))
+    if let (certificatePath, keyPath) = configuration.tls {
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem)))
+        server = try .tls(server, tlsConfiguration: tls)
+    }
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
+        server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally",
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),

@@ -17,6 +17,12 @@ public struct ServerConfiguration: Sendable {
     public var retentionMillis: Int64?
     /// How often the retention task runs.
     public var pruneIntervalSeconds: Int = 3600
+    /// Receipts and actions per second per client IP (token bucket); `nil` (the default) is no limit.
+    public var ingestRateLimit: RateLimiter.Limit?
+    /// PEM certificate chain and private key files: serve HTTPS (iOS App Transport Security refuses plain HTTP).
+    public var tls: (certificatePath: String, keyPath: String)?
+    /// Peers whose `X-Forwarded-For` is believed (reverse proxies); everyone else is their TCP address.
+    public var trustedProxies: [String] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,

@@ -1,17 +1,24 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PushTallyCore
 
 /// `POST /v1/receipts` and `POST /v1/actions`: what extensions and apps report.
-struct IngestController<Context: RequestContext>: Sendable {
+struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let store: any PushTallyStore
     let authorizer: Authorizer
     let configuration: ServerConfiguration
     let reader: BodyReader
+    /// Per-client-IP limit, when configured (off by default).
+    let limiter: RateLimiter?
 
     func register(on routes: RouteTable<Context>) {
-        routes.on(.post, "/v1/receipts") { request, _ in try await self.ingest(request, kind: .display) }
-        routes.on(.post, "/v1/actions") { request, _ in try await self.ingest(request, kind: .action) }
+        routes.on(.post, "/v1/receipts") { request, context in
+            try await self.ingest(request, kind: .display, peer: context.remoteAddress)
+        }
+        routes.on(.post, "/v1/actions") { request, context in
+            try await self.ingest(request, kind: .action, peer: context.remoteAddress)
+        }
     }
 
     struct BatchAnswer: Encodable {
@@ -20,7 +27,8 @@ struct IngestController<Context: RequestContext>: Sendable {
         let rejected: [RejectedItem]
     }
 
-    func ingest(_ request: Request, kind: EventKind) async throws -> Response {
+    func ingest(_ request: Request, kind: EventKind, peer: SocketAddress?) async throws -> Response {
+        try limiter?.check(request, peer: peer)
         if configuration.requireIngestKey {
             try await authorizer.require(.ingest, request, allowQueryKey: true)
         }
