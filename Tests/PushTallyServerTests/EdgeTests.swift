@@ -66,7 +66,7 @@ func freePort() throws -> Int {
 
     @Test func ingestOverTheRateIs429WithRetryAfter() async throws {
         var configuration = ServerConfiguration(port: 0)
-        configuration.ingestRateLimit = .init(ratePerSecond: 0.5, burst: 2)
+        configuration.ingestRateLimit = .init(ratePerSecond: 0.001, burst: 2)  // no refill within the test, however slow the box
         try await withApp(.live, configuration: configuration) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             #expect(try await client.form("/v1/receipts", "push_id=1").status == .noContent)
             #expect(try await client.form("/v1/actions", "push_id=1&action=open").status == .noContent)
@@ -111,7 +111,7 @@ func freePort() throws -> Int {
     /// The README's reverse-proxy recipe: nginx in front, X-Forwarded-For believed only from it.
     @Test func behindNginxClientsAreToldApartAndSpoofingFails() async throws {
         let server = try ServerProcess(extraArguments: [
-            "--trusted-proxy", "127.0.0.1", "--ingest-rate-limit", "0.1", "--ingest-burst", "1",
+            "--trusted-proxy", "127.0.0.1", "--ingest-rate-limit", "0.001", "--ingest-burst", "1",
         ])
         defer { server.removeFiles() }
         try server.start()
