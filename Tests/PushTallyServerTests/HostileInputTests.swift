@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PushTallyCore
+import Testing
+
+@testable import PushTallyServer
+
+/// What attackers and broken clients send: each answered 4xx with a JSON error, never a 5xx or a crash.
+@Suite struct HostileInputTests {
+    @Test func deeplyNestedJSONIsRefused() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+            for (method, path, body) in [
+                (HTTPRequest.Method.post, "/v1/receipts", deep),
+                (.post, "/v1/receipts", #"{"push_id": "p", "device_id": \#(deep)}"#),
+                (.put, "/v1/pushes/p", #"{"campaign": \#(deep)}"#),
+                (.post, "/v1/pushes", deep),
+            ] {
+                let response = try await client.json(method, path, body, headers: fixture.bearer(.admin))
+                #expect((400..<500).contains(Int(response.status.code)), "\(path): \(response.status)")
+                #expect(response.errorCode != nil)
+            }
+        }
+    }
+
+    @Test func invalidUTF8AndNULInJSON() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            var bytes = ByteBuffer(string: #"{"push_id": "a"#)
+            bytes.writeBytes([0xFF, 0xFE])
+            bytes.writeString(#""}"#)
+            let invalid = try await client.execute(uri: "/v1/receipts", method: .post, headers: [.contentType: "application/json"], body: bytes)
+            #expect(invalid.status == .badRequest)
+            let nul = try await client.json(.post, "/v1/receipts", #"{"push_id": "a\u0000b"}"#)
+            #expect(nul.status == .badRequest)
+            #expect(nul.errorCode == "invalid_characters")
+            #expect(try await fixture.store.pushFigures().isEmpty)
+        }
+    }
+
+    @Test func numbersOutOfRange() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let cases: [(HTTPRequest.Method, String, String, String)] = [
+                (.post, "/v1/receipts", #"{"push_id": 1e300}"#, "push_id"),
+                (.post, "/v1/receipts", #"{"push_id": "p", "ts": 1e308}"#, "ts"),
+                (.post, "/v1/receipts", #"{"push_id": "p", "ts": -1e20}"#, "ts"),
+                (.put, "/v1/pushes/p", #"{"campaign": "c", "sent": 1e300}"#, "sent"),
+                (.put, "/v1/pushes/p", #"{"campaign": "c", "targeted": -1}"#, "targeted"),
+                (.put, "/v1/pushes/p", #"{"campaign": "c", "sent_at": 99999999999999}"#, "sent_at"),
+            ]
+            for (method, path, body, field) in cases {
+                let response = try await client.json(method, path, body, headers: fixture.bearer(.admin))
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(response.errorField == field, "\(body)")
+            }
+            // A device clock merely wrong (far past or future, but a real time) is clamped, not refused.
+            #expect(try await client.json(.post, "/v1/receipts", #"{"push_id": "p", "ts": 0}"#).status == .noContent)
+            #expect(try await client.json(.post, "/v1/receipts", #"{"push_id": "p", "ts": "2099-01-01T00:00:00Z"}"#).status == .noContent)
+        }
+    }
+
+    @Test func metacharactersInEveryTextFieldAreStoredLiterallyAndRenderedSafely() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let nasty = #"=cmd|' /C calc'!A0"; DROP TABLE pushes;--"#
+            let json = try JSONSerialization.data(withJSONObject: [
+                "campaign": nasty, "title": nasty, "app": nasty, "failed": [nasty: 1],
+            ])
+            let encodedID = nasty.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let put = try await client.json(.put, "/v1/pushes/\(encodedID)", String(decoding: json, as: UTF8.self), headers: fixture.bearer(.backend))
+            #expect(put.status == .created)
+            let event = try JSONSerialization.data(withJSONObject: [
+                "push_id": nasty, "action": nasty, "device_id": nasty, "receipt_id": nasty, "platform": "+x",
+                "app_version": "@y", "os_version": "-z",
+            ])
+            #expect(try await client.json(.post, "/v1/actions", String(decoding: event, as: UTF8.self)).status == .noContent)
+            let push = try #require(try await fixture.store.pushFigures().first)
+            #expect(push.pushID == nasty)
+            #expect(push.campaign == nasty)
+            #expect(push.funnel.customActions == [nasty: 1])
+            let csv = try await client.send(.get, "/v1/reports/pushes?format=csv", headers: fixture.bearer(.read))
+            let records = CSVParser.parse(csv.text)
+            for (name, cell) in zip(records[0], records[1]) where cell.contains("cmd") {
+                #expect(cell.hasPrefix("'="), "\(name) is not neutralised")
+            }
+            #expect(records[0].contains("action:\(nasty)") || records[0].contains { $0.hasPrefix("action:") })
+        }
+    }
+}
