@@ -85,4 +85,26 @@ import Testing
             #expect(records[0].contains("action:\(nasty)") || records[0].contains { $0.hasPrefix("action:") })
         }
     }
+
+    /// Past the writer's high-water mark, ingest answers 503 with Retry-After instead of queueing without bound.
+    @Test func overloadedWriterAnswers503() async throws {
+        try await withApp(store: StoreConfiguration(writerHighWaterMark: 20)) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let batch = "[" + (0..<15).map { #"{"push_id":"load","receipt_id":"r\#($0)"}"# }.joined(separator: ",") + "]"
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?, String?).self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        let response = try await client.json(.post, "/v1/receipts", batch)
+                        return (Int(response.status.code), response.headers[.retryAfter], response.errorCode)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let refused = statuses.filter { $0.0 == 503 }
+            #expect(statuses.allSatisfy { $0.0 == 200 || $0.0 == 503 })
+            #expect(statuses.contains { $0.0 == 200 })
+            #expect(!refused.isEmpty)
+            #expect(refused.allSatisfy { $0.1 != nil && $0.2 == "unavailable" })
+            print("overload: \(statuses.count - refused.count) batches accepted, \(refused.count) refused with 503")
+        }
+    }
 }

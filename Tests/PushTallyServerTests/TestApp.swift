@@ -14,10 +14,10 @@ struct TestFixture: Sendable {
         [.authorization: "Bearer \(tokens[role]!)"]
     }
 
-    static func make() async throws -> TestFixture {
+    static func make(_ configuration: StoreConfiguration = StoreConfiguration()) async throws -> TestFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: directory.appendingPathComponent("pushtally.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("pushtally.sqlite").path, configuration: configuration)
         var tokens: [Role: String] = [:]
         for role in Role.allCases {
             tokens[role] = try await store.createToken(role: role, label: "test").token
@@ -34,9 +34,10 @@ struct TestFixture: Sendable {
 /// Runs `body` against the app built exactly as `pushtally serve` builds it.
 func withApp(
     _ testing: TestingSetup = .router, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+    store storeConfiguration: StoreConfiguration = StoreConfiguration(),
     _ body: @Sendable (any TestClientProtocol, TestFixture) async throws -> Void
 ) async throws {
-    let fixture = try await TestFixture.make()
+    let fixture = try await TestFixture.make(storeConfiguration)
     defer { fixture.tearDown() }
     let app = try buildApplication(configuration: configuration, store: fixture.store)
     try await app.test(testing) { client in try await body(client, fixture) }
