@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PushTallyCore", targets: ["PushTallyCore"]),
         .library(name: "PushTallyServer", targets: ["PushTallyServer"]),
+        .library(name: "PushTallyKit", targets: ["PushTallyKit"]),
         .executable(name: "pushtally", targets: ["pushtally"]),
     ],
     dependencies: [
@@ -53,6 +54,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The client library an app and its Notification Service Extension embed: Foundation only.
+        .target(name: "PushTallyKit"),
+        // Starts real `pushtally serve` processes for the test suites that need one.
+        .target(name: "PushTallyTestSupport", path: "Tests/PushTallyTestSupport"),
+        .testTarget(
+            name: "PushTallyKitTests",
+            dependencies: ["PushTallyKit", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "PushTallyCoreTests",
             dependencies: ["PushTallyCore"]
@@ -62,6 +72,7 @@ let package = Package(
             dependencies: [
                 "PushTallyServer",
                 "PushTallyCore",
+                "PushTallyTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import HummingbirdTesting
 import PushTallyCore
 import Testing
@@ -27,19 +28,6 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
          "-H", "Content-Type: application/x-www-form-urlencoded", "--data", body] + extra)
     let status = result.output.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
     return (status, result.output)
-}
-
-/// A free loopback TCP port (bound, read, released).
-func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 @Suite struct RateLimiterTests {
@@ -115,7 +103,7 @@ func freePort() throws -> Int {
         ])
         defer { server.removeFiles() }
         try server.start()
-        let nginxPort = try freePort()
+        let nginxPort = try freeLoopbackPort()
         let prefix = server.directory.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
         let config = prefix.appendingPathComponent("nginx.conf")

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import GRDB
 import HummingbirdTesting
 import PushTallyCore

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import Hummingbird
 import HummingbirdTesting
 import PushTallyCore

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import Testing
 
 /// The README's curl examples, run as written (in order) against a fresh `pushtally serve`.

@@ -1,5 +1,6 @@
 import CompressNIO
 import Foundation
+import PushTallyTestSupport
 import Hummingbird
 import HummingbirdTesting
 import PushTallyCore

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import Hummingbird
 import HummingbirdTesting
 import PushTallyCore
@@ -51,12 +52,14 @@ extension TestClientProtocol {
         try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
     }
 
+    @discardableResult
     func form(_ uri: String, _ body: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         var headers = headers
         headers[.contentType] = "application/x-www-form-urlencoded"
         return try await send(.post, uri, headers: headers, body: body)
     }
 
+    @discardableResult
     func json(_ method: HTTPRequest.Method, _ uri: String, _ body: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         var headers = headers
         headers[.contentType] = "application/json"

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// The built `pushtally` executable: `$PUSHTALLY_BINARY`, or beside the test bundle in the build folder.
-func pushtallyBinary() throws -> URL {
+public func pushtallyBinary() throws -> URL {
     if let path = ProcessInfo.processInfo.environment["PUSHTALLY_BINARY"] {
         return URL(fileURLWithPath: path)
     }
@@ -25,20 +25,20 @@ func pushtallyBinary() throws -> URL {
     return found
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Output and exit status of a finished `pushtally` command.
-struct CommandResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+public struct CommandResult {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
 }
 
 /// Runs `pushtally ARGS...` to completion.
-func runPushtally(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+public func runPushtally(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
     let process = Process()
     process.executableURL = try pushtallyBinary()
     process.arguments = arguments
@@ -57,17 +57,17 @@ func runPushtally(_ arguments: [String], environment: [String: String] = [:]) th
 }
 
 /// A real `pushtally serve` process on a free loopback port with its own database file.
-final class ServerProcess: @unchecked Sendable {
-    let process = Process()
-    let directory: URL
-    let databasePath: String
-    private(set) var port = 0
-    private(set) var adminToken = ""
+public final class ServerProcess: @unchecked Sendable {
+    public let process = Process()
+    public let directory: URL
+    public let databasePath: String
+    public private(set) var port = 0
+    public private(set) var adminToken = ""
     private let output = Pipe()
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    init(directory: URL? = nil, extraArguments: [String] = []) throws {
+    public init(directory: URL? = nil, extraArguments: [String] = []) throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
@@ -76,17 +76,17 @@ final class ServerProcess: @unchecked Sendable {
         process.arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + extraArguments
         process.standardOutput = output
         let logPath = directory.appendingPathComponent("server.log").path
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
     }
 
     /// What the server logged to stderr so far.
-    var log: String {
+    public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
     /// Starts the server and waits (at most 60 s) for its "listening" line.
-    func start() throws {
+    public func start() throws {
         try process.run()
         let deadline = Date().addingTimeInterval(60)
         var text = ""
@@ -106,7 +106,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits (at most 60 s, a guard against hangs, not a timing check) for the exit status.
-    func stop(signal: Int32 = SIGTERM) throws -> Int32 {
+    public func stop(signal: Int32 = SIGTERM) throws -> Int32 {
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(20_000) }
@@ -117,14 +117,14 @@ final class ServerProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    func removeFiles() {
+    public func removeFiles() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
 /// One HTTP exchange with URLSession (libcurl underneath on Linux), as an iOS extension would make it.
-func httpRequest(
+public func httpRequest(
     _ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil
 ) async throws -> (status: Int, body: Data, headers: [String: String]) {
     var request = URLRequest(url: url)
@@ -142,7 +142,7 @@ func httpRequest(
 
 /// Sends raw bytes over a TCP connection to loopback and returns everything read until the peer closes
 /// or `expectResponses` HTTP status lines have arrived.
-func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) throws -> String {
+public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestFailure("socket failed") }
     defer { close(fd) }
@@ -172,10 +172,10 @@ func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) throws -
 }
 
 /// A plain TCP connection to loopback, for clients that misbehave on purpose.
-final class RawConnection {
-    let fd: Int32
+public final class RawConnection {
+    public let fd: Int32
 
-    init(port: Int, receiveTimeoutSeconds: Int = 30) throws {
+    public init(port: Int, receiveTimeoutSeconds: Int = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
         var address = sockaddr_in()
@@ -195,12 +195,12 @@ final class RawConnection {
 
     deinit { close(fd) }
 
-    func write(_ text: String) {
+    public func write(_ text: String) {
         _ = Array(text.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Reads until the server closes the connection (true) or the receive timeout passes (false).
-    func waitForClose() -> Bool {
+    public func waitForClose() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
@@ -208,4 +208,17 @@ final class RawConnection {
             if count < 0 { return errno == ECONNRESET }
         }
     }
+}
+
+/// A free loopback TCP port (bound, read, released).
+public func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -1,0 +1,36 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An advisory lock on a file (`flock`), shared by every process using the same store directory: the
+/// extension and the app. The kernel releases it if the holder dies, so a crash never wedges the outbox.
+final class FileLock {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Takes the lock, waiting (polling) until `deadline`; `nil` if it stayed taken.
+    static func acquire(path: String, until deadline: Date) -> FileLock? {
+        let descriptor = open(path, O_CREAT | O_RDWR, 0o644)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard Date() < deadline else {
+                close(descriptor)
+                return nil
+            }
+            usleep(10_000)
+        }
+        return FileLock(descriptor: descriptor)
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

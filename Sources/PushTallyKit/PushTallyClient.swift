@@ -1,0 +1,236 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The PushTally client an app and its Notification Service Extension embed.
+///
+/// Every event is first written to a durable outbox in `storeDirectory` (use an App Group container, so
+/// the app can send what the extension could not), then sent in batches, and removed only once the
+/// collector answered 2xx for it. Delivery is at least once; the collector counts retries once through
+/// each event's `receipt_id`.
+///
+/// ```swift
+/// let client = try PushTallyClient(
+///     endpoint: URL(string: "https://collector.example.com")!,
+///     storeDirectory: FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example")!)
+/// await client.recordDisplay(userInfo: request.content.userInfo, deadline: Date().addingTimeInterval(5))
+/// ```
+public final class PushTallyClient: @unchecked Sendable {
+    /// Tunables; the defaults suit an extension's ~30-second budget and a phone's storage.
+    public struct Configuration: Sendable {
+        /// Most events kept; past it the oldest are dropped (and counted).
+        public var maxQueuedEvents = 1000
+        /// Events older than this are dropped unsent (the collector clamps event times to 7 days anyway).
+        public var maxEventAge: TimeInterval = 7 * 24 * 3600
+        /// Events per request.
+        public var batchSize = 100
+        /// First retry delay after a failure, doubled per failure up to `maxBackoff`.
+        public var baseBackoff: TimeInterval = 2
+        public var maxBackoff: TimeInterval = 3600
+        public var platform: String? = "ios"
+        public var appVersion: String? = Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String
+        public var osVersion: String? = ProcessInfo.processInfo.operatingSystemVersionString
+
+        public init() {}
+    }
+
+    /// What a call achieved.
+    public struct DeliveryReport: Sendable, Equatable {
+        /// Whether the call queued an event (false when the payload had no `push_id`).
+        public var recorded: Bool
+        /// Events the collector acknowledged during this call.
+        public var sent: Int
+        /// Events still waiting in the outbox.
+        public var pending: Int
+        /// Events dropped unsent so far, in total (outbox full or too old).
+        public var dropped: Int
+        /// Events the collector refused outright so far, in total.
+        public var rejected: Int
+    }
+
+    public let endpoint: URL
+    public let ingestKey: String?
+    public let configuration: Configuration
+    private let outbox: Outbox
+    private let session: URLSession
+
+    /// - Parameters:
+    ///   - endpoint: the collector's base URL (`https://collector.example.com`).
+    ///   - ingestKey: an `ingest` token, when the collector runs with `--require-ingest-key`.
+    ///   - storeDirectory: where the outbox lives; share it between the app and its extension.
+    public init(
+        endpoint: URL, ingestKey: String? = nil, storeDirectory: URL, configuration: Configuration = Configuration(),
+        session: URLSession = .shared
+    ) throws {
+        self.endpoint = endpoint
+        self.ingestKey = ingestKey
+        self.configuration = configuration
+        self.outbox = try Outbox(root: storeDirectory)
+        self.session = session
+    }
+
+    /// This install's id, created once and kept in the store directory (shared by the app and its extension).
+    public var installID: String {
+        let path = outbox.root.appendingPathComponent("install-id")
+        if let id = try? String(contentsOf: path, encoding: .utf8), !id.isEmpty { return id }
+        let id = UUID().uuidString
+        let staging = outbox.temporary.appendingPathComponent(UUID().uuidString)
+        try? Data(id.utf8).write(to: staging)
+        // A hard link fails if the file exists, so the first writer wins and everyone reads its id.
+        if (try? FileManager.default.linkItem(at: staging, to: path)) == nil {
+            try? FileManager.default.removeItem(at: staging)
+            return (try? String(contentsOf: path, encoding: .utf8)) ?? id
+        }
+        try? FileManager.default.removeItem(at: staging)
+        return id
+    }
+
+    /// Records that a notification is about to be shown and sends what is queued until `deadline`.
+    /// Whatever is not sent by then stays in the outbox for the next call or `flush()`.
+    @discardableResult
+    public func recordDisplay(userInfo: [AnyHashable: Any], deadline: Date = .distantFuture) async -> DeliveryReport {
+        await record(userInfo: userInfo, action: nil, deadline: deadline)
+    }
+
+    /// Records a tap on a notification: `com.apple.UNNotificationDefaultActionIdentifier` is reported as
+    /// `open`, `com.apple.UNNotificationDismissActionIdentifier` as `dismiss`, custom identifiers as they are.
+    @discardableResult
+    public func recordAction(identifier: String, userInfo: [AnyHashable: Any], deadline: Date = .distantFuture) async -> DeliveryReport {
+        await record(userInfo: userInfo, action: Payload.action(for: identifier), deadline: deadline)
+    }
+
+    private func record(userInfo: [AnyHashable: Any], action: String?, deadline: Date) async -> DeliveryReport {
+        guard let pushID = Payload.pushID(in: userInfo) else {
+            return await flush(deadline: deadline)
+        }
+        let now = Date()
+        let event = OutboxEvent(
+            push_id: pushID, action: action, device_id: installID, receipt_id: UUID().uuidString,
+            ts: now.timeIntervalSince1970, platform: configuration.platform, app_version: configuration.appVersion,
+            os_version: configuration.osVersion)
+        do {
+            try outbox.append(event, now: now)
+        } catch {
+            return await flush(deadline: deadline)
+        }
+        trim(now: now)
+        var report = await flush(deadline: deadline, ignoringBackoff: true)
+        report.recorded = true
+        return report
+    }
+
+    /// Sends queued events until the outbox is empty, the collector fails, or `deadline` passes. Safe to call
+    /// from several processes on one store directory at once: each event is sent by one of them.
+    @discardableResult
+    public func flush(deadline: Date = .distantFuture) async -> DeliveryReport {
+        await flush(deadline: deadline, ignoringBackoff: false)
+    }
+
+    private func flush(deadline: Date, ignoringBackoff: Bool) async -> DeliveryReport {
+        var sent = 0
+        if let lock = FileLock.acquire(path: outbox.flushLockPath, until: min(deadline, Date().addingTimeInterval(30))) {
+            defer { _ = lock }
+            trim(now: Date())
+            let state = outbox.loadState()
+            // A fresh event is worth one attempt even while backing off: the extension may not run again.
+            if ignoringBackoff || Date().timeIntervalSince1970 >= state.backoff.notBefore {
+                sent = await sendQueued(until: deadline)
+            }
+        }
+        let state = outbox.loadState()
+        return DeliveryReport(
+            recorded: false, sent: sent, pending: outbox.names().count, dropped: state.dropped, rejected: state.rejected)
+    }
+
+    /// Drops the oldest events past the queue's bound and those past the age limit.
+    private func trim(now: Date) {
+        _ = outbox.updateState { state in
+            let names = outbox.names()
+            let tooOld = names.filter { name in
+                Outbox.queuedAt(name).map { now.timeIntervalSince($0) > configuration.maxEventAge } ?? true
+            }
+            let remaining = names.count - tooOld.count
+            let overflow = names.filter { !tooOld.contains($0) }.prefix(max(0, remaining - configuration.maxQueuedEvents))
+            for name in tooOld + overflow { outbox.remove(name) }
+            state.dropped += tooOld.count + overflow.count
+        }
+    }
+
+    private func sendQueued(until deadline: Date) async -> Int {
+        var sent = 0
+        while Date() < deadline {
+            let names = outbox.names()
+            guard !names.isEmpty else { break }
+            // One request per kind: receipts and actions go to different routes.
+            var batch: [(name: String, event: OutboxEvent)] = []
+            for name in names {
+                guard let event = outbox.read(name) else {
+                    outbox.remove(name)  // unreadable (a torn write cannot happen: files are renamed in whole)
+                    continue
+                }
+                if let first = batch.first, first.event.kind != event.kind { continue }
+                batch.append((name, event))
+                if batch.count == configuration.batchSize { break }
+            }
+            guard !batch.isEmpty else { break }
+            switch await send(batch.map(\.event), deadline: deadline) {
+            case .delivered(let refused):
+                for entry in batch { outbox.remove(entry.name) }
+                sent += batch.count - refused
+                _ = outbox.updateState { state in
+                    state.rejected += refused
+                    state.backoff.recordSuccess()
+                }
+            case .retryLater(let retryAfter):
+                _ = outbox.updateState { state in
+                    state.backoff.recordFailure(
+                        now: Date().timeIntervalSince1970, base: configuration.baseBackoff, cap: configuration.maxBackoff,
+                        retryAfter: retryAfter)
+                }
+                return sent
+            }
+        }
+        return sent
+    }
+
+    private enum Outcome {
+        /// The collector answered for every event; `refused` of them were rejected and will not be resent.
+        case delivered(refused: Int)
+        /// Nothing was acknowledged: keep everything and back off.
+        case retryLater(retryAfter: TimeInterval?)
+    }
+
+    private func send(_ events: [OutboxEvent], deadline: Date) async -> Outcome {
+        var request = URLRequest(url: endpoint.appendingPathComponent(events[0].kind.path))
+        request.httpMethod = "POST"
+        request.timeoutInterval = max(1, min(30, deadline.timeIntervalSinceNow))
+        request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
+        if let ingestKey { request.setValue("Bearer \(ingestKey)", forHTTPHeaderField: "Authorization") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        request.httpBody = Data(
+            events.compactMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+                .joined(separator: "\n").utf8)
+        guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse else {
+            return .retryLater(retryAfter: nil)
+        }
+        struct Answer: Decodable {
+            struct Rejected: Decodable { let index: Int }
+            let accepted: Int
+            let rejected: [Rejected]
+        }
+        switch http.statusCode {
+        case 200..<300, 400:
+            // A 400 batch answer names each refused event; anything else unreadable is retried later.
+            guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
+                return http.statusCode == 400 ? .retryLater(retryAfter: nil) : .delivered(refused: 0)
+            }
+            return .delivered(refused: answer.rejected.count)
+        default:
+            let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap(TimeInterval.init)
+            return .retryLater(retryAfter: retryAfter)
+        }
+    }
+}
