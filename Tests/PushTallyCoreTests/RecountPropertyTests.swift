@@ -61,7 +61,7 @@ struct SplitMix64: RandomNumberGenerator {
                 try await group.waitForAll()
             }
 
-            let raw = try await store.pool.read { db in
+            let raw = try store.pool.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT push_id, kind, action, device_id, receipt_id, duplicate, event_time, received_at
                     FROM events ORDER BY rowid

@@ -9,6 +9,8 @@ extension SQLiteStore {
         for index in events.indices where events[index].deviceID != nil {
             events[index].deviceID = deviceHasher.hash(events[index].deviceID!)
         }
-        return try await writer.submit(events, events: events.count)
+        let duplicates = try await writer.submit(events, events: events.count)
+        StoreMetrics.recordIngest(events, duplicates: duplicates)
+        return duplicates
     }
 }

@@ -38,9 +38,12 @@ public final class SQLiteStore: Sendable {
         let window = configuration.maturityWindowMillis
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
             let receivedAt = clock()
-            return try pool.write { db in
+            let started = ContinuousClock.now
+            let flags = try pool.write { db in
                 try EventWriter.commit(batches, receivedAt: receivedAt, maturityWindow: window, in: db)
             }
+            StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
+            return flags
         }
     }
 

@@ -10,7 +10,9 @@ import ServiceLifecycle
 public func buildRouter(
     configuration: ServerConfiguration, store: any PushTallyStore
 ) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription]) {
+    ServerMetrics.bootstrap()
     let router = Router(context: PushTallyRequestContext.self)
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     let routes = RouteTable(router: router)
     let authorizer = Authorizer(store: store)
@@ -24,6 +26,7 @@ public func buildRouter(
         .register(on: routes)
     ReportController(store: store, authorizer: authorizer).register(on: routes)
     HealthController(store: store).register(on: routes)
+    MetricsController(store: store, databasePath: (store as? SQLiteStore)?.path).register(on: routes)
     routes.addMethodNotAllowedResponders()
     return (router, routes.routes)
 }

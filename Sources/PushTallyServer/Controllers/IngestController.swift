@@ -52,6 +52,7 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
                     events.append(try EventValidator.validate(try item.get(), kind: kind))
                 } catch {
                     rejected.append(RejectedItem(index: index, error: error.code, message: error.message, field: error.field))
+                    ServerMetrics.rejected(error.code)
                 }
             }
             let duplicates = try await store.ingest(events).filter { $0 }.count

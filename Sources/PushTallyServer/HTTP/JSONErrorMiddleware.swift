@@ -9,7 +9,19 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            throw Self.apiError(for: error, logger: context.logger)
+            let apiError = Self.apiError(for: error, logger: context.logger)
+            if (400..<500).contains(apiError.status.code) {
+                ServerMetrics.rejected(apiError.code)
+                // One line per rejected request: the path without its query (a `?key=` stays out of logs),
+                // never a header or a body.
+                context.logger.info(
+                    "rejected",
+                    metadata: [
+                        "status": "\(apiError.status.code)", "error": "\(apiError.code)", "field": "\(apiError.field ?? "-")",
+                        "method": "\(request.method)", "path": "\(request.uri.path)",
+                    ])
+            }
+            throw apiError
         }
     }
 

@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import Metrics
+import Prometheus
+import PushTallyCore
+
+/// The Prometheus backend for swift-metrics, bootstrapped once per process (swift-metrics allows one).
+public enum ServerMetrics {
+    /// Where every metric of the process lands; `/metrics` renders it.
+    public static let registry = PrometheusCollectorRegistry()
+
+    private static let bootstrapped: Void = {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Commits take about a millisecond (one fsync); requests a few.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+            .seconds(2.5), .seconds(5),
+        ]
+        factory.defaultValueHistogramBuckets = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
+        MetricsSystem.bootstrap(factory)
+    }()
+
+    /// Installs the Prometheus backend unless done already.
+    public static func bootstrap() {
+        _ = bootstrapped
+    }
+
+    static func rejected(_ code: String, count: Int = 1) {
+        Counter(label: "pushtally_events_rejected_total", dimensions: [("reason", code)]).increment(by: count)
+    }
+}
+
+/// `GET /metrics`: Prometheus text, with the gauges that are cheapest read at scrape time.
+struct MetricsController<Context: RequestContext>: Sendable {
+    let store: any PushTallyStore
+    let databasePath: String?
+
+    func register(on routes: RouteTable<Context>) {
+        routes.on(.get, "/metrics") { _, _ in
+            Gauge(label: "pushtally_writer_queue_events").record(store.queuedEvents)
+            if let databasePath {
+                let bytes = ["", "-wal"].compactMap { suffix in
+                    (try? FileManager.default.attributesOfItem(atPath: databasePath + suffix))?[.size] as? Int
+                }.reduce(0, +)
+                Gauge(label: "pushtally_database_bytes").record(bytes)
+            }
+            var buffer: [UInt8] = []
+            ServerMetrics.registry.emit(into: &buffer)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+        }
+    }
+}
+
+/// Counts every request by route, method and status (`pushtally_http_requests_total`), errors included.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            let response = try await next(request, context)
+            record(request, context, status: response.status.code)
+            return response
+        } catch let error as any HTTPResponseError {
+            record(request, context, status: error.status.code)
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int) {
+        Counter(
+            label: "pushtally_http_requests_total",
+            dimensions: [
+                ("route", context.endpointPath ?? "unmatched"), ("method", request.method.rawValue), ("status", String(status)),
+            ]
+        ).increment()
+    }
+}
