@@ -6,7 +6,7 @@ struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print a report from the database file or a running server (same numbers as the HTTP API).",
-        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self]
+        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self]
     )
 
     /// Options every report takes.
@@ -99,6 +99,27 @@ struct ReportCommand: AsyncParsableCommand {
             let zone: TimeZone
             do { zone = try TimeseriesOptions.zone(named: tz) } catch { throw ValidationError(error.message) }
             try await options.run(.timeseries(TimeseriesOptions(width: width, timeZone: zone, name: tz))) {
+                $0.campaign = campaign
+                $0.pushID = pushID
+            }
+        }
+    }
+}
+
+extension ReportCommand {
+    struct Versions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Receipt health: receipts vs opens per app or OS version; flags extensions that do not post.")
+        @Option(help: "app_version or os_version.") var dimension = "app_version"
+        @Option(help: "Only this campaign.") var campaign: String?
+        @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
+        @OptionGroup var options: ReportOptions
+
+        func run() async throws {
+            guard let dimension = VersionDimension(name: dimension) else {
+                throw ValidationError("--dimension must be app_version or os_version")
+            }
+            try await options.run(.versions(dimension)) {
                 $0.campaign = campaign
                 $0.pushID = pushID
             }

@@ -9,7 +9,7 @@ import Testing
     func rollupSnapshot(_ store: SQLiteStore) async throws -> [String: [[DatabaseValue]]] {
         try await store.pool.read { db in
             var snapshot: [String: [[DatabaseValue]]] = [:]
-            for table in ["rollup_push", "rollup_bucket", "rollup_latency", "pending_timing"] {
+            for table in ["rollup_push", "rollup_bucket", "rollup_latency", "pending_timing", "rollup_version"] {
                 snapshot[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2, 3")
                     .map { Array($0.databaseValues) }
             }
@@ -37,7 +37,8 @@ import Testing
                     pushID: push, kind: .display,
                     deviceID: Bool.random(using: &rng) ? "dev\(Int.random(in: 0..<20, using: &rng))" : nil,
                     receiptID: Bool.random(using: &rng) ? "r\(Int.random(in: 0..<80, using: &rng))" : nil,
-                    deviceTimeMillis: clock.now - Int64.random(in: 0..<(3 * 86_400_000), using: &rng))
+                    deviceTimeMillis: clock.now - Int64.random(in: 0..<(3 * 86_400_000), using: &rng),
+                    appVersion: ["2.0", "2.1", nil].randomElement(using: &rng)!, osVersion: ["17.5", "18.1"].randomElement(using: &rng)!)
                 if Int.random(in: 0..<3, using: &rng) == 0 {
                     event.kind = .action
                     event.action = ["open", "view", "dismiss"].randomElement(using: &rng)!

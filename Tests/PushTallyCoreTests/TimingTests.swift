@@ -210,3 +210,35 @@ import Testing
         }
     }
 }
+
+@Suite struct ReceiptHealthTests {
+    @Test func flagsAVersionWithOpensButFewReceipts() async throws {
+        try await withStore { store in
+            var events: [IncomingEvent] = []
+            for i in 0..<10 {
+                events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "a\(i)", appVersion: "2.1", osVersion: "18.1"))
+                events.append(IncomingEvent(pushID: "p", kind: .action, action: "open", deviceID: "a\(i)", appVersion: "2.1", osVersion: "18.1"))
+            }
+            // Version 2.0's extension is broken: its users open pushes, but it posts almost no receipts.
+            for i in 0..<10 {
+                events.append(IncomingEvent(pushID: "p", kind: .action, action: "open", deviceID: "b\(i)", appVersion: "2.0", osVersion: "17.5"))
+            }
+            events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "b0", appVersion: "2.0", osVersion: "17.5"))
+            events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "b0", appVersion: "2.0", osVersion: "17.5"))  // a retry
+            events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "c"))  // no version sent
+            _ = try await store.ingest(events)
+            let table = try await store.report(ReportRequest(.versions(.appVersion)))
+            let csv = CSVRenderer.render(table)
+            #expect(csv == """
+                version,receipts,opens,receipt_share,open_share,flagged\r
+                2.0,1,10,0.08333333333333333,0.5,true\r
+                2.1,10,10,0.8333333333333334,0.5,false\r
+                unknown,1,0,0.08333333333333333,0.0,false\r
+
+                """)
+            #expect(table.header.first?.1 == .text("app_version"))
+            let os = CSVRenderer.render(try await store.report(ReportRequest(.versions(.osVersion))))
+            #expect(os.contains("17.5,1,10,"))
+        }
+    }
+}

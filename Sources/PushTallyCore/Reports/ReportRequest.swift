@@ -13,6 +13,8 @@ public enum ReportSubject: Sendable, Hashable {
     case push(String)
     /// Counts per local hour or day.
     case timeseries(TimeseriesOptions)
+    /// Receipt health: receipts against opens per app or OS version.
+    case versions(VersionDimension)
 }
 
 /// A report and the filter it applies.
@@ -33,6 +35,7 @@ public struct ReportRequest: Sendable, Hashable {
         case .pushes: "pushes"
         case .push: "push"
         case .timeseries: "timeseries"
+        case .versions: "versions"
         }
     }
 
@@ -68,6 +71,11 @@ public struct ReportRequest: Sendable, Hashable {
             add("bucket", options.width.rawValue)
             add("tz", options.timeZoneName)
             path = "/v1/reports/timeseries"
+        case .versions(let dimension):
+            add("campaign", filter.campaign)
+            add("push_id", filter.pushID)
+            add("dimension", dimension.name)
+            path = "/v1/reports/versions"
         }
         return (path, query)
     }
@@ -107,6 +115,8 @@ extension PushTallyStore {
         case .timeseries(let options):
             return try TimeseriesReport.table(
                 try await bucketCounts(filter), options: options, fromMillis: filter.fromMillis, toMillis: filter.toMillis)
+        case .versions(let dimension):
+            return ReceiptHealthReport.table(try await versionCounts(filter, dimension: dimension), dimension: dimension)
         }
     }
 }

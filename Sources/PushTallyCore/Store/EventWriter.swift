@@ -34,7 +34,8 @@ enum EventWriter {
                 ])
                 try rollups.add(
                     pushID: event.pushID, kind: event.kind, action: event.action, eventTime: eventTime,
-                    receivedAt: receivedAt, duplicate: duplicate, in: db)
+                    receivedAt: receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
+                    in: db)
                 flags.append(duplicate)
             }
             results.append(flags)

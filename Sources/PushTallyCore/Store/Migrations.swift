@@ -136,6 +136,20 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v4-versions") { db in
+            // Receipts and opens per app version and OS version, so a version whose extension does not post
+            // (opens but no receipts) stands out. dimension 0: app_version, 1: os_version; '' when unknown.
+            for table in ["rollup_version", "ledger_version"] {
+                try db.execute(sql: """
+                    CREATE TABLE \(table) (
+                        push_id TEXT NOT NULL, dimension INTEGER NOT NULL, version TEXT NOT NULL,
+                        kind INTEGER NOT NULL, action TEXT NOT NULL,
+                        total INTEGER NOT NULL, duplicates INTEGER NOT NULL,
+                        PRIMARY KEY (push_id, dimension, version, kind, action)
+                    ) WITHOUT ROWID
+                    """)
+            }
+        }
         return migrator
     }
 }

@@ -13,6 +13,8 @@ public protocol PushTallyStore: Sendable {
     func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures]
     /// 15-minute rollup counts over the pushes `filter` selects, within its event-time range.
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount]
+    /// Receipts and actions per app or OS version over the pushes `filter` selects.
+    func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount]
     /// The clock and maturity window reports are judged by.
     var configuration: StoreConfiguration { get }
     /// The role of a bearer token, `nil` when unknown or revoked.

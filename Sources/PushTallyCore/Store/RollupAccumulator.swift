@@ -38,13 +38,28 @@ struct RollupAccumulator {
         var second: Int64
     }
 
+    struct VersionKey: Hashable {
+        var push: PushKey
+        /// 0: app version, 1: OS version.
+        var dimension: Int
+        var version: String
+    }
+
+    private(set) var versions: [VersionKey: Delta] = [:]
     private(set) var pushes: [PushKey: Delta] = [:]
     private(set) var buckets: [BucketKey: Delta] = [:]
     private(set) var latency: [LatencyKey: Int64] = [:]
     private(set) var pending: [PendingKey: Int64] = [:]
 
-    mutating func add(pushID: String, kind: EventKind, action: String, eventTime: Int64, duplicate: Bool) {
+    mutating func add(
+        pushID: String, kind: EventKind, action: String, eventTime: Int64, duplicate: Bool, appVersion: String?,
+        osVersion: String?
+    ) {
         let key = PushKey(pushID: pushID, kind: kind, action: action)
+        for (dimension, version) in [(0, appVersion), (1, osVersion)] {
+            versions[VersionKey(push: key, dimension: dimension, version: version ?? ""), default: Delta()]
+                .add(eventTime: eventTime, duplicate: duplicate)
+        }
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
         let bucketKey = BucketKey(push: key, bucket: EventTime.bucket(ofMillis: eventTime))
         buckets[bucketKey, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)

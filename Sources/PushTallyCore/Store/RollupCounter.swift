@@ -9,6 +9,7 @@ enum RollupTarget {
     var bucket: String { self == .rollups ? "rollup_bucket" : "ledger_bucket" }
     var latency: String { self == .rollups ? "rollup_latency" : "ledger_latency" }
     var pending: String { self == .rollups ? "pending_timing" : "ledger_pending" }
+    var version: String { self == .rollups ? "rollup_version" : "ledger_version" }
 }
 
 /// Counts stored events into rollup deltas: what ingest, pruning and rebuilds share, so all three agree.
@@ -26,9 +27,11 @@ struct RollupCounter {
     /// Counts one stored event; unique displays are also timed against their push's `sent_at`.
     mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
-        in db: Database
+        appVersion: String?, osVersion: String?, in db: Database
     ) throws {
-        accumulator.add(pushID: pushID, kind: kind, action: action, eventTime: eventTime, duplicate: duplicate)
+        accumulator.add(
+            pushID: pushID, kind: kind, action: action, eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
+            osVersion: osVersion)
         guard kind == .display, !duplicate else { return }
         // One lookup per distinct push per transaction, not per event.
         let sentAt: Int64?
@@ -79,6 +82,19 @@ struct RollupCounter {
             """)
         for (key, count) in accumulator.latency {
             try latencyStatement.execute(arguments: [key.pushID, key.bucket, count])
+        }
+        let versionStatement = try db.cachedStatement(sql: """
+            INSERT INTO \(target.version) (push_id, dimension, version, kind, action, total, duplicates)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (push_id, dimension, version, kind, action) DO UPDATE SET
+                total = total + excluded.total,
+                duplicates = duplicates + excluded.duplicates
+            """)
+        for (key, delta) in accumulator.versions {
+            try versionStatement.execute(arguments: [
+                key.push.pushID, key.dimension, key.version, key.push.kind.rawValue, key.push.action, delta.total,
+                delta.duplicates,
+            ])
         }
         let pendingStatement = try db.cachedStatement(sql: """
             INSERT INTO \(target.pending) (push_id, clock, second, count) VALUES (?, ?, ?, ?)

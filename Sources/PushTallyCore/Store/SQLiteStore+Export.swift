@@ -103,7 +103,8 @@ extension SQLiteStore {
                 for dedupeKey in EventWriter.dedupeKeys(incoming) { try key.execute(arguments: [event.push_id, dedupeKey]) }
                 try counter.add(
                     pushID: event.push_id, kind: kind, action: action, eventTime: event.event_time,
-                    receivedAt: event.received_at, duplicate: event.duplicate, in: db)
+                    receivedAt: event.received_at, duplicate: event.duplicate, appVersion: event.app_version,
+                    osVersion: event.os_version, in: db)
                 added += 1
             }
             try counter.write(to: .rollups, in: db)

@@ -34,7 +34,7 @@ extension SQLiteStore {
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT rowid, push_id, kind, action, event_time, received_at, duplicate FROM events
+                        SELECT rowid, push_id, kind, action, event_time, received_at, duplicate, app_version, os_version FROM events
                         WHERE rowid > ? AND \(condition) ORDER BY rowid LIMIT \(batchSize)
                         """,
                     arguments: [start] + arguments)
@@ -43,7 +43,8 @@ extension SQLiteStore {
                 for row in rows {
                     try counter.add(
                         pushID: row["push_id"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
-                        eventTime: row["event_time"], receivedAt: row["received_at"], duplicate: row["duplicate"], in: db)
+                        eventTime: row["event_time"], receivedAt: row["received_at"], duplicate: row["duplicate"],
+                    appVersion: row["app_version"], osVersion: row["os_version"], in: db)
                 }
                 try counter.write(to: .ledger, in: db)
                 let lastRowID: Int64 = last["rowid"]
@@ -63,21 +64,27 @@ extension SQLiteStore {
     public func rebuildRollups() async throws {
         let window = configuration.maturityWindowMillis
         try await pool.write { db in
-            for target in ["rollup_push", "rollup_bucket", "rollup_latency", "pending_timing"] {
+            for target in ["rollup_push", "rollup_bucket", "rollup_latency", "pending_timing", "rollup_version"] {
                 try db.execute(sql: "DELETE FROM \(target)")
             }
+            try db.execute(sql: "INSERT INTO rollup_version SELECT * FROM ledger_version")
             try db.execute(sql: "INSERT INTO rollup_push SELECT push_id, kind, action, total, duplicates, first_time, last_time, late FROM ledger_push")
             try db.execute(sql: "INSERT INTO rollup_bucket SELECT * FROM ledger_bucket")
             try db.execute(sql: "INSERT INTO rollup_latency SELECT * FROM ledger_latency")
             try db.execute(sql: "INSERT INTO pending_timing SELECT * FROM ledger_pending")
             let events = try Row.fetchCursor(
-                db, sql: "SELECT push_id, kind, action, event_time, received_at, duplicate FROM events ORDER BY rowid")
+                db,
+                sql: """
+                    SELECT push_id, kind, action, event_time, received_at, duplicate, app_version, os_version
+                    FROM events ORDER BY rowid
+                    """)
             var counter = RollupCounter(maturityWindow: window)
             var counted = 0
             while let row = try events.next() {
                 try counter.add(
                     pushID: row["push_id"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
-                    eventTime: row["event_time"], receivedAt: row["received_at"], duplicate: row["duplicate"], in: db)
+                    eventTime: row["event_time"], receivedAt: row["received_at"], duplicate: row["duplicate"],
+                    appVersion: row["app_version"], osVersion: row["os_version"], in: db)
                 counted += 1
                 // Bounded memory on big tables: flush the deltas every 100k events.
                 if counted % 100_000 == 0 {

@@ -72,7 +72,9 @@ extension SQLiteStore {
         try await pool.read { db in try Self.bucketCounts(filter, in: db) }
     }
 
-    static func bucketCounts(_ filter: ReportFilter, in db: Database) throws -> [BucketCount] {
+    /// SQL that narrows rollup rows (table alias `b`) to the pushes `filter` selects by campaign, app,
+    /// environment and push id. Orphans have no `pushes` row, so they drop out once any of the first three is set.
+    static func pushScope(_ filter: ReportFilter) -> (join: String, conditions: [String], arguments: [any DatabaseValueConvertible]) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         var join = ""
@@ -89,6 +91,11 @@ extension SQLiteStore {
             conditions.append("b.push_id = ?")
             arguments.append(pushID)
         }
+        return (join, conditions, arguments)
+    }
+
+    static func bucketCounts(_ filter: ReportFilter, in db: Database) throws -> [BucketCount] {
+        var (join, conditions, arguments) = pushScope(filter)
         if let from = filter.fromMillis {
             conditions.append("b.bucket >= ?")
             arguments.append(EventTime.bucket(ofMillis: from))
@@ -107,6 +114,28 @@ extension SQLiteStore {
             BucketCount(
                 bucket: row["bucket"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
                 count: EventCount(total: row["total"], duplicates: row["duplicates"]))
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// Receipts and actions per app version (dimension 0) or OS version (1), over the pushes `filter` selects.
+    public func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] {
+        try await pool.read { db in
+            var (join, conditions, arguments) = Self.pushScope(filter)
+            conditions.append("b.dimension = ?")
+            arguments.append(dimension.rawValue)
+            let sql = """
+                SELECT b.version, b.kind, b.action, SUM(b.total) AS total, SUM(b.duplicates) AS duplicates
+                FROM rollup_version b \(join)
+                WHERE \(conditions.joined(separator: " AND "))
+                GROUP BY b.version, b.kind, b.action
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                VersionCount(
+                    version: row["version"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
+                    count: EventCount(total: row["total"], duplicates: row["duplicates"]))
+            }
         }
     }
 }

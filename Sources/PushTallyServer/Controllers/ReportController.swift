@@ -38,6 +38,13 @@ struct ReportController<Context: RequestContext>: Sendable {
             let zone = try TimeseriesOptions.zone(named: name)
             return try await respond(request, .timeseries(TimeseriesOptions(width: width, timeZone: zone, name: name)))
         }
+        routes.on(.get, "/v1/reports/versions") { request, _ in
+            let name = request.uri.queryParameters["dimension"].map(String.init) ?? "app_version"
+            guard let dimension = VersionDimension(name: name) else {
+                throw APIError(.badRequest, "bad_value", "dimension must be app_version or os_version", field: "dimension")
+            }
+            return try await respond(request, .versions(dimension))
+        }
     }
 
     private func respond(_ request: Request, _ subject: ReportSubject) async throws -> Response {

@@ -1,0 +1,69 @@
+/// Which version a receipt-health report groups by.
+public enum VersionDimension: Int, Sendable, Hashable, CaseIterable {
+    case appVersion = 0
+    case osVersion = 1
+
+    /// The query and CLI name: `app_version` or `os_version`.
+    public var name: String { self == .appVersion ? "app_version" : "os_version" }
+
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+}
+
+/// Receipts or actions of one kind from one version, over the pushes a report covers.
+public struct VersionCount: Sendable, Hashable {
+    /// `""` when the client did not say.
+    public var version: String
+    public var kind: EventKind
+    public var action: String
+    public var count: EventCount
+
+    public init(version: String, kind: EventKind, action: String, count: EventCount) {
+        self.version = version
+        self.kind = kind
+        self.action = action
+        self.count = count
+    }
+}
+
+/// Receipt health: per app (or OS) version, its share of display receipts against its share of opens.
+/// Opens come from the app itself, so a version with opens but few receipts has an extension that is
+/// broken or not posting: such a version is flagged.
+public enum ReceiptHealthReport {
+    /// A version is flagged when its share of receipts is under half its share of opens.
+    public static let flagRatio = 0.5
+
+    public static func table(_ counts: [VersionCount], dimension: VersionDimension) -> ReportTable {
+        var receipts: [String: Int64] = [:]
+        var opens: [String: Int64] = [:]
+        for count in counts {
+            if count.kind == .display {
+                receipts[count.version, default: 0] += count.count.unique
+            } else if count.action == StandardAction.open {
+                opens[count.version, default: 0] += count.count.unique
+            }
+        }
+        let totalReceipts = receipts.values.reduce(0, +)
+        let totalOpens = opens.values.reduce(0, +)
+        // Known versions in order, "unknown" (clients that sent none) last.
+        let versions = Set(receipts.keys).union(opens.keys).sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }
+        let columns = { (version: String) -> [(String, ReportValue)] in
+            let receiptShare = Funnel.ratio(receipts[version] ?? 0, totalReceipts)
+            let openShare = Funnel.ratio(opens[version] ?? 0, totalOpens)
+            let flagged = (opens[version] ?? 0) > 0 && (receiptShare ?? 0) < (openShare ?? 0) * flagRatio
+            return [
+                ("version", .text(version.isEmpty ? "unknown" : version)),
+                ("receipts", .integer(receipts[version] ?? 0)),
+                ("opens", .integer(opens[version] ?? 0)),
+                ("receipt_share", .rate(receiptShare)),
+                ("open_share", .rate(openShare)),
+                ("flagged", .flag(flagged)),
+            ]
+        }
+        return ReportTable(
+            name: "versions", rows: versions.map(columns), template: columns(""),
+            header: [("dimension", .text(dimension.name))])
+    }
+}
