@@ -2,6 +2,7 @@ import Foundation
 import PushTallyCore
 
 /// A fresh SQLite file in its own temporary folder, removed afterwards.
+@discardableResult
 func withStore<T>(
     clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock,
     highWaterMark: Int = 100_000,

@@ -93,6 +93,8 @@ public enum CampaignReport {
             ("display_rate_24h", .rate(funnel.displayRate(within: 86400))),
             ("display_rate_7d", .rate(funnel.displayRate(within: 604_800))),
             ("late", .integer(funnel.late)),
+            // JSON only: the histogram itself, keyed by each bucket's upper bound in seconds ("604800+" beyond).
+            ("time_to_display_histogram", .counts(funnel.latency.countsByUpperBound, csvPrefix: nil)),
         ]
         return columns
     }

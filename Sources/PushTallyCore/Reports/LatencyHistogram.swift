@@ -40,6 +40,16 @@ public struct LatencyHistogram: Sendable, Hashable {
 
     public var total: Int64 { counts.reduce(0, +) }
 
+    /// Non-empty buckets keyed by their upper bound in seconds; the open last bucket is `"604800+"`.
+    public var countsByUpperBound: [String: Int64] {
+        var result: [String: Int64] = [:]
+        for (index, count) in counts.enumerated() where count > 0 {
+            let key = index < Self.upperBoundsSeconds.count ? String(Self.upperBoundsSeconds[index]) : "\(Self.upperBoundsSeconds.last!)+"
+            result[key] = count
+        }
+        return result
+    }
+
     /// Displays with a latency below `seconds`, which must be one of the bounds (1 h, 24 h, 7 d are).
     public func count(below seconds: Int64) -> Int64 {
         guard let end = Self.upperBoundsSeconds.firstIndex(of: seconds) else { return 0 }

@@ -11,7 +11,7 @@ public func buildRouter(
     configuration: ServerConfiguration, store: any PushTallyStore
 ) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription]) {
     ServerMetrics.bootstrap()
-    let router = Router(context: PushTallyRequestContext.self)
+    let router = Router(context: PushTallyRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     let routes = RouteTable(router: router)
@@ -27,6 +27,7 @@ public func buildRouter(
     ReportController(store: store, authorizer: authorizer).register(on: routes)
     HealthController(store: store).register(on: routes)
     MetricsController(store: store, databasePath: (store as? SQLiteStore)?.path).register(on: routes)
+    DashboardController().register(on: routes)
     routes.addMethodNotAllowedResponders()
     return (router, routes.routes)
 }

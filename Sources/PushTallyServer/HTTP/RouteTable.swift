@@ -32,7 +32,8 @@ final class RouteTable<Context: RequestContext> {
         for (path, routes) in byPath {
             let allowed = routes.map(\.method)
             let allow = allowed.joined(separator: ", ")
-            for method in methods where !allowed.contains(method.rawValue) {
+            // HEAD of a GET route is answered by the router itself (autoGenerateHeadEndpoints).
+            for method in methods where !allowed.contains(method.rawValue) && !(method == .head && allowed.contains("GET")) {
                 router.on(RouterPath(Self.routerPath(path)), method: method) { request, _ -> Response in
                     throw APIError(
                         .methodNotAllowed, "method_not_allowed", "\(request.method.rawValue) is not allowed here; use \(allow)",
