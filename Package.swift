@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PushTallyServer", targets: ["PushTallyServer"]),
         .library(name: "PushTallyKit", targets: ["PushTallyKit"]),
         .executable(name: "pushtally", targets: ["pushtally"]),
+        .executable(name: "bare-durable-baseline", targets: ["BareDurableBaseline"]),
+        .executable(name: "pushtally-store-bench", targets: ["StoreBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -58,6 +60,22 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
+        ),
+        // Benchmarks, run by scripts/bench (never by the test suite).
+        .executableTarget(
+            name: "BareDurableBaseline",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/BareDurableBaseline"
+        ),
+        .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: ["PushTallyCore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/StoreBenchmark"
         ),
         // The client library an app and its Notification Service Extension embed: Foundation only.
         .target(name: "PushTallyKit"),
