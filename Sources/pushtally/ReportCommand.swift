@@ -184,10 +184,7 @@ struct RateCommand: AsyncParsableCommand {
 
     /// `7d`, `24h`, `90m`, `3600s` before `now`, or an absolute time.
     static func sinceMillis(_ value: String, now: Int64) throws -> Int64 {
-        let units: [Character: Int64] = ["s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000]
-        if let unit = value.last.flatMap({ units[$0] }), let amount = Int64(value.dropLast()), amount >= 0 {
-            return now - amount * unit
-        }
+        if let duration = try? durationMillis(value, flag: "since") { return now - duration }
         guard let time = try? parseTime(value, "since") else {
             throw ValidationError("--since takes a duration such as 7d, 24h, 90m, or a time (ISO 8601 or unix seconds)")
         }

@@ -40,16 +40,10 @@ import Testing
 
     func chromium(_ arguments: [String]) throws -> String {
         try #require(FileManager.default.isExecutableFile(atPath: Self.chromium), "chromium is missing: scripts/install-deps --test installs it")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=15000"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try runProcess(
+            Self.chromium,
+            ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=15000"] + arguments
+        ).output
     }
 
     /// The cells of the table with `id`, row by row.

@@ -6,23 +6,9 @@ import Testing
 
 @testable import PushTallyServer
 
-/// Runs a command, returning its exit status and standard output.
-func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
 /// A POST with curl from a chosen loopback source address; returns the HTTP status and headers.
 func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", extra: [String] = []) throws -> (status: Int, headers: String) {
-    let result = try run(
+    let result = try runProcess(
         "/usr/bin/curl",
         ["-sk", "-D", "-", "-o", "/dev/null", "--interface", source, "-X", "POST", url,
          "-H", "Content-Type: application/x-www-form-urlencoded", "--data", body] + extra)
@@ -78,7 +64,7 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let cert = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let made = try run("/usr/bin/openssl", [
+        let made = try runProcess("/usr/bin/openssl", [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
         ])
         try #require(made.status == 0, "openssl could not make a test certificate")
