@@ -50,6 +50,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A reverse proxy's address whose X-Forwarded-For is trusted (repeatable).")
     var trustedProxy: [String] = []
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Answer receipts and actions on the event loop (the fast path); --no-fast-path routes them like every other request, to compare.")
+    var fastPath = true
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -74,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.ingestRateLimit = RateLimiter.Limit(ratePerSecond: rate, burst: max(1, ingestBurst ?? rate * 2))
         }
         configuration.trustedProxies = trustedProxy
+        configuration.ingestFastPath = fastPath
         switch (tlsCert, tlsKey) {
         case (let cert?, let key?): configuration.tls = (cert, key)
         case (nil, nil): break

@@ -14,9 +14,12 @@ public enum WriterError: Error, Sendable, Equatable {
 /// `submit` returns is an acknowledgement of durable data. A dedicated thread (not a task) because the
 /// commit blocks on fsync and must not hold a cooperative-pool thread.
 final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+    /// Called once, on the writer thread, with the commit's outcome for one submission.
+    typealias Completion = @Sendable (Result<Output, any Error>) -> Void
+
     private struct Job {
         let input: Input
-        let continuation: CheckedContinuation<Output, any Error>
+        let complete: Completion
     }
 
     /// Commits a batch of inputs in one transaction, returning one output per input in order.
@@ -40,15 +43,21 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
     /// Queues `input` with a weight of `events` towards the high-water mark and waits for its commit.
     func submit(_ input: Input, events: Int) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
-            condition.lock()
-            let action = machine.submit(Job(input: input, continuation: continuation), events: events)
-            if action == .enqueued { condition.signal() }
-            condition.unlock()
-            switch action {
-            case .enqueued: break
-            case .overloaded: continuation.resume(throwing: WriterError.overloaded)
-            case .closed: continuation.resume(throwing: WriterError.closed)
-            }
+            submit(input, events: events) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Queues `input` and calls `complete` once its transaction committed or failed, or at once when the
+    /// queue refuses it. `complete` runs on the writer thread (or the caller's), so it must only hand off.
+    func submit(_ input: Input, events: Int, complete: @escaping Completion) {
+        condition.lock()
+        let action = machine.submit(Job(input: input, complete: complete), events: events)
+        if action == .enqueued { condition.signal() }
+        condition.unlock()
+        switch action {
+        case .enqueued: break
+        case .overloaded: complete(.failure(WriterError.overloaded))
+        case .closed: complete(.failure(WriterError.closed))
         }
     }
 
@@ -91,9 +100,9 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
     private func commit(_ jobs: [Job]) {
         do {
             let outputs = try flush(jobs.map(\.input))
-            for (job, output) in zip(jobs, outputs) { job.continuation.resume(returning: output) }
+            for (job, output) in zip(jobs, outputs) { job.complete(.success(output)) }
         } catch {
-            for job in jobs { job.continuation.resume(throwing: error) }
+            for job in jobs { job.complete(.failure(error)) }
         }
     }
 }

@@ -3,6 +3,8 @@
 public protocol PushTallyStore: Sendable {
     /// Stores events durably; per event, whether it was a recognised retry. Returns after commit.
     func ingest(_ events: [IncomingEvent]) async throws -> [Bool]
+    /// The same, for event-loop code: `completion` runs once, after commit or with the error, on any thread.
+    func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void)
     /// Registers a push or replaces its totals.
     func register(_ push: PushRegistration) async throws -> RegistrationOutcome
     /// Registers many pushes; each succeeds or fails alone.

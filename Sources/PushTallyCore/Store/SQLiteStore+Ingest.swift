@@ -4,13 +4,20 @@ extension SQLiteStore {
     /// Returns only after the group commit holding these events is on disk (`synchronous=FULL`).
     /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.
     public func ingest(_ events: [IncomingEvent]) async throws -> [Bool] {
-        if events.isEmpty { return [] }
-        var events = events
-        for index in events.indices where events[index].deviceID != nil {
-            events[index].deviceID = deviceHasher.hash(events[index].deviceID!)
+        try await withCheckedThrowingContinuation { continuation in
+            ingest(events) { continuation.resume(with: $0) }
         }
-        let duplicates = try await writer.submit(events, events: events.count)
-        StoreMetrics.recordIngest(events, duplicates: duplicates)
-        return duplicates
+    }
+
+    /// The same as ``ingest(_:)``, for event-loop code that must not wait in a task: `completion` runs once,
+    /// on the writer thread, after the commit (or with the error), and should only hand the result off.
+    public func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void) {
+        if events.isEmpty { return completion(.success([])) }
+        let hashed = events.map { event in
+            var event = event
+            event.deviceID = event.deviceID.map(deviceHasher.hash)
+            return event
+        }
+        writer.submit(hashed, events: hashed.count, complete: completion)
     }
 }

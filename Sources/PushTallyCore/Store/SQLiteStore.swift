@@ -42,7 +42,9 @@ public final class SQLiteStore: Sendable {
             let flags = try pool.write { db in
                 try EventWriter.commit(batches, receivedAt: receivedAt, maturityWindow: window, in: db)
             }
+            // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
             StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
+            StoreMetrics.recordIngest(batches.joined(), duplicates: flags.joined())
             return flags
         }
     }

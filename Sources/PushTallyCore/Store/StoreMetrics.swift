@@ -6,7 +6,7 @@ import Metrics
 /// Handles are looked up per use rather than kept in statics: a handle made before the metrics backend is
 /// bootstrapped would stay a no-op forever.
 enum StoreMetrics {
-    static func recordIngest(_ events: [IncomingEvent], duplicates: [Bool]) {
+    static func recordIngest(_ events: some Sequence<IncomingEvent>, duplicates: some Sequence<Bool>) {
         var counts = (displays: 0, actions: 0, duplicateDisplays: 0, duplicateActions: 0)
         for (event, duplicate) in zip(events, duplicates) {
             if event.kind == .display {

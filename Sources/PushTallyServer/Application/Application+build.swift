@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
 import Logging
+import NIOCore
 import PushTallyCore
 import ServiceLifecycle
 
@@ -10,6 +11,14 @@ import ServiceLifecycle
 public func buildRouter(
     configuration: ServerConfiguration, store: any PushTallyStore
 ) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription]) {
+    let built = buildRoutes(configuration: configuration, store: store)
+    return (built.router, built.routes)
+}
+
+/// The router, what it registered, and the ingest controller the fast path shares with it.
+func buildRoutes(
+    configuration: ServerConfiguration, store: any PushTallyStore
+) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription], ingest: IngestController<PushTallyRequestContext>) {
     ServerMetrics.bootstrap()
     let router = Router(context: PushTallyRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestMetricsMiddleware())
@@ -20,8 +29,9 @@ public func buildRouter(
     let limiter = configuration.ingestRateLimit.map {
         RateLimiter(limit: $0, trustedProxies: Set(configuration.trustedProxies))
     }
-    IngestController(store: store, authorizer: authorizer, configuration: configuration, reader: reader, limiter: limiter)
-        .register(on: routes)
+    let ingest = IngestController<PushTallyRequestContext>(
+        store: store, authorizer: authorizer, configuration: configuration, reader: reader, limiter: limiter)
+    ingest.register(on: routes)
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
     ReportController(store: store, authorizer: authorizer).register(on: routes)
@@ -29,7 +39,7 @@ public func buildRouter(
     MetricsController(store: store, databasePath: (store as? SQLiteStore)?.path).register(on: routes)
     DashboardController().register(on: routes)
     routes.addMethodNotAllowedResponders()
-    return (router, routes.routes)
+    return (router, routes.routes, ingest)
 }
 
 /// The whole collector: HTTP server plus the service that commits acknowledged writes on shutdown.
@@ -41,8 +51,13 @@ public func buildApplication(
     configuration: ServerConfiguration, store: any PushTallyStore, logger: Logger = Logger(label: "pushtally"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let (router, _) = buildRouter(configuration: configuration, store: store)
-    var server = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))))
+    let (router, _, ingest) = buildRoutes(configuration: configuration, store: store)
+    // The fast path keeps every connection's idle and slow-client clock, so Hummingbird's is off.
+    let shared = IngestFastPath.Shared(
+        ingest: ingest, answersIngest: configuration.ingestFastPath,
+        idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), logger: logger)
+    var server = HTTPServerBuilder.http1(
+        configuration: .init(additionalChannelHandlers: [IngestFastPath(shared)], idleTimeout: nil))
     if let (certificatePath, keyPath) = configuration.tls {
         let tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },

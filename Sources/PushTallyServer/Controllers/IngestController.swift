@@ -4,6 +4,10 @@ import NIOCore
 import PushTallyCore
 
 /// `POST /v1/receipts` and `POST /v1/actions`: what extensions and apps report.
+///
+/// Every step is here once and shared by the router's routes and by ``IngestFastPath``, which answers the
+/// same routes on the event loop: the request's limits, rate limit and auth (``admit(headers:path:peer:)``),
+/// decoding and validation (``plan(_:contentType:kind:)``), and the answer (``IngestPlan/answer(duplicates:)``).
 struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: Sendable {
     let store: any PushTallyStore
     let authorizer: Authorizer
@@ -21,23 +25,26 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
         }
     }
 
-    struct BatchAnswer: Encodable {
-        let accepted: Int
-        let duplicates: Int
-        let rejected: [RejectedItem]
+    func ingest(_ request: Request, kind: EventKind, peer: SocketAddress?) async throws -> Response {
+        try await admit(headers: request.headers, path: request.uri.description, peer: peer)
+        let body = try await reader.read(request)
+        let plan = try plan(body, contentType: request.headers[.contentType], kind: kind)
+        return try plan.answer(duplicates: try await store.ingest(plan.events)).response
     }
 
-    func ingest(_ request: Request, kind: EventKind, peer: SocketAddress?) async throws -> Response {
-        try limiter?.check(request, peer: peer)
+    /// The rate limit, then the ingest key when one is required: what a request must pass before its body counts.
+    func admit(headers: HTTPFields, path: String, peer: SocketAddress?) async throws {
+        try limiter?.check(headers: headers, peer: peer)
         if configuration.requireIngestKey {
-            try await authorizer.require(.ingest, request, allowQueryKey: true)
+            try await authorizer.require(.ingest, headers: headers, queryKey: Authorizer.queryKey(in: path))
         }
-        let body = try await reader.read(request)
-        switch try Self.decode(body, contentType: request.headers[.contentType]) {
+    }
+
+    /// Decodes and validates a whole (inflated) body into the events to store and the batch elements refused.
+    func plan(_ body: ByteBuffer, contentType: String?, kind: EventKind) throws -> IngestPlan {
+        switch try Self.decode(body, contentType: contentType) {
         case .single(let raw):
-            let event = try EventValidator.validate(raw, kind: kind)
-            _ = try await store.ingest([event])
-            return Response(status: .noContent)
+            return .single(try EventValidator.validate(raw, kind: kind))
         case .batch(let items):
             guard items.count <= configuration.maxBatchEvents else {
                 throw APIError(
@@ -55,9 +62,7 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
                     ServerMetrics.rejected(error.code)
                 }
             }
-            let duplicates = try await store.ingest(events).filter { $0 }.count
-            let answer = BatchAnswer(accepted: events.count, duplicates: duplicates, rejected: rejected)
-            return try .json(answer, status: events.isEmpty ? .badRequest : .ok)
+            return .batch(events, rejected: rejected)
         }
     }
 
@@ -80,5 +85,47 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
                 .unsupportedMediaType, "unsupported_media_type",
                 "Content-Type \(other) is not accepted; use application/x-www-form-urlencoded, application/json or application/x-ndjson")
         }
+    }
+}
+
+/// A validated ingest request: what goes to the store, and how to answer once it committed.
+enum IngestPlan: Sendable {
+    /// One form body or JSON object: `204` after commit.
+    case single(IncomingEvent)
+    /// A JSON array or NDJSON: `200` with what was accepted, recognised as retries, and refused.
+    case batch([IncomingEvent], rejected: [RejectedItem])
+
+    var events: [IncomingEvent] {
+        switch self {
+        case .single(let event): [event]
+        case .batch(let events, _): events
+        }
+    }
+
+    /// The answer, given the store's per-event retry flags.
+    func answer(duplicates: [Bool]) throws -> IngestAnswer {
+        switch self {
+        case .single:
+            return IngestAnswer(status: .noContent, json: nil)
+        case .batch(let events, let rejected):
+            struct Body: Encodable {
+                let accepted: Int
+                let duplicates: Int
+                let rejected: [RejectedItem]
+            }
+            let body = Body(accepted: events.count, duplicates: duplicates.filter { $0 }.count, rejected: rejected)
+            return IngestAnswer(status: events.isEmpty ? .badRequest : .ok, json: try encodeJSON(body))
+        }
+    }
+}
+
+/// What an ingest request is answered: a status and, for batches, a JSON body.
+struct IngestAnswer: Sendable {
+    let status: HTTPResponse.Status
+    let json: ByteBuffer?
+
+    var response: Response {
+        guard let json else { return Response(status: status) }
+        return Response(status: status, headers: [.contentType: jsonContentType], body: .init(byteBuffer: json))
     }
 }

@@ -25,20 +25,24 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = self.headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: body)))
+        Response(status: status, headers: responseHeaders, body: .init(byteBuffer: body))
     }
 
-    var body: Data {
+    /// The headers of the error's answer: its own (`Retry-After`, `Allow`) and the JSON content type.
+    var responseHeaders: HTTPFields {
+        var headers = self.headers
+        headers[.contentType] = jsonContentType
+        return headers
+    }
+
+    /// `{"error": ..., "field": ..., "message": ...}`.
+    var body: ByteBuffer {
         struct Body: Encodable {
             let error: String
             let message: String
             let field: String?
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(Body(error: code, message: message, field: field))) ?? Data()
+        return (try? encodeJSON(Body(error: code, message: message, field: field))) ?? ByteBuffer()
     }
 
     static func unavailable(_ message: String, retryAfter: Int = 1) -> APIError {

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import PushTallyCore
 
 /// Checks bearer tokens against the store: 401 for missing, unknown or revoked, 403 for the wrong role.
@@ -8,7 +9,13 @@ struct Authorizer: Sendable {
     /// Throws unless the request carries a token whose role grants `role`.
     /// - Parameter allowQueryKey: accept `?key=` for ingest clients that cannot set headers.
     func require(_ role: Role, _ request: Request, allowQueryKey: Bool = false) async throws {
-        guard let token = Self.token(in: request, allowQueryKey: allowQueryKey) else {
+        let queryKey = allowQueryKey ? request.uri.queryParameters["key"].map(String.init) : nil
+        try await require(role, headers: request.headers, queryKey: queryKey)
+    }
+
+    /// Throws unless the `Authorization` header (or else `queryKey`) holds a token whose role grants `role`.
+    func require(_ role: Role, headers: HTTPFields, queryKey: String?) async throws {
+        guard let token = Self.token(in: headers, queryKey: queryKey) else {
             throw APIError(
                 .unauthorized, "unauthorized", "a bearer token with the \(role.rawValue) role is required",
                 headers: [.wwwAuthenticate: "Bearer"])
@@ -21,17 +28,20 @@ struct Authorizer: Sendable {
         }
     }
 
-    static func token(in request: Request, allowQueryKey: Bool) -> String? {
-        if let header = request.headers[.authorization] {
+    /// A bearer token wins over `queryKey`; a malformed `Authorization` header is no token at all.
+    static func token(in headers: HTTPFields, queryKey: String?) -> String? {
+        if let header = headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
                 return parts[1].trimmingCharacters(in: .whitespaces)
             }
             return nil
         }
-        if allowQueryKey, let key = request.uri.queryParameters["key"] {
-            return String(key)
-        }
-        return nil
+        return queryKey
+    }
+
+    /// The `key` query parameter of a request target such as `/v1/receipts?key=pt_...`.
+    static func queryKey(in target: String) -> String? {
+        URI(target).queryParameters["key"].map(String.init)
     }
 }

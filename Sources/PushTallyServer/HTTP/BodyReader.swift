@@ -8,20 +8,31 @@ struct BodyReader: Sendable {
     let maxBytes: Int
 
     func read(_ request: Request) async throws -> ByteBuffer {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
-            throw tooLarge
-        }
-        var body: ByteBuffer
+        try checkDeclaredLength(request.headers)
+        let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maxBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         }
-        switch request.headers[.contentEncoding]?.lowercased() {
+        return try inflate(body, contentEncoding: request.headers[.contentEncoding])
+    }
+
+    /// Refuses a body whose declared `Content-Length` is over the limit before a byte of it is read.
+    func checkDeclaredLength(_ headers: HTTPFields) throws {
+        if let length = headers[.contentLength].flatMap(Int.init), length > maxBytes {
+            throw tooLarge
+        }
+    }
+
+    /// The body as sent (`identity`) or gzip-inflated, never past the limit.
+    func inflate(_ body: ByteBuffer, contentEncoding: String?) throws -> ByteBuffer {
+        switch contentEncoding?.lowercased() {
         case nil, "identity":
             return body
         case "gzip", "x-gzip":
             do {
+                var body = body
                 return try body.decompress(with: .gzip(), maxSize: maxBytes)
             } catch let error as CompressNIOError where error == .bufferOverflow {
                 throw APIError(.contentTooLarge, "body_too_large", "the body inflates past \(maxBytes) bytes")
@@ -33,7 +44,8 @@ struct BodyReader: Sendable {
         }
     }
 
-    private var tooLarge: APIError {
+    /// The 413 for a body over the limit.
+    var tooLarge: APIError {
         APIError(.contentTooLarge, "body_too_large", "the body is larger than \(maxBytes) bytes")
     }
 }

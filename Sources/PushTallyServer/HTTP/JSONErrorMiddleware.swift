@@ -9,20 +9,25 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let apiError = Self.apiError(for: error, logger: context.logger)
-            if (400..<500).contains(apiError.status.code) {
-                ServerMetrics.rejected(apiError.code)
-                // One line per rejected request: the path without its query (a `?key=` stays out of logs),
-                // never a header or a body.
-                context.logger.info(
-                    "rejected",
-                    metadata: [
-                        "status": "\(apiError.status.code)", "error": "\(apiError.code)", "field": "\(apiError.field ?? "-")",
-                        "method": "\(request.method)", "path": "\(request.uri.path)",
-                    ])
-            }
-            throw apiError
+            throw Self.answer(error, method: request.method, path: request.uri.path, logger: context.logger)
         }
+    }
+
+    /// The API error for anything a handler threw, counted and logged when it is the client's (4xx): one
+    /// line per rejected request, with the path but not its query (a `?key=` stays out of logs), never a
+    /// header or a body.
+    static func answer(_ error: any Error, method: HTTPRequest.Method, path: String, logger: Logger) -> APIError {
+        let apiError = apiError(for: error, logger: logger)
+        if (400..<500).contains(apiError.status.code) {
+            ServerMetrics.rejected(apiError.code)
+            logger.info(
+                "rejected",
+                metadata: [
+                    "status": "\(apiError.status.code)", "error": "\(apiError.code)", "field": "\(apiError.field ?? "-")",
+                    "method": "\(method)", "path": "\(path)",
+                ])
+        }
+        return apiError
     }
 
     static func apiError(for error: any Error, logger: Logger) -> APIError {

@@ -1,14 +1,20 @@
 import Foundation
 import Hummingbird
 
+/// The `Content-Type` of every JSON answer.
+let jsonContentType = "application/json; charset=utf-8"
+
+/// A small JSON body (acknowledgements, summaries, errors): sorted keys, so answers are stable.
+func encodeJSON(_ value: some Encodable) throws -> ByteBuffer {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return ByteBuffer(data: try encoder.encode(value))
+}
+
 extension Response {
     /// A JSON response from an `Encodable` value (small bodies: acknowledgements and summaries).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+        Response(status: status, headers: [.contentType: jsonContentType], body: .init(byteBuffer: try encodeJSON(value)))
     }
 }
 

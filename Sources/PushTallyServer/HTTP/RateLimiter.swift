@@ -72,8 +72,8 @@ public final class RateLimiter: @unchecked Sendable {
 
 extension RateLimiter {
     /// Throws `429 Too Many Requests` with `Retry-After` when the request's client is over its rate.
-    func check(_ request: Request, peer: SocketAddress?) throws {
-        let client = clientIP(peer: peer?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
+    func check(headers: HTTPFields, peer: SocketAddress?) throws {
+        let client = clientIP(peer: peer?.ipAddress, forwardedFor: headers[.xForwardedFor])
         let wait = retryAfter(client: client)
         guard wait == 0 else {
             throw APIError(
