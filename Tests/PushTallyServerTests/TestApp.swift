@@ -32,6 +32,16 @@ struct TestFixture: Sendable {
     }
 }
 
+/// How a test reaches the ingest routes: through the router alone, or over a real socket to the server as
+/// `pushtally serve` runs it, where the fast path (``IngestFastPath``) answers them. Ingest tests run both.
+enum IngestPath: String, CaseIterable, Sendable, CustomStringConvertible {
+    case router
+    case fastPath
+
+    var setup: TestingSetup { self == .router ? .router : .live }
+    var description: String { rawValue }
+}
+
 /// Runs `body` against the app built exactly as `pushtally serve` builds it.
 func withApp(
     _ testing: TestingSetup = .router, configuration: ServerConfiguration = ServerConfiguration(port: 0),

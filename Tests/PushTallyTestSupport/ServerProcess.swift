@@ -161,6 +161,7 @@ public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) t
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
         let count = recv(fd, &buffer, buffer.count, 0)
+        if count < 0, errno == EINTR { continue }
         if count <= 0 { break }
         received += buffer[0..<count]
         let text = String(decoding: received, as: UTF8.self)
@@ -172,7 +173,7 @@ public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) t
 }
 
 /// A plain TCP connection to loopback, for clients that misbehave on purpose.
-public final class RawConnection {
+public final class RawConnection: @unchecked Sendable {
     public let fd: Int32
 
     public init(port: Int, receiveTimeoutSeconds: Int = 30) throws {
@@ -187,16 +188,28 @@ public final class RawConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            close(fd)
-            throw TestFailure("connect failed: errno \(errno)")
-        }
+        // No close here: `fd` is set, so a throw from here on still runs deinit, which closes it (twice would
+        // close whatever another test opened under the same number meanwhile).
+        guard connected == 0 else { throw TestFailure("connect failed: errno \(errno)") }
     }
 
     deinit { close(fd) }
 
-    public func write(_ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    /// Sends `text`; false once the server has closed the connection.
+    @discardableResult
+    public func write(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Reads one bodiless response's head (up to the blank line), or what arrived before a close or timeout.
+    public func readResponse() -> String {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        while !received.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)), recv(fd, &byte, 1, 0) == 1 {
+            received.append(byte)
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// Reads until the server closes the connection (true) or the receive timeout passes (false).
@@ -235,4 +248,12 @@ public func runProcess(_ executable: String, _ arguments: [String]) throws -> (s
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// Runs blocking work (socket reads, waiting for a process) on a thread of its own and awaits it, so that it
+/// never holds one of the few cooperative threads an in-process server under test needs to answer.
+public func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
 }

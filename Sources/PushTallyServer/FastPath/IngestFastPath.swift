@@ -53,8 +53,9 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case ingest(HTTPRequest, EventKind, body: ByteBuffer, slot: Int)
         /// Passing another request's parts on to Hummingbird.
         case passing
-        /// Throwing away the rest of a body that was already refused; the connection closes after the answers.
-        case discarding
+        /// Throwing away the rest of a body that was already refused (413), counting what was thrown away:
+        /// the client may still be sending it and should get the answer, not a reset connection.
+        case discarding(bytes: Int)
     }
 
     private let shared: Shared
@@ -68,7 +69,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var held = CircularBuffer<HTTPRequestPart>()
     private var isReleasingHeld = false
     private var readPending = false
-    /// Close once every answer is written (`Connection: close`, a refused body, or a shutdown).
+    /// Close once every answer is written (`Connection: close`, or a shutdown).
     private var closeAfterAnswers = false
     private var clock: ConnectionClock
     private var idleCheck: Scheduled<Void>?
@@ -164,7 +165,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func process(_ part: HTTPRequestPart, _ context: ChannelHandlerContext) {
         switch (reading, part) {
         case (.idle, .head(let head)):
-            if closeAfterAnswers { return reading = .discarding }
+            if closeAfterAnswers { return reading = .discarding(bytes: 0) }
             if shared.answersIngest, let kind = Self.ingestKind(head) {
                 if passedInFlight > 0 { return held.append(part) }
                 startIngest(head, kind, context)
@@ -176,8 +177,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case (.ingest(let head, let kind, var body, let slot), .body(var chunk)):
             guard body.readableBytes + chunk.readableBytes <= shared.ingest.reader.maxBytes else {
-                reading = .discarding
-                return refuse(slot, shared.ingest.reader.tooLarge, head, context)
+                reading = .discarding(bytes: body.readableBytes + chunk.readableBytes)
+                return answer(slot, shared.ingest.reader.tooLarge, head, context)
             }
             reading = .idle  // lets `body` be appended to without a copy
             body.writeBuffer(&chunk)
@@ -190,7 +191,11 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(wrapInboundOut(part))
         case (.discarding, .end):
             reading = .idle
-        case (.discarding, _):
+        case (.discarding(let bytes), .body(let chunk)):
+            reading = .discarding(bytes: bytes + chunk.readableBytes)
+            // Past four times the limit, reading on only serves whoever is flooding the connection.
+            if bytes + chunk.readableBytes > 4 * shared.ingest.reader.maxBytes { context.close(promise: nil) }
+        case (.discarding, .head):
             break
         case (.idle, _), (.ingest, .head):
             // Not HTTP as the decoder delivers it; let Hummingbird's handling refuse it.
@@ -219,8 +224,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             try shared.ingest.reader.checkDeclaredLength(head.headerFields)
             reading = .ingest(head, kind, body: context.channel.allocator.buffer(capacity: 0), slot: slot)
         } catch {
-            reading = .discarding
-            refuse(slot, error, head, context)
+            reading = .discarding(bytes: 0)
+            answer(slot, error, head, context)
         }
     }
 
@@ -270,12 +275,6 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             }
         }
-    }
-
-    /// Answers with an error, closing the connection afterwards since the rest of the body is not read.
-    private func refuse(_ slot: Int, _ error: any Error, _ head: HTTPRequest, _ context: ChannelHandlerContext) {
-        closeAfterAnswers = true
-        answer(slot, error, head, context)
     }
 
     private func answer(_ slot: Int, _ error: any Error, _ head: HTTPRequest, _ context: ChannelHandlerContext) {
@@ -352,7 +351,9 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func idleCheckFired(_ context: ChannelHandlerContext) {
         guard self.context != nil else { return }
         switch clock.check(now: .now(), waitingForServer: !answers.isEmpty || passedInFlight > 0) {
-        case .close: context.close(promise: nil)
+        case .close:
+            shared.logger.debug("closing a connection that sat idle or sent too slowly", metadata: ["peer": "\(peer.map { "\($0)" } ?? "-")"])
+            context.close(promise: nil)
         case .checkAgain(let deadline): scheduleIdleCheck(context, at: deadline)
         }
     }

@@ -1,5 +1,6 @@
 import CompressNIO
 import Hummingbird
+import NIOCore
 import PushTallyCore
 
 /// Reads a request body under a byte limit that holds both on the wire and after gzip inflation,
@@ -13,6 +14,9 @@ struct BodyReader: Sendable {
         do {
             body = try await request.body.collect(upTo: maxBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        } catch is NIOTooManyBytesError {
+            // A chunked body has no Content-Length to refuse early: it is cut off at the limit instead.
             throw tooLarge
         }
         return try inflate(body, contentEncoding: request.headers[.contentEncoding])
