@@ -17,8 +17,13 @@ struct DatabaseOptions: ParsableArguments {
         database ?? ProcessInfo.processInfo.environment["PUSHTALLY_DATABASE"] ?? "./pushtally.sqlite"
     }
 
-    /// Opens the store, turning a failure into a message on stderr and exit code 4.
-    func open() throws -> SQLiteStore {
+    /// Opens the store, turning a failure into a message on stderr and exit code 4. Unless `mustExist` is
+    /// false, a missing file is exit code 3: a mistyped path must not quietly create an empty database.
+    func open(mustExist: Bool = true) throws -> SQLiteStore {
+        if mustExist, !FileManager.default.fileExists(atPath: path) {
+            printError("no database at \(path) (pushtally serve --database \(path) creates one)")
+            throw Exit.notFound
+        }
         do {
             return try SQLiteStore(path: path)
         } catch {

@@ -21,7 +21,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try database.open()
+            let store = try database.open(mustExist: false)
             defer { store.close() }
             print(try await store.createToken(role: role, label: label).token)
         }

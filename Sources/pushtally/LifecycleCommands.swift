@@ -148,7 +148,7 @@ struct ImportEventsCommand: AsyncParsableCommand {
             printError("no file \(file)")
             throw Exit.notFound
         }
-        let store = try database.open()
+        let store = try database.open(mustExist: false)
         defer { store.close() }
         let decoder = JSONDecoder()
         var header: ExportHeader?

@@ -54,7 +54,7 @@ struct PushesCommand: AsyncParsableCommand {
                 case .failure(let error): rejected.append((line.number, error.description))
                 }
             }
-            let source = try source.open()
+            let source = try source.open(mustExist: false)
             defer { source.close() }
             let progress = Progress(total: valid.count)
             var created = 0
@@ -118,12 +118,17 @@ extension SourceOptions.Source {
                     let message: String
                 }
                 let rejected: [Rejected]
+                let created: Int?
             }
             let answer = try JSONDecoder().decode(Answer.self, from: data)
             let refused = Dictionary(answer.rejected.map { ($0.index, $0.message) }, uniquingKeysWith: { a, _ in a })
-            // The server reports created and updated only as totals; per line, accepted counts as updated.
+            // The server reports created and updated as totals, and only totals are summed from here: the
+            // first `created` accepted lines stand for the created ones (which lines they were is not printed).
+            var created = answer.created ?? 0
             return pushes.indices.map { index in
-                refused[index].map { .failure(Refusal(message: $0)) } ?? .success(RegistrationOutcome.updated)
+                if let message = refused[index] { return .failure(Refusal(message: message)) }
+                defer { created -= 1 }
+                return .success(created > 0 ? .created : .updated)
             }
         }
     }

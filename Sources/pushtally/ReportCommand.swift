@@ -46,7 +46,9 @@ struct ReportCommand: AsyncParsableCommand {
             let text = try await source.fetch(ReportRequest(subject, filter: filter), json: format == .json, bom: bom && format == .csv)
             let output: String
             switch format {
-            case .table: output = TextTableRenderer.render(records: CSVParser.parse(text))
+            case .table:
+                // From the CSV, without its spreadsheet guard: a terminal runs no formulas.
+                output = TextTableRenderer.render(records: CSVParser.parse(text).map { $0.map(CSVRenderer.unneutralised) })
             case .csv: output = text
             case .json: output = text + "\n"
             }

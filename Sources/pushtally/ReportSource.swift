@@ -21,14 +21,15 @@ struct SourceOptions: ParsableArguments {
         case server(URL, token: String?)
     }
 
-    func open() throws -> Source {
+    /// - Parameter mustExist: whether a missing database file is an error (exit 3) rather than a new database.
+    func open(mustExist: Bool = true) throws -> Source {
         if let server = server ?? environment("PUSHTALLY_SERVER") {
             guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
                 throw ValidationError("--server must be an http(s) URL, not \(server)")
             }
             return .server(url, token: token ?? environment("PUSHTALLY_TOKEN"))
         }
-        return .database(try database.open())
+        return .database(try database.open(mustExist: mustExist))
     }
 }
 

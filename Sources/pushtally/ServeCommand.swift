@@ -85,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         case (nil, nil): break
         default: throw ValidationError("--tls-cert and --tls-key go together")
         }
-        let store = try database.open()
+        let store = try database.open(mustExist: false)
         if try await !store.hasActiveTokens() {
             let (token, _) = try await store.createToken(role: .admin, label: "created by first serve")
             say("No tokens in \(store.path) yet; created an admin token (shown once, keep it):")

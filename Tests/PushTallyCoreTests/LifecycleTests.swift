@@ -91,7 +91,7 @@ import Testing
             ])
             let stored = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT device_id FROM events") }
             #expect(!stored.contains("install-a"))
-            #expect(stored.allSatisfy { $0.hasPrefix("d1:") })
+            #expect(stored.allSatisfy { $0.hasPrefix("d1:") && $0.utf8.count == 25 })
             let before = try await reports(store)
             #expect(try await store.forget(deviceID: "install-a") == 3)
             #expect(try await store.rawEventCount() == 1)

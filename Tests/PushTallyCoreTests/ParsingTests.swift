@@ -110,6 +110,23 @@ import Testing
 }
 
 @Suite struct TimestampTests {
+    /// The hand-written formatter says what Foundation's ISO 8601 formatter says, across zones and centuries.
+    @Test func formatsISO8601LikeFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        let zones = ["UTC", "Asia/Kathmandu", "America/Santiago", "America/St_Johns", "Pacific/Chatham", "Asia/Taipei"]
+        for _ in 0..<2000 {
+            // From 1970: before 1920 some zones ran on local mean time, offsets with seconds that ISO 8601 cannot say.
+            let millis = Int64.random(in: 0...4_102_444_800_000, using: &generator) / 1000 * 1000
+            let zone = TimeZone(identifier: zones.randomElement(using: &generator)!)!
+            let date = Date(timeIntervalSince1970: Double(millis) / 1000)
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = zone
+            #expect(Timestamp.iso8601(millis: millis, offsetSeconds: zone.secondsFromGMT(for: date)) == formatter.string(from: date))
+        }
+        #expect(Timestamp.iso8601(millis: 1_795_167_300_123) == "2026-11-20T09:35:00.123Z")
+        #expect(Timestamp.iso8601(millis: -1) == "1969-12-31T23:59:59.999Z")
+    }
+
     @Test func readsUnixSecondsAndISO8601() throws {
         #expect(try Timestamp.millis(from: .number(1_795_000_000), field: "ts") == 1_795_000_000_000)
         #expect(try Timestamp.millis(from: .string("1795000000.25"), field: "ts") == 1_795_000_000_250)

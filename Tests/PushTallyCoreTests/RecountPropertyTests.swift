@@ -90,6 +90,7 @@ struct SplitMix64: RandomNumberGenerator {
                 funnel.pushes = 1
                 funnel.targeted = registration.counts.targeted
                 funnel.sent = registration.counts.sent
+                if registration.sentAtMillis != nil { funnel.sentTimed = registration.counts.sent }
                 funnel.failedByReason = registration.counts.failed.filter { $0.value > 0 }
                 expected[registration.campaign, default: Funnel()].add(funnel)
             }

@@ -8,6 +8,7 @@ import Testing
         var funnel = Funnel()
         funnel.pushes = 2
         funnel.sent = 4
+        funnel.sentTimed = 4
         funnel.displays = EventCount(total: 3, duplicates: 1)
         funnel.actions = ["open": EventCount(total: 1), "view": EventCount(total: 2)]
         var empty = Funnel()
@@ -47,6 +48,13 @@ import Testing
         }
         #expect(CSVRenderer.neutralised("plain") == "plain")
         #expect(CSVRenderer.neutralised("") == "")
+    }
+
+    /// The terminal table shows what the user sent: the guard comes off again, and only the guard.
+    @Test func theGuardComesOffForTheTerminal() {
+        for text in ["=1+1", "+1", "-1", "@SUM(A1)", "plain", "'quoted", "'", ""] {
+            #expect(CSVRenderer.unneutralised(CSVRenderer.neutralised(text)) == text)
+        }
     }
 
     @Test func jsonHasNullRatesAndActionObjects() throws {

@@ -55,6 +55,24 @@ import Testing
         }
     }
 
+    /// Displays of a push without `sent_at` cannot be timed, so its sends stay out of the 1 h/24 h/7 d rates.
+    @Test func maturityRatesPoolOnlyPushesWithASentAt() async throws {
+        let clock = TestClock(Self.now)
+        try await withStore(clock: clock.function) { store in
+            try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: Self.sentAt, counts: SendCounts(sent: 10)))
+            try await store.register(PushRegistration(pushID: "untimed", campaign: "c", counts: SendCounts(sent: 90)))
+            _ = try await store.ingest(receipts() + [receipt("untimed", device: "x")])
+            let untimed = try #require(try await store.pushFigures(ReportFilter(pushID: "untimed")).first).funnel
+            #expect(untimed.displayRate(within: 3600) == nil)
+            #expect(untimed.displayRate == 1.0 / 90)
+            let campaign = try await store.report(ReportRequest(.campaigns))
+            let row = Dictionary(uniqueKeysWithValues: campaign.rows[0].map { ($0.0, $0.1) })
+            #expect(row["display_rate_1h"] == .rate(0.2))
+            #expect(row["display_rate_7d"] == .rate(0.4))
+            #expect(row["display_rate"] == .rate(5.0 / 100))
+        }
+    }
+
     @Test func receiptsBeforeRegistrationAreTimedAtRegistration() async throws {
         let clock = TestClock(Self.now)
         let (registeredFirst, registeredLate) = try await (
@@ -178,6 +196,18 @@ import Testing
         let newYork = try await series(events, now: 1_793_664_000_000, width: .day, zone: "America/New_York")
         #expect(newYork.map(\.0) == ["2026-11-01T00:00:00-04:00"])
         #expect(newYork.map(\.1) == [2])
+    }
+
+    /// Santiago's clocks skip from 00:00 to 01:00 on 2026-09-06: that day starts at 01:00, the next at 00:00.
+    @Test func daysAfterAMidnightSkippedByDSTStillStartAtTheirMidnight() async throws {
+        let events: [(Int64, EventKind, String)] = [
+            (1_788_609_600_000, .display, ""),  // 2026-09-05T12:00Z
+            (1_788_696_000_000, .display, ""),  // 2026-09-06T12:00Z
+            (1_788_782_400_000, .display, ""),  // 2026-09-07T12:00Z
+        ]
+        let santiago = try await series(events, now: 1_788_825_600_000, width: .day, zone: "America/Santiago")
+        #expect(santiago.map(\.0) == ["2026-09-05T00:00:00-04:00", "2026-09-06T01:00:00-03:00", "2026-09-07T00:00:00-03:00"])
+        #expect(santiago.map(\.1) == [1, 1, 1])
     }
 
     @Test func rangeFillsEmptyBucketsAndCountsActions() async throws {

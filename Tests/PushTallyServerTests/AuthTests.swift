@@ -17,7 +17,26 @@ import Testing
         (.get, "/v1/reports/pushes", nil, .read),
         (.get, "/v1/reports/pushes/p1", nil, .read),
         (.get, "/v1/reports/campaigns/c", nil, .read),
+        (.get, "/v1/reports/timeseries", nil, .read),
+        (.get, "/v1/reports/versions", nil, .read),
     ]
+
+    /// Routes anyone may call: extensions cannot keep a secret, probes and scrapers carry none, and the
+    /// dashboard's files hold no data (its data comes from the report routes, with the user's token).
+    static let publicRoutes: Set<String> = [
+        "POST /v1/receipts", "POST /v1/actions", "GET /healthz", "GET /metrics", "GET /dashboard", "GET /dashboard/{file}",
+    ]
+
+    /// A route added later is either in `routes` (and so checked below) or public on purpose.
+    @Test func everyRouteIsCheckedOrPublicOnPurpose() async throws {
+        let fixture = try await TestFixture.make()
+        defer { fixture.tearDown() }
+        let registered = Set(buildRouter(configuration: ServerConfiguration(), store: fixture.store).routes.map(\.description))
+        let protected = Set(Self.routes.map { method, path, _, _ in
+            "\(method.rawValue) \(path.replacingOccurrences(of: "/p1", with: "/{push_id}").replacingOccurrences(of: "/campaigns/c", with: "/campaigns/{campaign}"))"
+        })
+        #expect(registered == protected.union(Self.publicRoutes))
+    }
 
     @Test func everyProtectedRouteChecksItsRole() async throws {
         try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in

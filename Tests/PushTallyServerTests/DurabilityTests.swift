@@ -77,10 +77,17 @@ func loadUntilDown(
             #expect(lost.isEmpty, "round \(round) lost \(lost.sorted().prefix(5))")
             totalAcknowledged += acked.count
             totalLost += lost.count
-            // The restarted server reports them too.
-            let report = try runPushtally(["report", "push", pushID, "--format", "json", "--database", server.databasePath])
-            let rows = (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["pushes"] as? [[String: Any]]
+            // A server restarted on the file reports them too, over HTTP.
+            let token = try runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let restarted = try ServerProcess(directory: directory)
+            try restarted.start()
+            let report = try await httpRequest(
+                restarted.baseURL.appendingPathComponent("v1/reports/pushes/\(pushID)"), headers: ["Authorization": "Bearer \(token)"])
+            #expect(report.status == 200)
+            let rows = (try JSONSerialization.jsonObject(with: report.body) as? [String: Any])?["pushes"] as? [[String: Any]]
             #expect((rows?.first?["displayed"] as? Int ?? 0) >= acked.count)
+            #expect(try restarted.stop() == 0)
         }
         print("crash test: acknowledged \(totalAcknowledged), lost \(totalLost) over 3 SIGKILL rounds")
     }

@@ -85,14 +85,25 @@ import FoundationNetworking
         #expect(displayed >= acknowledged.count, "acknowledged \(acknowledged.count), stored \(displayed)")
     }
 
-    @Test func tokensNeverReachTheLog() async throws {
+    @Test func tokensAndDeviceIDsNeverReachTheLog() async throws {
         let server = try ServerProcess(extraArguments: ["--require-ingest-key", "--log-level", "trace"])
         defer { server.removeFiles() }
         try server.start()
         let secret = "pt_0123456789ab_" + String(repeating: "f", count: 64)
+        let device = "install-4b1d-never-logged"
+        let form = ["Content-Type": "application/x-www-form-urlencoded"]
         let url = server.baseURL.appendingPathComponent("v1/receipts").appending(queryItems: [.init(name: "key", value: secret)])
-        let rejected = try await httpRequest(url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("push_id=1".utf8))
+        let rejected = try await httpRequest(url, method: "POST", headers: form, body: Data("push_id=1&device_id=\(device)".utf8))
         #expect(rejected.status == 401)
+        // Accepted, and refused for a bad field: neither logs the device id it carried.
+        let ingestToken = try runPushtally(["keys", "create", "--role", "ingest", "--database", server.databasePath])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let receipts = server.baseURL.appendingPathComponent("v1/receipts")
+        let bearer = form.merging(["Authorization": "Bearer \(ingestToken)"]) { a, _ in a }
+        #expect(try await httpRequest(receipts, method: "POST", headers: bearer, body: Data("push_id=1&device_id=\(device)".utf8)).status == 204)
+        #expect(try await httpRequest(receipts, method: "POST", headers: bearer, body: Data("push_id=1&device_id=\(device)&ts=never".utf8)).status == 400)
+        // A token typed into a path no route has.
+        #expect(try await httpRequest(server.baseURL.appendingPathComponent("v1/receipts/\(secret)")).status == 404)
         let viaHeader = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/reports/campaigns"), headers: ["Authorization": "Bearer \(server.adminToken)"])
         #expect(viaHeader.status == 200)
@@ -100,6 +111,9 @@ import FoundationNetworking
         #expect(server.log.contains("listening"))
         #expect(!server.log.contains(secret))
         #expect(!server.log.contains(server.adminToken))
+        #expect(!server.log.contains(ingestToken))
+        #expect(!server.log.contains(device))
+        #expect(server.log.contains("error=bad_timestamp"))
     }
 }
 

@@ -47,13 +47,22 @@ async function api(path, params = {}, format = "json") {
   return format === "csv" ? response : response.json();
 }
 
+// Days in the browser's zone; "To" is inclusive, so the range ends where the day after it begins (the API's
+// `to` is exclusive).
 function filters() {
   const params = {};
   const from = $("from").value, to = $("to").value;
   if (from) params.from = new Date(from + "T00:00:00").toISOString();
-  if (to) params.to = new Date(to + "T00:00:00").toISOString();
+  if (to) {
+    const end = new Date(to + "T00:00:00");
+    end.setDate(end.getDate() + 1);
+    params.to = end.toISOString();
+  }
   return params;
 }
+
+// The campaign picked in the table narrows the time series and receipt health too (and their CSVs).
+const campaignFilter = () => state.campaign ? { campaign: state.campaign } : {};
 
 const percent = (value) => value === null || value === undefined ? "–" : (value * 100).toFixed(1) + "%";
 const number = (value) => value === null || value === undefined ? "–" : Number(value).toLocaleString();
@@ -115,6 +124,9 @@ function compare(a, b) {
   return typeof a === "number" ? a - b : String(a).localeCompare(String(b));
 }
 
+// Charts are drawn at the container's own width, so their 11 px labels stay 11 px on a phone.
+const chartWidth = (container, fallback) => Math.max(container.clientWidth || fallback, 260);
+
 // Horizontal bars: [{label, value, second?}].
 function barChart(container, items, options = {}) {
   container.replaceChildren();
@@ -123,38 +135,46 @@ function barChart(container, items, options = {}) {
     return;
   }
   const max = Math.max(1, ...items.map((item) => item.value));
-  const rowHeight = 22, labelWidth = 130, width = 420;
+  const width = chartWidth(container, 420), rowHeight = 24, labelWidth = Math.min(130, width * 0.35);
   const svg = svgNode("svg", { viewBox: `0 0 ${width} ${items.length * rowHeight + 4}`, role: "img",
     "aria-label": options.label || "bar chart" });
   items.forEach((item, index) => {
     const y = index * rowHeight + 2;
-    const barWidth = (width - labelWidth - 60) * item.value / max;
-    svg.append(svgNode("text", { x: 0, y: y + 14 }, item.label));
+    const barWidth = (width - labelWidth - 90) * item.value / max;
+    svg.append(svgNode("text", { x: 0, y: y + 15 }, item.label));
     svg.append(svgNode("rect", { class: "bar" + (item.second ? " second" : ""), x: labelWidth, y, width: Math.max(barWidth, 1),
       height: rowHeight - 6 }));
-    svg.append(svgNode("text", { x: labelWidth + barWidth + 4, y: y + 14 }, item.text ?? number(item.value)));
+    svg.append(svgNode("text", { x: labelWidth + barWidth + 4, y: y + 15 }, item.text ?? number(item.value)));
   });
   container.append(svg);
 }
 
-// Vertical bars per time bucket: displayed_unique, with opened_unique beside it.
-function seriesChart(container, buckets, width) {
+// Vertical bars per time bucket: displayed_unique, with opened_unique beside it, a baseline and a legend.
+function seriesChart(container, buckets, bucketSize) {
   container.replaceChildren();
-  const height = 180, left = 40, bottom = 30, usable = 900 - left;
+  const width = chartWidth(container, 900), height = 180, left = 44, top = 22, bottom = 30, usable = width - left - 8;
   const max = Math.max(1, ...buckets.map((b) => b.displayed_unique));
   const step = Math.min(usable / Math.max(buckets.length, 1), 60);
-  const svg = svgNode("svg", { viewBox: `0 0 900 ${height + bottom}`, role: "img",
-    "aria-label": `Unique displays and opens per ${width}` });
-  svg.append(svgNode("text", { x: 0, y: 12 }, number(max)));
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} ${top + height + bottom}`, role: "img",
+    "aria-label": `Unique displays and opens per ${bucketSize}` });
+  svg.append(svgNode("rect", { class: "bar", x: left, y: 4, width: 10, height: 10 }));
+  svg.append(svgNode("text", { x: left + 14, y: 13 }, "displayed (unique)"));
+  svg.append(svgNode("rect", { class: "bar second", x: left + 140, y: 4, width: 10, height: 10 }));
+  svg.append(svgNode("text", { x: left + 154, y: 13 }, "opened (unique)"));
+  svg.append(svgNode("text", { x: 0, y: top + 10 }, number(max)));
+  svg.append(svgNode("text", { x: 0, y: top + height }, "0"));
+  svg.append(svgNode("line", { class: "axis", x1: left, y1: top + height, x2: width, y2: top + height }));
+  const every = Math.ceil(buckets.length / Math.max(1, Math.floor(usable / 90)));
   buckets.forEach((bucket, index) => {
     const x = left + index * step;
     const h1 = height * bucket.displayed_unique / max, h2 = height * bucket.opened_unique / max;
-    svg.append(svgNode("rect", { class: "bar", x, y: height - h1, width: Math.max(step * 0.45, 1), height: h1 },
+    svg.append(svgNode("rect", { class: "bar", x, y: top + height - h1, width: Math.max(step * 0.45, 1), height: h1 },
       svgNode("title", {}, `${bucket.start}: ${bucket.displayed_unique} displayed`)));
-    svg.append(svgNode("rect", { class: "bar second", x: x + step * 0.45, y: height - h2, width: Math.max(step * 0.45, 1), height: h2 },
+    svg.append(svgNode("rect", { class: "bar second", x: x + step * 0.45, y: top + height - h2, width: Math.max(step * 0.45, 1), height: h2 },
       svgNode("title", {}, `${bucket.start}: ${bucket.opened_unique} opened`)));
-    const every = Math.ceil(buckets.length / 8);
-    if (index % every === 0) svg.append(svgNode("text", { x, y: height + 18 }, bucket.start.slice(5, width === "hour" ? 16 : 10)));
+    if (index % every === 0) {
+      svg.append(svgNode("text", { x, y: top + height + 18 }, bucket.start.slice(5, bucketSize === "hour" ? 16 : 10).replace("T", " ")));
+    }
   });
   container.append(svg);
 }
@@ -206,32 +226,45 @@ const versionColumns = [
 async function loadCampaigns() {
   const report = await api("/v1/reports/campaigns", filters());
   state.campaigns = report.campaigns;
-  $("campaigns-empty").hidden = report.campaigns.length > 0;
+  const filtered = Boolean($("from").value || $("to").value);
+  $("campaigns-empty").hidden = report.campaigns.length > 0 || filtered;
+  $("campaigns-none-in-range").hidden = report.campaigns.length > 0 || !filtered;
+  // Pushes registered but not one receipt: the extension is the first suspect.
+  const registered = report.campaigns.filter((row) => !row.orphan);
+  $("receipts-empty").hidden = registered.length === 0 || report.campaigns.some((row) => row.displayed > 0);
   renderTable($("campaigns-table"), campaignColumns, report.campaigns, { sort: state.sort });
 }
 
 async function loadSeries() {
   const bucket = $("bucket").value, tz = $("tz").value;
-  const report = await api("/v1/reports/timeseries", { ...filters(), bucket, tz, ...(state.campaign ? { campaign: state.campaign } : {}) });
-  $("series-empty").hidden = report.buckets.length > 0;
-  seriesChart($("series-chart"), report.buckets, bucket);
+  const report = await api("/v1/reports/timeseries", { ...filters(), bucket, tz, ...campaignFilter() });
+  const empty = report.buckets.every((row) => !row.displayed && !row.opened);
+  $("series-empty").hidden = !empty;
+  $("series-chart").hidden = empty;
+  if (!empty) seriesChart($("series-chart"), report.buckets, bucket);
 }
 
 async function loadVersions() {
-  const report = await api("/v1/reports/versions", { ...filters(), dimension: $("dimension").value,
-    ...(state.campaign ? { campaign: state.campaign } : {}) });
+  const dimension = $("dimension");
+  const report = await api("/v1/reports/versions", { ...filters(), dimension: dimension.value, ...campaignFilter() });
+  $("health-title").textContent = "Receipt health by " + dimension.selectedOptions[0].textContent.toLowerCase();
+  $("versions-empty").hidden = report.versions.length > 0;
+  $("versions-table").hidden = report.versions.length === 0;
   renderTable($("versions-table"), versionColumns, report.versions, { flagged: (row) => row.flagged });
 }
 
 async function loadCampaign() {
   const section = $("campaign-detail");
-  if (!state.campaign) { section.hidden = true; return; }
+  if (!state.campaign) { section.hidden = true; $("filter-note").hidden = true; return; }
   const report = await api("/v1/reports/campaigns/" + encodeURIComponent(state.campaign), filters());
   const row = state.campaigns.find((campaign) => campaign.campaign === state.campaign) || {};
   section.hidden = false;
   $("detail-title").textContent = `Campaign ${state.campaign}`;
+  $("filter-note").hidden = false;
+  $("filter-campaign").textContent = state.campaign;
   barChart($("funnel-chart"), [
-    { label: "Targeted", value: row.targeted || 0 },
+    // Targeted only when the backend reported it: a bar of 0 above Sent would read as a loss.
+    ...(row.targeted ? [{ label: "Targeted", value: row.targeted }] : []),
     { label: "Sent (APNs)", value: row.sent || 0 },
     { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
     { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
@@ -249,9 +282,10 @@ async function loadCampaign() {
   renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
 }
 
+// Each campaign picked is a history entry, so Back returns to the previous view.
 function selectCampaign(name) {
   state.campaign = name;
-  history.replaceState(null, "", location.pathname + "#campaign=" + encodeURIComponent(name));
+  history.pushState(null, "", location.pathname + (name === null ? "" : "#campaign=" + encodeURIComponent(name)));
   refresh();
 }
 
@@ -272,8 +306,8 @@ async function downloadCSV(report) {
   const paths = {
     campaigns: ["/v1/reports/campaigns", filters()],
     campaign: ["/v1/reports/campaigns/" + encodeURIComponent(state.campaign || ""), filters()],
-    timeseries: ["/v1/reports/timeseries", { ...filters(), bucket: $("bucket").value, tz: $("tz").value }],
-    versions: ["/v1/reports/versions", { ...filters(), dimension: $("dimension").value }],
+    timeseries: ["/v1/reports/timeseries", { ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() }],
+    versions: ["/v1/reports/versions", { ...filters(), dimension: $("dimension").value, ...campaignFilter() }],
   };
   try {
     const response = await api(...paths[report], "csv");
@@ -324,6 +358,11 @@ $("sign-in-form").addEventListener("submit", (event) => {
   showDashboard();
 });
 $("sign-out").addEventListener("click", signOut);
+$("all-campaigns").addEventListener("click", () => selectCampaign(null));
+window.addEventListener("popstate", () => {
+  state.campaign = new URLSearchParams(location.hash.slice(1)).get("campaign");
+  refresh();
+});
 $("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
 $("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
 for (const button of document.querySelectorAll("button.csv")) {

@@ -5,38 +5,61 @@
 public enum FormBody {
     /// Decodes `a=1&b=x%20y` into a dictionary; the first occurrence of a repeated name wins.
     public static func parse(_ bytes: some Collection<UInt8>) throws(FieldError) -> [String: String] {
+        let result = Array(bytes).withUnsafeBytes { buffer in
+            Result { () throws(FieldError) -> [String: String] in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// One pass over the bytes, no intermediate arrays: this runs for every extension receipt.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            let name = try decode(parts[0])
-            let value = parts.count > 1 ? try decode(parts[1]) : ""
-            if result[name] == nil { result[name] = value }
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            var equals: Int?
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
+                end += 1
+            }
+            if end > start {
+                let nameEnd = equals ?? end
+                let name = try decode(UnsafeRawBufferPointer(rebasing: bytes[start..<nameEnd]))
+                if result[name] == nil {
+                    result[name] = equals == nil ? "" : try decode(UnsafeRawBufferPointer(rebasing: bytes[(nameEnd + 1)..<end]))
+                }
+            }
+            start = end + 1
         }
         return result
     }
 
-    private static func decode(_ component: some Collection<UInt8>) throws(FieldError) -> String {
+    private static func decode(_ component: UnsafeRawBufferPointer) throws(FieldError) -> String {
+        // Most components need no decoding: validate them as they are, without a copy.
+        if !component.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+            guard let string = String(validating: component, as: UTF8.self) else {
+                throw FieldError("invalid_utf8", "form body is not valid UTF-8")
+            }
+            return string
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(component.count)
-        var index = component.startIndex
-        while index != component.endIndex {
+        var index = 0
+        while index < component.count {
             let byte = component[index]
             switch byte {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                let high = component.index(after: index)
-                guard high != component.endIndex, component.index(after: high) != component.endIndex,
-                    let h = hexValue(component[high]), let l = hexValue(component[component.index(after: high)])
-                else {
+                guard index + 2 < component.count, let h = hexValue(component[index + 1]), let l = hexValue(component[index + 2]) else {
                     throw FieldError("malformed_form", "bad percent-encoding in form body")
                 }
                 bytes.append(h << 4 | l)
-                index = component.index(after: high)
+                index += 2
             default:
                 bytes.append(byte)
             }
-            index = component.index(after: index)
+            index += 1
         }
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw FieldError("invalid_utf8", "form body is not valid UTF-8")

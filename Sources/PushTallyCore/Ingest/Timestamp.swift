@@ -39,9 +39,41 @@ public enum Timestamp {
 
     /// Formats milliseconds since 1970 as ISO 8601 in UTC, with milliseconds when they are not zero.
     public static func iso8601(millis: Int64) -> String {
-        let date = Date(timeIntervalSince1970: Double(millis) / 1000)
-        return millis % 1000 == 0
-            ? date.formatted(.iso8601)
-            : date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        iso8601(millis: millis, offsetSeconds: 0)
+    }
+
+    /// ISO 8601 at a UTC offset (`Z` for zero, else `+05:45`), with milliseconds when they are not zero.
+    ///
+    /// By hand rather than with Foundation's formatters: a report writes one per push and per bucket, and
+    /// ICU's formatters cost microseconds each (they were most of a 1,000-push report's time).
+    public static func iso8601(millis: Int64, offsetSeconds: Int) -> String {
+        let local = millis + Int64(offsetSeconds) * 1000
+        let (days, millisOfDay) = local.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, dayMillis) = millisOfDay < 0 ? (days - 1, millisOfDay + 86_400_000) : (days, millisOfDay)
+        let (year, month, dayOfMonth) = civilDate(daysSince1970: day)
+        let seconds = dayMillis / 1000
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
+        if dayMillis % 1000 != 0 { text += ".\(pad(dayMillis % 1000, 3))" }
+        guard offsetSeconds != 0 else { return text + "Z" }
+        let minutes = abs(offsetSeconds) / 60
+        return text + (offsetSeconds < 0 ? "-" : "+") + "\(pad(Int64(minutes / 60), 2)):\(pad(Int64(minutes % 60), 2))"
+    }
+
+    /// Year, month and day of a day number (Howard Hinnant's days-to-civil, proleptic Gregorian).
+    static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -42,6 +42,12 @@ public enum CSVRenderer {
         return "=+-@\t\r".unicodeScalars.contains(first) ? "'" + text : text
     }
 
+    /// The text ``neutralised(_:)`` was given: for showing a cell where no spreadsheet runs it (a terminal).
+    public static func unneutralised(_ cell: String) -> String {
+        guard cell.hasPrefix("'"), neutralised(String(cell.dropFirst())) == cell else { return cell }
+        return String(cell.dropFirst())
+    }
+
     /// Quotes a field when it holds a separator, a quote or a line break, doubling inner quotes.
     public static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return text }

@@ -23,6 +23,9 @@ public struct Funnel: Sendable, Hashable {
     public var pushes = 0
     public var targeted: Int64 = 0
     public var sent: Int64 = 0
+    /// Sends of pushes with a `sent_at`: only their displays can be timed, so only they count towards the
+    /// 1 h / 24 h / 7 d rates.
+    public var sentTimed: Int64 = 0
     /// APNs refusals by reason.
     public var failedByReason: [String: Int64] = [:]
     public var displays = EventCount()
@@ -53,9 +56,10 @@ public struct Funnel: Sendable, Hashable {
     /// off). Negative when keyless retries inflate displays or sends are under-reported.
     public var unexplainedLoss: Int64 { sent - displayedUnique }
 
-    /// Unique displays within `seconds` of `sent_at` (one of 1 h, 24 h, 7 d) per device sent to.
+    /// Unique displays within `seconds` of `sent_at` (one of 1 h, 24 h, 7 d) per device sent to, over the pushes
+    /// with a `sent_at`; `nil` when none has one.
     public func displayRate(within seconds: Int64) -> Double? {
-        Self.ratio(latency.count(below: seconds), sent)
+        Self.ratio(latency.count(below: seconds), sentTimed)
     }
 
     public var failed: Int64 { failedByReason.values.reduce(0, +) }
@@ -84,6 +88,7 @@ public struct Funnel: Sendable, Hashable {
         pushes += other.pushes
         targeted += other.targeted
         sent += other.sent
+        sentTimed += other.sentTimed
         failedByReason.merge(other.failedByReason, uniquingKeysWith: +)
         displays.add(other.displays)
         for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }

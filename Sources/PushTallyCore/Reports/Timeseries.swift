@@ -81,13 +81,16 @@ public enum TimeseriesReport {
                         "too_many_buckets", "the range holds more than \(TimeseriesOptions.maximumBuckets) buckets; narrow from/to or use bucket=day",
                         field: "bucket")
                 }
-                cursor = calendar.date(byAdding: options.width.component, value: 1, to: cursor)!
+                // The next bucket starts where this one ends: adding a day to a day that began at 01:00
+                // (DST skipping midnight, as in America/Santiago) would land on 01:00 ever after.
+                cursor = calendar.dateInterval(of: options.width.component, for: cursor)!.end
             }
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = options.timeZone
-        formatter.formatOptions = [.withInternetDateTime]
-        let rows = starts.map { start in columns(start: formatter.string(from: start), funnels[start] ?? Funnel()) }
+        let rows = starts.map { start in
+            let millis = Int64((start.timeIntervalSince1970 * 1000).rounded())
+            let iso = Timestamp.iso8601(millis: millis, offsetSeconds: options.timeZone.secondsFromGMT(for: start))
+            return columns(start: iso, funnels[start] ?? Funnel())
+        }
         return ReportTable(
             name: "buckets", rows: rows, template: columns(start: "", Funnel()),
             header: [("bucket", .text(options.width.rawValue)), ("tz", .text(options.timeZoneName))])

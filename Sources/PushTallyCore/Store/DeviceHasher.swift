@@ -28,10 +28,22 @@ struct DeviceHasher: Sendable {
         return DeviceHasher(key: key)
     }
 
-    /// `d1:` + hex HMAC; the prefix leaves room for a key rotation later.
+    /// `d1:` + the first 128 bits of the HMAC in unpadded base64url (25 bytes: it is stored twice per receipt,
+    /// in the raw row and in the dedupe key); the prefix leaves room for a key rotation later.
     func hash(_ deviceID: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(deviceID.utf8), using: key)
-        return "d1:" + Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let base64 = Data(mac).prefix(16).base64EncodedString()
+        var hashed = "d1:"
+        hashed.reserveCapacity(25)
+        for character in base64.utf8 {
+            switch character {
+            case UInt8(ascii: "+"): hashed.append("-")
+            case UInt8(ascii: "/"): hashed.append("_")
+            case UInt8(ascii: "="): continue
+            default: hashed.unicodeScalars.append(Unicode.Scalar(character))
+            }
+        }
+        return hashed
     }
 }
 

@@ -7,58 +7,93 @@ extension SQLiteStore {
     }
 
     static func pushFigures(_ filter: ReportFilter, in db: Database) throws -> [PushFigures] {
+        // A report on one push or one campaign reads only its rows (every table is keyed by push_id first,
+        // and pushes has an index by campaign): its cost follows what was asked for, not the database's size.
+        let (scope, scopeArguments): (String, StatementArguments) =
+            if let pushID = filter.pushID {
+                ("WHERE push_id = ?", [pushID])
+            } else if let campaign = filter.campaign {
+                ("WHERE push_id IN (SELECT push_id FROM pushes WHERE campaign = ?)", [campaign])
+            } else {
+                ("", [])
+            }
+        // Columns are read by position: GRDB's by-name lookup scans the column names for every value, and a
+        // report over many pushes reads tens of thousands of rows.
         var pushes: [String: PushFigures] = [:]
+        pushes.reserveCapacity(filter.pushID == nil ? 1024 : 1)
+        // A join through push_sends' key, grouped by push: joining an aggregated subquery instead has no index
+        // to use and took most of this function's time.
         let registered = try Row.fetchCursor(db, sql: """
             SELECT p.push_id, p.campaign, p.title, p.sent_at, p.app, p.environment,
-                   COALESCE(s.targeted, 0) AS targeted, COALESCE(s.sent, 0) AS sent
-            FROM pushes p
-            LEFT JOIN (SELECT push_id, SUM(targeted) AS targeted, SUM(sent) AS sent FROM push_sends GROUP BY push_id) s
-                ON s.push_id = p.push_id
-            """)
+                   COALESCE(SUM(s.targeted), 0), COALESCE(SUM(s.sent), 0)
+            FROM pushes p LEFT JOIN push_sends s ON s.push_id = p.push_id
+            \(scope.replacingOccurrences(of: "WHERE push_id", with: "WHERE p.push_id"))
+            GROUP BY p.push_id
+            """, arguments: scopeArguments)
         while let row = try registered.next() {
             var funnel = Funnel()
             funnel.pushes = 1
-            funnel.targeted = row["targeted"]
-            funnel.sent = row["sent"]
-            let id: String = row["push_id"]
+            funnel.targeted = row[6]
+            funnel.sent = row[7]
+            let id: String = row[0]
+            let sentAt: Int64? = row[3]
+            if sentAt != nil { funnel.sentTimed = funnel.sent }
             pushes[id] = PushFigures(
-                pushID: id, campaign: row["campaign"], title: row["title"], sentAtMillis: row["sent_at"],
-                app: row["app"], environment: row["environment"], firstEventMillis: nil, funnel: funnel)
+                pushID: id, campaign: row[1], title: row[2], sentAtMillis: sentAt,
+                app: row[4], environment: row[5], firstEventMillis: nil, funnel: funnel)
         }
         let failures = try Row.fetchCursor(
-            db, sql: "SELECT push_id, reason, SUM(count) AS count FROM push_failures GROUP BY push_id, reason")
+            db, sql: "SELECT push_id, reason, SUM(count) AS count FROM push_failures \(scope) GROUP BY push_id, reason",
+            arguments: scopeArguments)
         while let row = try failures.next() {
-            pushes[row["push_id"]]?.funnel.failedByReason[row["reason"]] = row["count"]
+            pushes[row[0] as String]?.funnel.failedByReason[row[1]] = row[2]
         }
         let rollups = try Row.fetchCursor(
-            db, sql: "SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push")
+            db, sql: "SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push \(scope)",
+            arguments: scopeArguments)
         while let row = try rollups.next() {
-            let id: String = row["push_id"]
-            var push = pushes[id] ?? {
-                var funnel = Funnel()
-                funnel.pushes = 1
-                return PushFigures(pushID: id, firstEventMillis: nil, funnel: funnel)
-            }()
-            let count = EventCount(total: row["total"], duplicates: row["duplicates"])
-            if EventKind(rawValue: row["kind"]) == .display {
-                push.funnel.displays.add(count)
-                push.funnel.late += row["late"] as Int64
-            } else {
-                push.funnel.actions[row["action"], default: EventCount()].add(count)
-            }
-            let first: Int64 = row["first_time"]
-            push.firstEventMillis = min(push.firstEventMillis ?? first, first)
-            pushes[id] = push
+            let id: String = row[0]
+            let count = EventCount(total: row[3], duplicates: row[4])
+            let first: Int64 = row[5]
+            // Mutated in place: a push's figures are a large value, and a copy out and back per row showed.
+            pushes[id, default: PushFigures(orphan: id)].add(
+                count, kind: EventKind(rawValue: row[1]) ?? .display, action: row[2], late: row[6], firstEvent: first)
         }
-        let latency = try Row.fetchCursor(db, sql: "SELECT push_id, bucket, count FROM rollup_latency")
+        // Ordered by push (the table's key order), so each push is looked up once, not once per bucket.
+        let latency = try Row.fetchCursor(
+            db, sql: "SELECT push_id, bucket, count FROM rollup_latency \(scope) ORDER BY push_id", arguments: scopeArguments)
+        var current: (id: String, histogram: LatencyHistogram)?
         while let row = try latency.next() {
-            pushes[row["push_id"]]?.funnel.latency.add(bucket: row["bucket"], count: row["count"])
+            let id: String = row[0]
+            if current?.id != id {
+                if let (previous, histogram) = current { pushes[previous]?.funnel.latency.add(histogram) }
+                current = (id, LatencyHistogram())
+            }
+            current?.histogram.add(bucket: row[1], count: row[2])
         }
-        return pushes.values.filter(filter.includes).sorted { $0.pushID < $1.pushID }
+        if let (previous, histogram) = current { pushes[previous]?.funnel.latency.add(histogram) }
+        return pushes.keys.sorted().compactMap { id in pushes[id].flatMap { filter.includes($0) ? $0 : nil } }
     }
 }
 
 extension PushFigures {
+    /// A push with receipts but no registration.
+    init(orphan pushID: String) {
+        var funnel = Funnel()
+        funnel.pushes = 1
+        self.init(pushID: pushID, firstEventMillis: nil, funnel: funnel)
+    }
+
+    mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {
+        if kind == .display {
+            funnel.displays.add(count)
+            funnel.late += late
+        } else {
+            funnel.actions[action, default: EventCount()].add(count)
+        }
+        firstEventMillis = min(firstEventMillis ?? firstEvent, firstEvent)
+    }
+
     init(pushID: String, firstEventMillis: Int64?, funnel: Funnel) {
         self.init(
             pushID: pushID, campaign: nil, title: nil, sentAtMillis: nil, app: nil, environment: nil,
@@ -112,8 +147,8 @@ extension SQLiteStore {
             """
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
             BucketCount(
-                bucket: row["bucket"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
-                count: EventCount(total: row["total"], duplicates: row["duplicates"]))
+                bucket: row[0], kind: EventKind(rawValue: row[1]) ?? .display, action: row[2],
+                count: EventCount(total: row[3], duplicates: row[4]))
         }
     }
 }

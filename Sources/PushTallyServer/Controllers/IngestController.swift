@@ -71,7 +71,7 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
         let bytes = body.readableBytesView
         switch mediaType(contentType) {
         case "application/x-www-form-urlencoded":
-            return .single(RawEvent(form: try FormBody.parse(bytes)))
+            return .single(RawEvent(form: try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.parse(buffer) }))
         case "application/json":
             return try EventBody.json(Data(bytes))
         case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines":

@@ -178,7 +178,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case (.ingest(let head, let kind, var body, let slot), .body(var chunk)):
             guard body.readableBytes + chunk.readableBytes <= shared.ingest.reader.maxBytes else {
                 reading = .discarding(bytes: body.readableBytes + chunk.readableBytes)
-                return answer(slot, shared.ingest.reader.tooLarge, head, context)
+                return answer(slot, shared.ingest.reader.tooLarge, kind, head, context)
             }
             reading = .idle  // lets `body` be appended to without a copy
             body.writeBuffer(&chunk)
@@ -205,6 +205,11 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// The route of an ingest kind, as the router names it.
+    static func route(_ kind: EventKind) -> String {
+        kind == .display ? "/v1/receipts" : "/v1/actions"
+    }
+
     /// The ingest route a request is for, if it is one this handler answers.
     static func ingestKind(_ head: HTTPRequest) -> EventKind? {
         guard head.method == .post, let target = head.path else { return nil }
@@ -225,7 +230,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             reading = .ingest(head, kind, body: context.channel.allocator.buffer(capacity: 0), slot: slot)
         } catch {
             reading = .discarding(bytes: 0)
-            answer(slot, error, head, context)
+            answer(slot, error, kind, head, context)
         }
     }
 
@@ -236,7 +241,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             do {
                 try ingest.limiter?.check(headers: head.headerFields, peer: peer)
             } catch {
-                return answer(slot, error, head, context)
+                return answer(slot, error, kind, head, context)
             }
             return commit(head, kind, body, slot, context)
         }
@@ -247,7 +252,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 try await ingest.admit(headers: head.headerFields, path: head.path ?? "", peer: peer)
                 loop.execute { handler, context in handler.commit(head, kind, body, slot, context) }
             } catch {
-                loop.execute { handler, context in handler.answer(slot, error, head, context) }
+                loop.execute { handler, context in handler.answer(slot, error, kind, head, context) }
             }
         }
     }
@@ -260,7 +265,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             let body = try ingest.reader.inflate(body, contentEncoding: head.headerFields[.contentEncoding])
             plan = try ingest.plan(body, contentType: head.headerFields[.contentType], kind: kind)
         } catch {
-            return answer(slot, error, head, context)
+            return answer(slot, error, kind, head, context)
         }
         let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         ingest.store.ingest(plan.events) { result in
@@ -269,28 +274,24 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                     let answer = try plan.answer(duplicates: try result.get())
                     var response = HTTPResponse(status: answer.status)
                     if answer.json != nil { response.headerFields[.contentType] = jsonContentType }
-                    handler.fill(slot, Answer(head: response, body: answer.json), head, context)
+                    handler.fill(slot, Answer(head: response, body: answer.json), kind, context)
                 } catch {
-                    handler.answer(slot, error, head, context)
+                    handler.answer(slot, error, kind, head, context)
                 }
             }
         }
     }
 
-    private func answer(_ slot: Int, _ error: any Error, _ head: HTTPRequest, _ context: ChannelHandlerContext) {
+    private func answer(_ slot: Int, _ error: any Error, _ kind: EventKind, _ head: HTTPRequest, _ context: ChannelHandlerContext) {
         let apiError = JSONErrorMiddleware<PushTallyRequestContext>.answer(
-            error, method: head.method, path: Self.pathWithoutQuery(head), logger: shared.logger)
-        fill(slot, Answer(head: HTTPResponse(status: apiError.status, headerFields: apiError.responseHeaders), body: apiError.body), head, context)
-    }
-
-    static func pathWithoutQuery(_ head: HTTPRequest) -> String {
-        String((head.path ?? "").prefix { $0 != "?" })
+            error, method: head.method, path: Self.route(kind), logger: shared.logger)
+        fill(slot, Answer(head: HTTPResponse(status: apiError.status, headerFields: apiError.responseHeaders), body: apiError.body), kind, context)
     }
 
     // MARK: Answers
 
-    private func fill(_ slot: Int, _ answer: Answer, _ request: HTTPRequest, _ context: ChannelHandlerContext) {
-        counters.record(route: Self.pathWithoutQuery(request), status: answer.head.status.code)
+    private func fill(_ slot: Int, _ answer: Answer, _ kind: EventKind, _ context: ChannelHandlerContext) {
+        counters.record(kind, status: answer.head.status.code)
         answers[offset: slot - firstSlot] = answer
         writeReadyAnswers(context)
     }

@@ -55,8 +55,16 @@ struct BodyReader: Sendable {
 }
 
 /// The media type of a request or an `Accept` entry, without parameters, lowercased.
+///
+/// Plain byte work rather than Foundation's trimming: it runs for every receipt on the ingest hot path.
 func mediaType(_ header: String?) -> String? {
     guard let header else { return nil }
-    let type = header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-    return type?.isEmpty == false ? type : nil
+    var utf8 = header.utf8[...]
+    if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }
+    let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    while let first = utf8.first, isSpace(first) { utf8 = utf8.dropFirst() }
+    while let last = utf8.last, isSpace(last) { utf8 = utf8.dropLast() }
+    guard !utf8.isEmpty else { return nil }
+    if !utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) { return String(Substring(utf8)) }
+    return String(decoding: utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
 }

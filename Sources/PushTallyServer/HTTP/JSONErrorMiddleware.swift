@@ -9,22 +9,31 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            throw Self.answer(error, method: request.method, path: request.uri.path, logger: context.logger)
+            // A path no route matched is not logged: it may be anything, a mistyped token included.
+            // (Hummingbird names the route of a request it could not route "NotFound".)
+            let routed = context.endpointPath.map { $0 != "NotFound" } ?? false
+            let path = routed ? request.uri.path : nil
+            throw Self.answer(error, method: request.method, path: path, logger: context.logger)
         }
     }
 
-    /// The API error for anything a handler threw, counted and logged when it is the client's (4xx): one
-    /// line per rejected request, with the path but not its query (a `?key=` stays out of logs), never a
-    /// header or a body.
-    static func answer(_ error: any Error, method: HTTPRequest.Method, path: String, logger: Logger) -> APIError {
+    /// The API error for anything a handler threw, logged when it is the client's (4xx): one line per
+    /// rejected request, with the path but not its query (a `?key=` stays out of logs), never a header or a
+    /// body. `path` is `nil` for a path no route matched.
+    ///
+    /// `pushtally_events_rejected_total` counts only what was refused on the routes that take events and
+    /// sends, so a browser's favicon 404 or a report with a bad time zone does not look like lost data.
+    static func answer(_ error: any Error, method: HTTPRequest.Method, path: String?, logger: Logger) -> APIError {
         let apiError = apiError(for: error, logger: logger)
         if (400..<500).contains(apiError.status.code) {
-            ServerMetrics.rejected(apiError.code)
+            if let path, path.hasPrefix("/v1/receipts") || path.hasPrefix("/v1/actions") || path.hasPrefix("/v1/pushes") {
+                ServerMetrics.rejected(apiError.code)
+            }
             logger.info(
                 "rejected",
                 metadata: [
                     "status": "\(apiError.status.code)", "error": "\(apiError.code)", "field": "\(apiError.field ?? "-")",
-                    "method": "\(method)", "path": "\(path)",
+                    "method": "\(method)", "path": "\(path ?? "(no route)")",
                 ])
         }
         return apiError
