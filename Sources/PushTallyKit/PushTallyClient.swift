@@ -205,7 +205,9 @@ public final class PushTallyClient: @unchecked Sendable {
     private func send(_ events: [OutboxEvent], deadline: Date) async -> Outcome {
         var request = URLRequest(url: endpoint.appendingPathComponent(events[0].kind.path))
         request.httpMethod = "POST"
-        request.timeoutInterval = max(1, min(30, deadline.timeIntervalSinceNow))
+        // Never past the deadline (the extension must hand its content back in time); a floor only so that a
+        // deadline already reached still makes a valid request.
+        request.timeoutInterval = max(0.1, min(30, deadline.timeIntervalSinceNow))
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         if let ingestKey { request.setValue("Bearer \(ingestKey)", forHTTPHeaderField: "Authorization") }
         let encoder = JSONEncoder()

@@ -13,8 +13,24 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "SQLite database file (env PUSHTALLY_DATABASE; default ./pushtally.sqlite).")
     var database: String?
 
+    @Option(help: "Days after sent_at until a push's figures are final (env PUSHTALLY_MATURITY_DAYS; default 7). Give serve and the CLI the same.")
+    var maturityDays: Int?
+
     var path: String {
         database ?? ProcessInfo.processInfo.environment["PUSHTALLY_DATABASE"] ?? "./pushtally.sqlite"
+    }
+
+    /// The store's settings from the flags and environment.
+    func configuration() throws -> StoreConfiguration {
+        var configuration = StoreConfiguration()
+        if let days = try maturityDays ?? environment("PUSHTALLY_MATURITY_DAYS").map({ value in
+            guard let days = Int(value) else { throw ValidationError("PUSHTALLY_MATURITY_DAYS must be a number of days, not \(value)") }
+            return days
+        }) {
+            guard (1...365).contains(days) else { throw ValidationError("--maturity-days must be from 1 to 365") }
+            configuration.maturityWindowMillis = Int64(days) * 86_400_000
+        }
+        return configuration
     }
 
     /// Opens the store, turning a failure into a message on stderr and exit code 4. Unless `mustExist` is
@@ -24,8 +40,9 @@ struct DatabaseOptions: ParsableArguments {
             printError("no database at \(path) (pushtally serve --database \(path) creates one)")
             throw Exit.notFound
         }
+        let configuration = try configuration()
         do {
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, configuration: configuration)
         } catch {
             printError("cannot open database \(path): \(error)")
             throw Exit.storeFailure

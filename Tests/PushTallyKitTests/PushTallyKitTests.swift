@@ -85,6 +85,30 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         #expect(rows[0]["os_version"] == "iOS 18.1")
     }
 
+    /// A collector that takes the connection and never answers (a listening socket nobody reads): the
+    /// extension still gets its content back by the deadline, and the receipt stays queued.
+    @Test func aHangingCollectorDoesNotHoldTheExtensionPastItsDeadline() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        #expect(listen(listener, 16) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let store = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: store) }
+        let client = try PushTallyClient(
+            endpoint: URL(string: "http://127.0.0.1:\(port)")!, storeDirectory: store, configuration: kitConfiguration())
+        let started = Date()
+        let report = await client.recordDisplay(userInfo: ["push_id": "hang"], deadline: started.addingTimeInterval(1))
+        // Generous: this checks that the deadline is kept at all, not how fast anything is.
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(report.recorded && report.sent == 0 && report.pending == 1)
+    }
+
     @Test func serverDownThenUpNothingLostNothingDoubleCounted() async throws {
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }

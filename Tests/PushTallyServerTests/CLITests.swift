@@ -136,6 +136,30 @@ import FoundationNetworking
         #expect(unreachable.status == 4)
         let help = try runPushtally(["--help"])
         #expect(help.stdout.contains("Exit codes"))
+        // A mistyped database path is "not found", and creates nothing.
+        let typo = server.databasePath + "-typo"
+        let noDatabase = try runPushtally(["report", "campaigns", "--database", typo])
+        #expect(noDatabase.status == 3)
+        #expect(noDatabase.stderr.contains("no database"))
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        #expect(try runPushtally(["rate", "--campaign", "c", "--database", typo]).status == 3)
+    }
+
+    @Test func theMaturityWindowIsConfigurable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-maturity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("m.sqlite").path
+        let sends = directory.appendingPathComponent("sends.ndjson")
+        try #"{"push_id":"p1","campaign":"c","sent_at":"2026-11-20T08:00:00Z","sent":5}"#.write(to: sends, atomically: true, encoding: .utf8)
+        #expect(try runPushtally(["pushes", "import", sends.path, "--database", database]).status == 0)
+        let standard = try runPushtally(["report", "push", "p1", "--format", "json", "--database", database])
+        #expect(standard.stdout.contains(#""final_at":"2026-11-27T08:00:00Z""#))
+        let threeDays = try runPushtally(["report", "push", "p1", "--format", "json", "--database", database], environment: ["PUSHTALLY_MATURITY_DAYS": "3"])
+        #expect(threeDays.stdout.contains(#""final_at":"2026-11-23T08:00:00Z""#))
+        let flag = try runPushtally(["report", "push", "p1", "--format", "json", "--maturity-days", "1", "--database", database])
+        #expect(flag.stdout.contains(#""final_at":"2026-11-21T08:00:00Z""#))
+        #expect(try runPushtally(["report", "push", "p1", "--maturity-days", "0", "--database", database]).status == 64)
     }
 
     @Test func rateSinceAndFormats() async throws {
