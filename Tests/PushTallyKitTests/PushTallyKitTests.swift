@@ -88,16 +88,8 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
     /// A collector that takes the connection and never answers (a listening socket nobody reads): the
     /// extension still gets its content back by the deadline, and the receipt stays queued.
     @Test func aHangingCollectorDoesNotHoldTheExtensionPastItsDeadline() async throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try boundLoopbackSocket(listening: true)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        #expect(listen(listener, 16) == 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         let client = try PushTallyClient(

@@ -45,6 +45,8 @@ import Testing
             // The 400 is the empty receipt's, in its place: the third answer carries its error.
             #expect(responses[2].contains(#""field":"push_id""#))
             #expect(responses[5].lowercased().contains("connection: close"))
+            // The fast path's answers carry Date and Server like the router's.
+            #expect(responses[0].contains("Date: ") && responses[0].contains("Server: PushTally"))
             let figures = try await fixture.store.pushFigures()
             #expect(figures.map(\.pushID).sorted() == ["one", "two"])
             #expect(figures.first { $0.pushID == "one" }?.funnel.customActions == ["view": 1])
@@ -150,6 +152,21 @@ import Testing
         #expect(metrics.contains(#"pushtally_events_ingested_total{kind="display"} 2"#))
         #expect(metrics.contains(#"pushtally_events_rejected_total{reason="missing_field"} 1"#))
         #expect(try server.stop() == 0)
+    }
+}
+
+/// The fast path's `Date` header says what Foundation says.
+@Suite struct HTTPDateTests {
+    @Test func formatsIMFFixdate() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        for seconds: Int64 in [0, 1_795_161_600, 951_782_400, 4_102_444_799] + (0..<500).map({ _ in Int64.random(in: 0...4_102_444_800) }) {
+            #expect(HTTPDate.format(secondsSince1970: seconds) == formatter.string(from: Date(timeIntervalSince1970: Double(seconds))))
+        }
+        var date = HTTPDate()
+        #expect(date.now().hasSuffix(" GMT"))
     }
 }
 

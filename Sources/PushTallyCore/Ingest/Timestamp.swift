@@ -60,7 +60,7 @@ public enum Timestamp {
     }
 
     /// Year, month and day of a day number (Howard Hinnant's days-to-civil, proleptic Gregorian).
-    static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+    public static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -76,6 +76,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var context: ChannelHandlerContext?
     private var peer: SocketAddress?
     private var counters = RequestCounters()
+    private var date = HTTPDate()
 
     init(_ shared: Shared) {
         self.shared = shared
@@ -304,6 +305,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             answers.removeFirst()
             firstSlot += 1
             answer.head.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
+            answer.head.headerFields[.date] = date.now()
+            answer.head.headerFields[.server] = "PushTally"
             if closeAfterAnswers, answers.isEmpty { answer.head.headerFields[.connection] = "close" }
             context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
             if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
