@@ -9,7 +9,7 @@ import Testing
     func rollupSnapshot(_ store: SQLiteStore) async throws -> [String: [[DatabaseValue]]] {
         try await store.pool.read { db in
             var snapshot: [String: [[DatabaseValue]]] = [:]
-            for table in ["rollup_push", "rollup_bucket", "rollup_latency", "pending_timing", "rollup_version"] {
+            for table in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
                 snapshot[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2, 3")
                     .map { Array($0.databaseValues) }
             }

@@ -17,6 +17,12 @@ public struct LatencyHistogram: Sendable, Hashable {
         counts = Array(repeating: 0, count: Self.upperBoundsSeconds.count + 1)
     }
 
+    /// A histogram from its counts per bucket (as many as there are buckets).
+    init(counts: [Int64]) {
+        precondition(counts.count == Self.upperBoundsSeconds.count + 1, "one count per bucket")
+        self.counts = counts
+    }
+
     /// The bucket of a latency; negative latencies (a display before `sent_at`) count as zero.
     public static func bucket(ofMillis latency: Int64) -> Int {
         let seconds = max(latency, 0) / 1000

@@ -70,25 +70,18 @@ extension EventWriter {
         let rows = try Row.fetchAll(
             db, sql: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = ?", arguments: [pushID])
         guard !rows.isEmpty else { return }
-        var histogram: [Int: Int64] = [:]
+        var histogram = LatencyHistogram()
         var late: Int64 = 0
         for row in rows {
             let second: Int64 = row["second"]
             let count: Int64 = row["count"]
             if row["clock"] as Int == 0 {
-                histogram[LatencyHistogram.bucket(ofMillis: second * 1000 - sentAt), default: 0] += count
+                histogram.add(bucket: LatencyHistogram.bucket(ofMillis: second * 1000 - sentAt), count: count)
             } else if second * 1000 > sentAt + maturityWindow {
                 late += count
             }
         }
-        for (bucket, count) in histogram {
-            try db.execute(
-                sql: """
-                    INSERT INTO \(target.latency) (push_id, bucket, count) VALUES (?, ?, ?)
-                    ON CONFLICT (push_id, bucket) DO UPDATE SET count = count + excluded.count
-                    """,
-                arguments: [pushID, bucket, count])
-        }
+        if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target.timing, in: db) }
         try db.execute(
             sql: "UPDATE \(target.push) SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
             arguments: [late, pushID, EventKind.display.rawValue])

@@ -150,6 +150,19 @@ enum Migrations {
                     """)
             }
         }
+        migrator.registerMigration("v5-timing-rows") { db in
+            // Time to display moves from a row per push and bucket to a row per push (see TimingTable).
+            let sums = (0..<40).map { "SUM(CASE WHEN bucket = \($0) THEN count ELSE 0 END)" }.joined(separator: ", ")
+            let columns = (0..<40).map { "b\($0)" }.joined(separator: ", ")
+            for (old, new) in [("rollup_latency", "rollup_timing"), ("ledger_latency", "ledger_timing")] {
+                try db.execute(sql: TimingTable.create(new))
+                try db.execute(sql: "INSERT INTO \(new) (push_id, \(columns)) SELECT push_id, \(sums) FROM \(old) GROUP BY push_id")
+                try db.execute(sql: "DROP TABLE \(old)")
+            }
+            // Events that name no version are derived from rollup_push from now on (see versionCounts).
+            try db.execute(sql: "DELETE FROM rollup_version WHERE version = ''")
+            try db.execute(sql: "DELETE FROM ledger_version WHERE version = ''")
+        }
         return migrator
     }
 }

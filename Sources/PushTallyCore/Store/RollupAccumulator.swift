@@ -26,10 +26,6 @@ struct RollupAccumulator {
         }
     }
 
-    struct LatencyKey: Hashable {
-        var pushID: String
-        var bucket: Int
-    }
 
     struct PendingKey: Hashable {
         var pushID: String
@@ -48,7 +44,8 @@ struct RollupAccumulator {
     private(set) var versions: [VersionKey: Delta] = [:]
     private(set) var pushes: [PushKey: Delta] = [:]
     private(set) var buckets: [BucketKey: Delta] = [:]
-    private(set) var latency: [LatencyKey: Int64] = [:]
+    /// Time-to-display histograms by push.
+    private(set) var latency: [String: LatencyHistogram] = [:]
     private(set) var pending: [PendingKey: Int64] = [:]
 
     mutating func add(
@@ -56,8 +53,10 @@ struct RollupAccumulator {
         osVersion: String?
     ) {
         let key = PushKey(pushID: pushID, kind: kind, action: action)
+        // Only named versions: the unnamed rest is derived at read time (rollup_push minus the named ones).
         for (dimension, version) in [(0, appVersion), (1, osVersion)] {
-            versions[VersionKey(push: key, dimension: dimension, version: version ?? ""), default: Delta()]
+            guard let version else { continue }
+            versions[VersionKey(push: key, dimension: dimension, version: version), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
         }
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
@@ -76,7 +75,7 @@ struct RollupAccumulator {
         }
         // Whole seconds, exactly as pending timing is settled, so both paths (and a rebuild) agree.
         let latency = floorSeconds(eventTime) * 1000 - sentAt
-        self.latency[LatencyKey(pushID: pushID, bucket: LatencyHistogram.bucket(ofMillis: latency)), default: 0] += 1
+        self.latency[pushID, default: LatencyHistogram()].add(bucket: LatencyHistogram.bucket(ofMillis: latency), count: 1)
         if floorSeconds(receivedAt) * 1000 > sentAt + maturityWindow {
             pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += 1
         }

@@ -7,7 +7,7 @@ enum RollupTarget {
 
     var push: String { self == .rollups ? "rollup_push" : "ledger_push" }
     var bucket: String { self == .rollups ? "rollup_bucket" : "ledger_bucket" }
-    var latency: String { self == .rollups ? "rollup_latency" : "ledger_latency" }
+    var timing: String { self == .rollups ? "rollup_timing" : "ledger_timing" }
     var pending: String { self == .rollups ? "pending_timing" : "ledger_pending" }
     var version: String { self == .rollups ? "rollup_version" : "ledger_version" }
 }
@@ -76,12 +76,8 @@ struct RollupCounter {
                 key.push.pushID, key.bucket, key.push.kind.rawValue, key.push.action, delta.total, delta.duplicates,
             ])
         }
-        let latencyStatement = try db.cachedStatement(sql: """
-            INSERT INTO \(target.latency) (push_id, bucket, count) VALUES (?, ?, ?)
-            ON CONFLICT (push_id, bucket) DO UPDATE SET count = count + excluded.count
-            """)
-        for (key, count) in accumulator.latency {
-            try latencyStatement.execute(arguments: [key.pushID, key.bucket, count])
+        for (pushID, histogram) in accumulator.latency {
+            try TimingTable.add(histogram, pushID: pushID, to: target.timing, in: db)
         }
         let versionStatement = try db.cachedStatement(sql: """
             INSERT INTO \(target.version) (push_id, dimension, version, kind, action, total, duplicates)

@@ -64,13 +64,13 @@ extension SQLiteStore {
     public func rebuildRollups() async throws {
         let window = configuration.maturityWindowMillis
         try await pool.write { db in
-            for target in ["rollup_push", "rollup_bucket", "rollup_latency", "pending_timing", "rollup_version"] {
+            for target in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
                 try db.execute(sql: "DELETE FROM \(target)")
             }
             try db.execute(sql: "INSERT INTO rollup_version SELECT * FROM ledger_version")
             try db.execute(sql: "INSERT INTO rollup_push SELECT push_id, kind, action, total, duplicates, first_time, last_time, late FROM ledger_push")
             try db.execute(sql: "INSERT INTO rollup_bucket SELECT * FROM ledger_bucket")
-            try db.execute(sql: "INSERT INTO rollup_latency SELECT * FROM ledger_latency")
+            try db.execute(sql: "INSERT INTO rollup_timing SELECT * FROM ledger_timing")
             try db.execute(sql: "INSERT INTO pending_timing SELECT * FROM ledger_pending")
             let events = try Row.fetchCursor(
                 db,

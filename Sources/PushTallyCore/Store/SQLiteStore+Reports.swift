@@ -21,26 +21,21 @@ extension SQLiteStore {
         // report over many pushes reads tens of thousands of rows.
         var pushes: [String: PushFigures] = [:]
         pushes.reserveCapacity(filter.pushID == nil ? 1024 : 1)
-        // A join through push_sends' key, grouped by push: joining an aggregated subquery instead has no index
-        // to use and took most of this function's time.
-        let registered = try Row.fetchCursor(db, sql: """
-            SELECT p.push_id, p.campaign, p.title, p.sent_at, p.app, p.environment,
-                   COALESCE(SUM(s.targeted), 0), COALESCE(SUM(s.sent), 0)
-            FROM pushes p LEFT JOIN push_sends s ON s.push_id = p.push_id
-            \(scope.replacingOccurrences(of: "WHERE push_id", with: "WHERE p.push_id"))
-            GROUP BY p.push_id
-            """, arguments: scopeArguments)
+        let registered = try Row.fetchCursor(
+            db, sql: "SELECT push_id, campaign, title, sent_at, app, environment FROM pushes \(scope)", arguments: scopeArguments)
         while let row = try registered.next() {
             var funnel = Funnel()
             funnel.pushes = 1
-            funnel.targeted = row[6]
-            funnel.sent = row[7]
             let id: String = row[0]
-            let sentAt: Int64? = row[3]
-            if sentAt != nil { funnel.sentTimed = funnel.sent }
             pushes[id] = PushFigures(
-                pushID: id, campaign: row[1], title: row[2], sentAtMillis: sentAt,
+                pushID: id, campaign: row[1], title: row[2], sentAtMillis: row[3],
                 app: row[4], environment: row[5], firstEventMillis: nil, funnel: funnel)
+        }
+        // Sends by their own scan, in key order, rather than joined: the join cost most of this function's time.
+        let sends = try Row.fetchCursor(
+            db, sql: "SELECT push_id, SUM(targeted), SUM(sent) FROM push_sends \(scope) GROUP BY push_id", arguments: scopeArguments)
+        while let row = try sends.next() {
+            pushes[row[0] as String]?.setSends(targeted: row[1], sent: row[2])
         }
         let failures = try Row.fetchCursor(
             db, sql: "SELECT push_id, reason, SUM(count) AS count FROM push_failures \(scope) GROUP BY push_id, reason",
@@ -59,19 +54,10 @@ extension SQLiteStore {
             pushes[id, default: PushFigures(orphan: id)].add(
                 count, kind: EventKind(rawValue: row[1]) ?? .display, action: row[2], late: row[6], firstEvent: first)
         }
-        // Ordered by push (the table's key order), so each push is looked up once, not once per bucket.
-        let latency = try Row.fetchCursor(
-            db, sql: "SELECT push_id, bucket, count FROM rollup_latency \(scope) ORDER BY push_id", arguments: scopeArguments)
-        var current: (id: String, histogram: LatencyHistogram)?
-        while let row = try latency.next() {
-            let id: String = row[0]
-            if current?.id != id {
-                if let (previous, histogram) = current { pushes[previous]?.funnel.latency.add(histogram) }
-                current = (id, LatencyHistogram())
-            }
-            current?.histogram.add(bucket: row[1], count: row[2])
+        let timing = try Row.fetchCursor(db, sql: "\(TimingTable.select(from: "rollup_timing")) \(scope)", arguments: scopeArguments)
+        while let row = try timing.next() {
+            pushes[row[0] as String]?.funnel.latency.add(TimingTable.histogram(row))
         }
-        if let (previous, histogram) = current { pushes[previous]?.funnel.latency.add(histogram) }
         return pushes.keys.sorted().compactMap { id in pushes[id].flatMap { filter.includes($0) ? $0 : nil } }
     }
 }
@@ -82,6 +68,13 @@ extension PushFigures {
         var funnel = Funnel()
         funnel.pushes = 1
         self.init(pushID: pushID, firstEventMillis: nil, funnel: funnel)
+    }
+
+    /// The push's send totals; only a push with a `sent_at` counts towards the timed rates.
+    mutating func setSends(targeted: Int64, sent: Int64) {
+        funnel.targeted = targeted
+        funnel.sent = sent
+        funnel.sentTimed = sentAtMillis == nil ? 0 : sent
     }
 
     mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {
@@ -166,11 +159,34 @@ extension SQLiteStore {
                 WHERE \(conditions.joined(separator: " AND "))
                 GROUP BY b.version, b.kind, b.action
                 """
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+            var counts = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                 VersionCount(
-                    version: row["version"], kind: EventKind(rawValue: row["kind"]) ?? .display, action: row["action"],
-                    count: EventCount(total: row["total"], duplicates: row["duplicates"]))
+                    version: row[0], kind: EventKind(rawValue: row[1]) ?? .display, action: row[2],
+                    count: EventCount(total: row[3], duplicates: row[4]))
             }
+            // Events that named no version have no rows of their own (most receipts name none, and a row each
+            // per commit cost ingest a quarter): they are every event of the push's rollup minus the known ones.
+            let (pushJoin, pushConditions, pushArguments) = Self.pushScope(filter)
+            let totals = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.kind, b.action, SUM(b.total), SUM(b.duplicates) FROM rollup_push b \(pushJoin)
+                    \(pushConditions.isEmpty ? "" : "WHERE " + pushConditions.joined(separator: " AND "))
+                    GROUP BY b.kind, b.action
+                    """,
+                arguments: StatementArguments(pushArguments))
+            for row in totals {
+                let kind = EventKind(rawValue: row[0]) ?? .display
+                let action: String = row[1]
+                let known = counts.filter { $0.kind == kind && $0.action == action }
+                let total: Int64 = row[2] - known.reduce(0) { $0 + $1.count.total }
+                let duplicates: Int64 = row[3] - known.reduce(0) { $0 + $1.count.duplicates }
+                if total > 0 {
+                    counts.append(VersionCount(
+                        version: "", kind: kind, action: action, count: EventCount(total: total, duplicates: duplicates)))
+                }
+            }
+            return counts
         }
     }
 }

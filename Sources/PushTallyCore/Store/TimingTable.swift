@@ -1,0 +1,41 @@
+import GRDB
+
+/// Time-to-display histograms as one row per push, a column per ``LatencyHistogram`` bucket (`b0`...`b39`).
+///
+/// One row per push rather than one per bucket: a campaign report reads every push's histogram, and a row per
+/// bucket (about 40 a push) was most of its time. Updates stay additive upserts (`b5 = b5 + excluded.b5`), so
+/// concurrent writers never read-modify-write, and the SQL is the same in PostgreSQL.
+enum TimingTable {
+    /// Buckets, and so columns; fixed by migration v5 (a change of bounds needs a new migration).
+    static let bucketCount = 40
+    static let columns = (0..<bucketCount).map { "b\($0)" }
+
+    /// `CREATE TABLE` for a histogram table.
+    static func create(_ table: String) -> String {
+        "CREATE TABLE \(table) (push_id TEXT PRIMARY KEY NOT NULL, "
+            + columns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ") + ") WITHOUT ROWID"
+    }
+
+    /// Adds `histogram` to the push's row in `table`, creating it: one upsert per bucket that changed (a commit
+    /// usually touches one or two buckets of a push, and an upsert of all 40 columns cost ingest a third).
+    static func add(_ histogram: LatencyHistogram, pushID: String, to table: String, in db: Database) throws {
+        for (bucket, count) in histogram.counts.enumerated() where count != 0 {
+            let column = columns[bucket]
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO \(table) (push_id, \(column)) VALUES (?, ?)
+                ON CONFLICT (push_id) DO UPDATE SET \(column) = \(column) + excluded.\(column)
+                """)
+            try statement.execute(arguments: [pushID, count])
+        }
+    }
+
+    /// `SELECT push_id, b0, ... b39 FROM table`, for ``histogram(_:)``.
+    static func select(from table: String) -> String {
+        "SELECT push_id, \(columns.joined(separator: ", ")) FROM \(table)"
+    }
+
+    /// The histogram of a row selected by ``select(from:)``.
+    static func histogram(_ row: Row) -> LatencyHistogram {
+        LatencyHistogram(counts: (1...bucketCount).map { row[$0] as Int64 })
+    }
+}
