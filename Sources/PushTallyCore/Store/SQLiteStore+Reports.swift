@@ -54,9 +54,8 @@ extension SQLiteStore {
             pushes[id, default: PushFigures(orphan: id)].add(
                 count, kind: EventKind(rawValue: row[1]) ?? .display, action: row[2], late: row[6], firstEvent: first)
         }
-        let timing = try Row.fetchCursor(db, sql: "\(TimingTable.select(from: "rollup_timing")) \(scope)", arguments: scopeArguments)
-        while let row = try timing.next() {
-            pushes[row[0] as String]?.funnel.latency.add(TimingTable.histogram(row))
+        try TimingTable.forEachHistogram(in: "rollup_timing", scope: scope, arguments: scopeArguments, db: db) { id, histogram in
+            pushes[id]?.funnel.latency.add(histogram)
         }
         return pushes.keys.sorted().compactMap { id in pushes[id].flatMap { filter.includes($0) ? $0 : nil } }
     }

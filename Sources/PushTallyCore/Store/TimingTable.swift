@@ -29,13 +29,22 @@ enum TimingTable {
         }
     }
 
-    /// `SELECT push_id, b0, ... b39 FROM table`, for ``histogram(_:)``.
-    static func select(from table: String) -> String {
-        "SELECT push_id, \(columns.joined(separator: ", ")) FROM \(table)"
-    }
-
-    /// The histogram of a row selected by ``select(from:)``.
-    static func histogram(_ row: Row) -> LatencyHistogram {
-        LatencyHistogram(counts: (1...bucketCount).map { row[$0] as Int64 })
+    /// Calls `body` with each push's histogram in `table`, for the pushes `scope` (a `WHERE` clause) selects.
+    ///
+    /// The counts are read straight from SQLite's statement (GRDB's public column fast path): a report reads
+    /// 40 of them per push, and decoding each through a `Row` was a third of a campaign report's time.
+    static func forEachHistogram(
+        in table: String, scope: String, arguments: StatementArguments, db: Database,
+        _ body: (String, LatencyHistogram) -> Void
+    ) throws {
+        let statement = try db.makeStatement(sql: "SELECT push_id, \(columns.joined(separator: ", ")) FROM \(table) \(scope)")
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var counts = [Int64](repeating: 0, count: bucketCount)
+        while let row = try rows.next() {
+            for index in 0..<bucketCount {
+                counts[index] = Int64(sqliteStatement: statement.sqliteStatement, index: CInt(index + 1))
+            }
+            body(row[0], LatencyHistogram(counts: counts))
+        }
     }
 }
