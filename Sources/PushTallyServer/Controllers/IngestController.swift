@@ -34,10 +34,18 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
 
     /// The rate limit, then the ingest key when one is required: what a request must pass before its body counts.
     func admit(headers: HTTPFields, path: String, peer: SocketAddress?) async throws {
+        try checkRate(headers: headers, peer: peer)
+        if configuration.requireIngestKey { try await checkKey(headers: headers, path: path) }
+    }
+
+    /// The per-client rate limit, when configured (no I/O, so the fast path runs it on the event loop).
+    func checkRate(headers: HTTPFields, peer: SocketAddress?) throws {
         try limiter?.check(headers: headers, peer: peer)
-        if configuration.requireIngestKey {
-            try await authorizer.require(.ingest, headers: headers, queryKey: Authorizer.queryKey(in: path))
-        }
+    }
+
+    /// An `ingest` (or `admin`) token in the `Authorization` header or `?key=`: a database read.
+    func checkKey(headers: HTTPFields, path: String) async throws {
+        try await authorizer.require(.ingest, headers: headers, queryKey: Authorizer.queryKey(in: path))
     }
 
     /// Decodes and validates a whole (inflated) body into the events to store and the batch elements refused.

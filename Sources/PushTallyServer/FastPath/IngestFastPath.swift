@@ -235,22 +235,20 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The rate limit, and the ingest key when one is required (a database read, so off the event loop).
+    /// The rate limit, then the ingest key when one is required (a database read, so off the event loop): the
+    /// same two steps as ``IngestController/admit(headers:path:peer:)``, split so the common case stays here.
     private func admit(_ head: HTTPRequest, _ kind: EventKind, _ body: ByteBuffer, _ slot: Int, _ context: ChannelHandlerContext) {
         let ingest = shared.ingest
-        guard ingest.configuration.requireIngestKey else {
-            do {
-                try ingest.limiter?.check(headers: head.headerFields, peer: peer)
-            } catch {
-                return answer(slot, error, kind, head, context)
-            }
-            return commit(head, kind, body, slot, context)
+        do {
+            try ingest.checkRate(headers: head.headerFields, peer: peer)
+        } catch {
+            return answer(slot, error, kind, head, context)
         }
+        guard ingest.configuration.requireIngestKey else { return commit(head, kind, body, slot, context) }
         let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let peer = peer
         Task {
             do {
-                try await ingest.admit(headers: head.headerFields, path: head.path ?? "", peer: peer)
+                try await ingest.checkKey(headers: head.headerFields, path: head.path ?? "")
                 loop.execute { handler, context in handler.commit(head, kind, body, slot, context) }
             } catch {
                 loop.execute { handler, context in handler.answer(slot, error, kind, head, context) }
