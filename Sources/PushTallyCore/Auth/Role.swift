@@ -22,4 +22,12 @@ public struct TokenInfo: Sendable, Hashable, Codable {
     public var label: String?
     public var createdAtMillis: Int64
     public var revokedAtMillis: Int64?
+
+    package init(id: String, role: Role, label: String?, createdAtMillis: Int64, revokedAtMillis: Int64?) {
+        self.id = id
+        self.role = role
+        self.label = label
+        self.createdAtMillis = createdAtMillis
+        self.revokedAtMillis = revokedAtMillis
+    }
 }

@@ -18,7 +18,7 @@ public struct LatencyHistogram: Sendable, Hashable {
     }
 
     /// A histogram from its counts per bucket (as many as there are buckets).
-    init(counts: [Int64]) {
+    package init(counts: [Int64]) {
         precondition(counts.count == Self.upperBoundsSeconds.count + 1, "one count per bucket")
         self.counts = counts
     }

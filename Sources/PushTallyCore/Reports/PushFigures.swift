@@ -13,6 +13,20 @@ public struct PushFigures: Sendable, Hashable {
 
     public var isOrphan: Bool { campaign == nil }
 
+    package init(
+        pushID: String, campaign: String?, title: String?, sentAtMillis: Int64?, app: String?, environment: String?,
+        firstEventMillis: Int64?, funnel: Funnel
+    ) {
+        self.pushID = pushID
+        self.campaign = campaign
+        self.title = title
+        self.sentAtMillis = sentAtMillis
+        self.app = app
+        self.environment = environment
+        self.firstEventMillis = firstEventMillis
+        self.funnel = funnel
+    }
+
     /// The time reports filter on: `sent_at`, or the first receipt when the push has none.
     public var referenceMillis: Int64? { sentAtMillis ?? firstEventMillis }
 }
@@ -40,7 +54,7 @@ public struct ReportFilter: Sendable, Hashable {
         self.environment = environment
     }
 
-    func includes(_ push: PushFigures) -> Bool {
+    package func includes(_ push: PushFigures) -> Bool {
         if let campaign, push.campaign != campaign { return false }
         if let pushID, push.pushID != pushID { return false }
         if let app, push.app != app { return false }

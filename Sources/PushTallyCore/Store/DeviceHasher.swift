@@ -3,7 +3,7 @@ import Foundation
 
 /// Stores device ids as a keyed hash (HMAC-SHA256 with a secret kept beside the database), so the database
 /// alone never holds them in the clear, yet the same device still dedupes and can still be forgotten.
-struct DeviceHasher: Sendable {
+package struct DeviceHasher: Sendable {
     private let key: SymmetricKey
 
     init(key: SymmetricKey) {
@@ -11,7 +11,7 @@ struct DeviceHasher: Sendable {
     }
 
     /// Loads the secret from `path`, creating it (mode 0600) on first start.
-    static func loadOrCreate(at path: String) throws -> DeviceHasher {
+    package static func loadOrCreate(at path: String) throws -> DeviceHasher {
         if let text = try? String(contentsOfFile: path, encoding: .utf8),
             let data = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32
         {
@@ -30,7 +30,7 @@ struct DeviceHasher: Sendable {
 
     /// `d1:` + the first 128 bits of the HMAC in unpadded base64url (25 bytes: it is stored twice per receipt,
     /// in the raw row and in the dedupe key); the prefix leaves room for a key rotation later.
-    func hash(_ deviceID: String) -> String {
+    package func hash(_ deviceID: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(deviceID.utf8), using: key)
         let base64 = Data(mac).prefix(16).base64EncodedString()
         var hashed = "d1:"

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The statements of one group commit: raw rows, dedupe keys and rollups, all in the caller's transaction.
-enum EventWriter {
+package enum EventWriter {
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
     static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, in db: Database
@@ -46,7 +46,7 @@ enum EventWriter {
 
     /// Keys that identify a retry: the same `receipt_id`, or the same device, for the same push and kind.
     /// The unit separator cannot occur in a validated field, so keys of different shapes never collide.
-    static func dedupeKeys(_ event: IncomingEvent) -> [String] {
+    package static func dedupeKeys(_ event: IncomingEvent) -> [String] {
         let scope = event.kind == .display ? "d" : "a\u{1F}\(event.action)"
         var keys: [String] = []
         if let receipt = event.receiptID { keys.append("\(scope)\u{1F}r\u{1F}\(receipt)") }

@@ -13,9 +13,9 @@ public enum WriterError: Error, Sendable, Equatable {
 /// A submitter suspends until the transaction holding its input has committed, so an answer sent after
 /// `submit` returns is an acknowledgement of durable data. A dedicated thread (not a task) because the
 /// commit blocks on fsync and must not hold a cooperative-pool thread.
-final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     /// Called once, on the writer thread, with the commit's outcome for one submission.
-    typealias Completion = @Sendable (Result<Output, any Error>) -> Void
+    package typealias Completion = @Sendable (Result<Output, any Error>) -> Void
 
     private struct Job {
         let input: Input
@@ -23,7 +23,7 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
     }
 
     /// Commits a batch of inputs in one transaction, returning one output per input in order.
-    typealias Flush = @Sendable ([Input]) throws -> [Output]
+    package typealias Flush = @Sendable ([Input]) throws -> [Output]
 
     private let condition = NSCondition()
     private var machine: WriterStateMachine<Job>
@@ -31,7 +31,7 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
-    init(highWaterMark: Int, name: String = "pushtally-writer", flush: @escaping Flush) {
+    package init(highWaterMark: Int, name: String = "pushtally-writer", flush: @escaping Flush) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.flush = flush
         let thread = Thread { [unowned self] in self.run() }
@@ -41,7 +41,7 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
     }
 
     /// Queues `input` with a weight of `events` towards the high-water mark and waits for its commit.
-    func submit(_ input: Input, events: Int) async throws -> Output {
+    package func submit(_ input: Input, events: Int) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
             submit(input, events: events) { continuation.resume(with: $0) }
         }
@@ -49,7 +49,7 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
 
     /// Queues `input` and calls `complete` once its transaction committed or failed, or at once when the
     /// queue refuses it. `complete` runs on the writer thread (or the caller's), so it must only hand off.
-    func submit(_ input: Input, events: Int, complete: @escaping Completion) {
+    package func submit(_ input: Input, events: Int, complete: @escaping Completion) {
         condition.lock()
         let action = machine.submit(Job(input: input, complete: complete), events: events)
         if action == .enqueued { condition.signal() }
@@ -62,14 +62,14 @@ final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sen
     }
 
     /// Number of events waiting for the writer.
-    var queuedEvents: Int {
+    package var queuedEvents: Int {
         condition.lock()
         defer { condition.unlock() }
         return machine.queuedEvents
     }
 
     /// Stops taking submissions, commits everything already queued, and waits for the thread to end.
-    func close() {
+    package func close() {
         condition.lock()
         let wasRunning = thread != nil
         thread = nil

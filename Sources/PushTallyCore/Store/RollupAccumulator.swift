@@ -1,22 +1,22 @@
 /// Sums one transaction's events per rollup key, so each distinct key costs one upsert, not one per event.
-struct RollupAccumulator {
-    struct PushKey: Hashable {
-        var pushID: String
-        var kind: EventKind
-        var action: String
+package struct RollupAccumulator {
+    package struct PushKey: Hashable {
+        package var pushID: String
+        package var kind: EventKind
+        package var action: String
     }
 
-    struct BucketKey: Hashable {
-        var push: PushKey
-        var bucket: Int64
+    package struct BucketKey: Hashable {
+        package var push: PushKey
+        package var bucket: Int64
     }
 
-    struct Delta {
-        var total: Int64 = 0
-        var duplicates: Int64 = 0
-        var firstTime: Int64 = .max
-        var lastTime: Int64 = .min
-        var late: Int64 = 0
+    package struct Delta {
+        package var total: Int64 = 0
+        package var duplicates: Int64 = 0
+        package var firstTime: Int64 = .max
+        package var lastTime: Int64 = .min
+        package var late: Int64 = 0
 
         mutating func add(eventTime: Int64, duplicate: Bool) {
             total += 1
@@ -27,28 +27,30 @@ struct RollupAccumulator {
     }
 
 
-    struct PendingKey: Hashable {
-        var pushID: String
+    package struct PendingKey: Hashable {
+        package var pushID: String
         /// 0: event time, 1: receive time.
-        var clock: Int
-        var second: Int64
+        package var clock: Int
+        package var second: Int64
     }
 
-    struct VersionKey: Hashable {
-        var push: PushKey
+    package struct VersionKey: Hashable {
+        package var push: PushKey
         /// 0: app version, 1: OS version.
-        var dimension: Int
-        var version: String
+        package var dimension: Int
+        package var version: String
     }
 
-    private(set) var versions: [VersionKey: Delta] = [:]
-    private(set) var pushes: [PushKey: Delta] = [:]
-    private(set) var buckets: [BucketKey: Delta] = [:]
+    package private(set) var versions: [VersionKey: Delta] = [:]
+    package private(set) var pushes: [PushKey: Delta] = [:]
+    package private(set) var buckets: [BucketKey: Delta] = [:]
     /// Time-to-display histograms by push.
-    private(set) var latency: [String: LatencyHistogram] = [:]
-    private(set) var pending: [PendingKey: Int64] = [:]
+    package private(set) var latency: [String: LatencyHistogram] = [:]
+    package private(set) var pending: [PendingKey: Int64] = [:]
 
-    mutating func add(
+    package init() {}
+
+    package mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, duplicate: Bool, appVersion: String?,
         osVersion: String?
     ) {
@@ -65,7 +67,7 @@ struct RollupAccumulator {
     }
 
     /// Times a unique display: into the histogram when `sent_at` is known, else into pending timing.
-    mutating func addTiming(
+    package mutating func addTiming(
         pushID: String, eventTime: Int64, receivedAt: Int64, sentAt: Int64?, maturityWindow: Int64
     ) {
         guard let sentAt else {
@@ -82,6 +84,6 @@ struct RollupAccumulator {
     }
 }
 
-func floorSeconds(_ millis: Int64) -> Int64 {
+package func floorSeconds(_ millis: Int64) -> Int64 {
     millis >= 0 ? millis / 1000 : (millis - 999) / 1000
 }

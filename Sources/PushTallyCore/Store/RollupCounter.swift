@@ -1,15 +1,15 @@
 import GRDB
 
 /// Which set of aggregate tables a count goes to: the live rollups, or the ledger of pruned events.
-enum RollupTarget {
+package enum RollupTarget {
     case rollups
     case ledger
 
-    var push: String { self == .rollups ? "rollup_push" : "ledger_push" }
-    var bucket: String { self == .rollups ? "rollup_bucket" : "ledger_bucket" }
-    var timing: String { self == .rollups ? "rollup_timing" : "ledger_timing" }
-    var pending: String { self == .rollups ? "pending_timing" : "ledger_pending" }
-    var version: String { self == .rollups ? "rollup_version" : "ledger_version" }
+    package var push: String { self == .rollups ? "rollup_push" : "ledger_push" }
+    package var bucket: String { self == .rollups ? "rollup_bucket" : "ledger_bucket" }
+    package var timing: String { self == .rollups ? "rollup_timing" : "ledger_timing" }
+    package var pending: String { self == .rollups ? "pending_timing" : "ledger_pending" }
+    package var version: String { self == .rollups ? "rollup_version" : "ledger_version" }
 }
 
 /// Counts stored events into rollup deltas: what ingest, pruning and rebuilds share, so all three agree.

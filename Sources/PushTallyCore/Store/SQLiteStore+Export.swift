@@ -16,6 +16,25 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
     public var platform: String?
     public var app_version: String?
     public var os_version: String?
+
+    public init(
+        seq: Int64, push_id: String, kind: String, action: String?, received_at: Int64, event_time: Int64,
+        duplicate: Bool, device_id: String?, receipt_id: String?, platform: String?, app_version: String?,
+        os_version: String?
+    ) {
+        self.seq = seq
+        self.push_id = push_id
+        self.kind = kind
+        self.action = action
+        self.received_at = received_at
+        self.event_time = event_time
+        self.duplicate = duplicate
+        self.device_id = device_id
+        self.receipt_id = receipt_id
+        self.platform = platform
+        self.app_version = app_version
+        self.os_version = os_version
+    }
 }
 
 /// The first line of an export: what it is, which version of the format, and where it came from.

@@ -63,20 +63,20 @@ extension SQLiteStore {
 
 extension PushFigures {
     /// A push with receipts but no registration.
-    init(orphan pushID: String) {
+    package init(orphan pushID: String) {
         var funnel = Funnel()
         funnel.pushes = 1
         self.init(pushID: pushID, firstEventMillis: nil, funnel: funnel)
     }
 
     /// The push's send totals; only a push with a `sent_at` counts towards the timed rates.
-    mutating func setSends(targeted: Int64, sent: Int64) {
+    package mutating func setSends(targeted: Int64, sent: Int64) {
         funnel.targeted = targeted
         funnel.sent = sent
         funnel.sentTimed = sentAtMillis == nil ? 0 : sent
     }
 
-    mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {
+    package mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {
         if kind == .display {
             funnel.displays.add(count)
             funnel.late += late
@@ -86,7 +86,7 @@ extension PushFigures {
         firstEventMillis = min(firstEventMillis ?? firstEvent, firstEvent)
     }
 
-    init(pushID: String, firstEventMillis: Int64?, funnel: Funnel) {
+    package init(pushID: String, firstEventMillis: Int64?, funnel: Funnel) {
         self.init(
             pushID: pushID, campaign: nil, title: nil, sentAtMillis: nil, app: nil, environment: nil,
             firstEventMillis: firstEventMillis, funnel: funnel)

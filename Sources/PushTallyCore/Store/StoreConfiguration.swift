@@ -35,6 +35,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sentAtImmutable(pushID: String, current: Int64)
     /// Sends were posted for a push nobody registered, without a campaign to register it with.
     case pushNotRegistered(pushID: String)
+    /// The database cannot be reached or refused the work for now (a PostgreSQL restart, a failover, a
+    /// connection limit); nothing was committed and a retry may succeed.
+    case unavailable(reason: String)
+    /// The store cannot start as configured (a device secret that does not match the database, say).
+    case misconfigured(String)
 
     public var description: String {
         switch self {
@@ -44,6 +49,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "sent_at of push \(pushID) is already \(Timestamp.iso8601(millis: current)) and cannot move"
         case .pushNotRegistered(let pushID):
             "push \(pushID) is not registered; include campaign to register it"
+        case .unavailable(let reason):
+            "the database is unavailable: \(reason)"
+        case .misconfigured(let message):
+            message
         }
     }
 }

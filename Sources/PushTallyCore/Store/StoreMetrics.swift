@@ -5,8 +5,8 @@ import Metrics
 ///
 /// Handles are looked up per use rather than kept in statics: a handle made before the metrics backend is
 /// bootstrapped would stay a no-op forever.
-enum StoreMetrics {
-    static func recordIngest(_ events: some Sequence<IncomingEvent>, duplicates: some Sequence<Bool>) {
+package enum StoreMetrics {
+    package static func recordIngest(_ events: some Sequence<IncomingEvent>, duplicates: some Sequence<Bool>) {
         var counts = (displays: 0, actions: 0, duplicateDisplays: 0, duplicateActions: 0)
         for (event, duplicate) in zip(events, duplicates) {
             if event.kind == .display {
@@ -28,7 +28,7 @@ enum StoreMetrics {
     }
 
     /// One group commit: its wall time (fsync included) and how many events it held.
-    static func recordCommit(duration: Duration, events: Int) {
+    package static func recordCommit(duration: Duration, events: Int) {
         Timer(label: "pushtally_commit_duration_seconds").record(duration: duration)
         Recorder(label: "pushtally_commit_batch_events", aggregate: true).record(events)
     }

@@ -5,10 +5,10 @@ import GRDB
 /// One row per push rather than one per bucket: a campaign report reads every push's histogram, and a row per
 /// bucket (about 40 a push) was most of its time. Updates stay additive upserts (`b5 = b5 + excluded.b5`), so
 /// concurrent writers never read-modify-write, and the SQL is the same in PostgreSQL.
-enum TimingTable {
+package enum TimingTable {
     /// Buckets, and so columns; fixed by migration v5 (a change of bounds needs a new migration).
-    static let bucketCount = 40
-    static let columns = (0..<bucketCount).map { "b\($0)" }
+    package static let bucketCount = 40
+    package static let columns = (0..<bucketCount).map { "b\($0)" }
 
     /// `CREATE TABLE` for a histogram table.
     static func create(_ table: String) -> String {

@@ -57,8 +57,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return APIError(.conflict, "sent_at_immutable", error.description, field: "sent_at")
             case .pushNotRegistered:
                 return APIError(.notFound, "push_not_registered", error.description, field: "campaign")
-            case .databaseNewerThanCode:
+            case .databaseNewerThanCode, .misconfigured:
                 return .unavailable(error.description, retryAfter: 60)
+            case .unavailable:
+                logger.error("database unavailable", metadata: ["error": "\(error)"])
+                return .unavailable("the database is unavailable; retry shortly", retryAfter: 5)
             }
         case _ where StorageFailure.isUnavailable(error):
             logger.error("storage unavailable", metadata: ["error": "\(error)"])

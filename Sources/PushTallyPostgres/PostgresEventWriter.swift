@@ -1,0 +1,185 @@
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+/// A raw event as stored: what ingest received, or what an import or pruning read back.
+struct StoredEvent: Sendable {
+    var pushID: String
+    var kind: EventKind
+    var action: String
+    var receivedAt: Int64
+    var eventTime: Int64
+    /// Known for imported events; `nil` for ingest, where the dedupe keys decide.
+    var duplicate: Bool?
+    var deviceID: String?
+    var receiptID: String?
+    var platform: String?
+    var appVersion: String?
+    var osVersion: String?
+
+    /// An ingested event (device id already keyed), received at `receivedAt`.
+    init(_ event: IncomingEvent, receivedAt: Int64) {
+        self.init(
+            pushID: event.pushID, kind: event.kind, action: event.action, receivedAt: receivedAt,
+            eventTime: EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt),
+            duplicate: nil, deviceID: event.deviceID, receiptID: event.receiptID, platform: event.platform,
+            appVersion: event.appVersion, osVersion: event.osVersion)
+    }
+
+    init(
+        pushID: String, kind: EventKind, action: String, receivedAt: Int64, eventTime: Int64, duplicate: Bool?,
+        deviceID: String?, receiptID: String?, platform: String?, appVersion: String?, osVersion: String?
+    ) {
+        self.pushID = pushID
+        self.kind = kind
+        self.action = action
+        self.receivedAt = receivedAt
+        self.eventTime = eventTime
+        self.duplicate = duplicate
+        self.deviceID = deviceID
+        self.receiptID = receiptID
+        self.platform = platform
+        self.appVersion = appVersion
+        self.osVersion = osVersion
+    }
+
+    var dedupeKeys: [String] {
+        EventWriter.dedupeKeys(IncomingEvent(pushID: pushID, kind: kind, action: action, deviceID: deviceID, receiptID: receiptID))
+    }
+}
+
+/// The statements of one group commit on PostgreSQL: a handful per transaction, whatever its size.
+///
+/// Every transaction touches shared rows in one order (push locks, dedupe keys, raw events, then each rollup
+/// table) and each table's rows sorted by key, so collectors committing at once wait for each other instead
+/// of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
+enum PostgresEventWriter {
+    /// Stores `events` with their dedupe keys and rollups; returns, per event, whether it was a retry.
+    static func store(
+        _ events: [StoredEvent], maturityWindow: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Bool] {
+        guard !events.isEmpty else { return [] }
+        try await PushLocks.lock(
+            Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared, on: connection, logger: logger)
+        let inserted = try await insertDedupeKeys(events, on: connection, logger: logger)
+        var fresh = inserted
+        let duplicates = events.map { event in
+            // The first event to carry a key that this transaction inserted is new; any other is a retry,
+            // exactly as when the keys are inserted one event at a time.
+            var duplicate = false
+            for key in event.dedupeKeys where fresh.remove(DedupeKey(pushID: event.pushID, key: key)) == nil {
+                duplicate = true
+            }
+            return event.duplicate ?? duplicate
+        }
+        for query in SQLBuilder.values(
+            Array(zip(events, duplicates)), columns: 11,
+            head: """
+                INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
+                                    device_id, receipt_id, platform, app_version, os_version)
+                """,
+            bind: { row, sql in
+                let (event, duplicate) = row
+                return [
+                    sql.bind(event.pushID), sql.bind(Int64(event.kind.rawValue)), sql.bind(event.action),
+                    sql.bind(event.receivedAt), sql.bind(event.eventTime), sql.bind(duplicate), sql.bind(event.deviceID),
+                    sql.bind(event.receiptID), sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion),
+                ]
+            })
+        {
+            try await connection.query(query, logger: logger)
+        }
+        var accumulator = RollupAccumulator()
+        try await accumulate(Array(zip(events, duplicates)), maturityWindow: maturityWindow, into: &accumulator, on: connection, logger: logger)
+        try await PostgresRollupWriter.write(accumulator, to: .rollups, on: connection, logger: logger)
+        return duplicates
+    }
+
+    struct DedupeKey: Hashable {
+        var pushID: String
+        var key: String
+    }
+
+    /// Inserts every event's keys, in key order, and returns those that were new.
+    private static func insertDedupeKeys(
+        _ events: [StoredEvent], on connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<DedupeKey> {
+        var keys = Set<DedupeKey>()
+        for event in events {
+            for key in event.dedupeKeys { keys.insert(DedupeKey(pushID: event.pushID, key: key)) }
+        }
+        guard !keys.isEmpty else { return [] }
+        let sorted = keys.sorted { ($0.pushID, $0.key) < ($1.pushID, $1.key) }
+        let rows = try await connection.query(
+            """
+            INSERT INTO dedupe (push_id, key)
+            SELECT * FROM unnest(\(sorted.map(\.pushID))::text[], \(sorted.map(\.key))::text[]) ORDER BY 1, 2
+            ON CONFLICT DO NOTHING RETURNING push_id, key
+            """, logger: logger)
+        var inserted = Set<DedupeKey>()
+        for try await (pushID, key) in rows.decode((String, String).self) {
+            inserted.insert(DedupeKey(pushID: pushID, key: key))
+        }
+        return inserted
+    }
+
+    /// Counts stored events into `accumulator`; unique displays are timed against their push's `sent_at`,
+    /// read once per push (under the push locks, so a registration is either wholly before or after).
+    static func accumulate(
+        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, into accumulator: inout RollupAccumulator,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let timed = Set(events.lazy.filter { $0.0.kind == .display && !$0.1 }.map(\.0.pushID))
+        let sentAt = try await sentAtByPush(Array(timed), on: connection, logger: logger)
+        for (event, duplicate) in events {
+            accumulator.add(
+                pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
+                duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion)
+            if event.kind == .display, !duplicate {
+                accumulator.addTiming(
+                    pushID: event.pushID, eventTime: event.eventTime, receivedAt: event.receivedAt,
+                    sentAt: sentAt[event.pushID] ?? nil, maturityWindow: maturityWindow)
+            }
+        }
+    }
+
+    static func sentAtByPush(_ pushIDs: [String], on connection: PostgresConnection, logger: Logger) async throws -> [String: Int64] {
+        guard !pushIDs.isEmpty else { return [:] }
+        var sentAt: [String: Int64] = [:]
+        let rows = try await connection.query(
+            "SELECT push_id, sent_at FROM pushes WHERE push_id = ANY(\(pushIDs)::text[]) AND sent_at IS NOT NULL",
+            logger: logger)
+        for try await (pushID, time) in rows.decode((String, Int64).self) {
+            sentAt[pushID] = time
+        }
+        return sentAt
+    }
+}
+
+/// Per-push transaction-scoped advisory locks. Writers of a push's timing hold it shared (they may add
+/// pending timing); registration holds it exclusively while it sets `sent_at` and settles pending timing.
+/// Without it, a receipt committed by one collector while another registers the push could stay pending.
+enum PushLocks {
+    enum Mode {
+        case shared, exclusive
+    }
+
+    static func lock(_ pushIDs: Set<String>, mode: Mode, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !pushIDs.isEmpty else { return }
+        let function = mode == .shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
+        // Taken in one order everywhere, so two transactions never wait on each other's locks in a cycle.
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(function)(k) FROM (
+                        SELECT DISTINCT hashtextextended(p, 0) AS k FROM unnest($1::text[]) AS p ORDER BY 1
+                    ) AS keys
+                    """,
+                binds: {
+                    var binds = PostgresBindings()
+                    binds.append(Array(pushIDs))
+                    return binds
+                }()),
+            logger: logger)
+    }
+}

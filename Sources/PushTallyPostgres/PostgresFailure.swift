@@ -1,0 +1,32 @@
+import PostgresNIO
+import PushTallyCore
+
+/// How PostgreSQL errors reach callers: a retry inside the store, 503 for an unreachable database, or as they are.
+enum PostgresFailure {
+    /// SQLSTATEs where the transaction did nothing and running it again is right: a deadlock between
+    /// collectors (40P01) or a serialization failure (40001).
+    static func isRetryable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        return ["40P01", "40001"].contains(error.serverInfo?[.sqlState])
+    }
+
+    /// The error a caller sees: connection-level failures and server shutdowns become
+    /// ``StoreError/unavailable(reason:)`` (503 with Retry-After); everything else is unchanged.
+    static func surface(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+            .sslUnsupported, .failedToAddSSLHandler:
+            return StoreError.unavailable(reason: "\(error.code)")
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // Class 08: connection exception; 53: insufficient resources; 57: operator intervention (shutdown).
+            if ["08", "53", "57"].contains(String(state.prefix(2))) {
+                return StoreError.unavailable(reason: error.serverInfo?[.message] ?? state)
+            }
+            return error
+        default:
+            return error
+        }
+    }
+}

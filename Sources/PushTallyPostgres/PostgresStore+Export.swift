@@ -1,0 +1,68 @@
+import PostgresNIO
+import PushTallyCore
+
+extension PostgresStore {
+    /// This database's id, as exports name their source.
+    public func databaseID() async throws -> String {
+        for try await id in try await query("SELECT value FROM meta WHERE key = 'database_id'").decode(String.self) { return id }
+        return ""
+    }
+
+    /// Streams raw events received in [since, until) to `write`, oldest first; one statement, so one snapshot.
+    public func exportEvents(
+        sinceMillis: Int64?, untilMillis: Int64?, write: @escaping @Sendable (ExportedEvent) throws -> Void
+    ) async throws -> Int {
+        let rows = try await query(
+            """
+            SELECT id, push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform,
+                   app_version, os_version
+            FROM events WHERE received_at >= \(sinceMillis ?? .min) AND received_at < \(untilMillis ?? .max) ORDER BY id
+            """)
+        var count = 0
+        for try await row in rows {
+            let (seq, pushID, rawKind, action, receivedAt, eventTime, duplicate) = try row.decode(
+                (Int64, String, Int, String, Int64, Int64, Bool).self)
+            let cells = row.makeRandomAccess()
+            let kind = EventKind(rawValue: rawKind) ?? .display
+            try write(ExportedEvent(
+                seq: seq, push_id: pushID, kind: kind == .display ? "display" : "action",
+                action: kind == .display ? nil : action, received_at: receivedAt, event_time: eventTime,
+                duplicate: duplicate, device_id: try cells[7].decode(String?.self),
+                receipt_id: try cells[8].decode(String?.self), platform: try cells[9].decode(String?.self),
+                app_version: try cells[10].decode(String?.self), os_version: try cells[11].decode(String?.self)))
+            count += 1
+        }
+        return count
+    }
+
+    /// Adds exported events with their rollups, skipping those this database already took from `source`
+    /// (or that came from itself), so importing the same file twice changes nothing. Returns how many were new.
+    public func importEvents(_ events: [ExportedEvent], source: String) async throws -> Int {
+        guard !events.isEmpty, try await databaseID() != source else { return 0 }
+        let window = configuration.maturityWindowMillis
+        let logger = logger
+        return try await transaction { connection in
+            var fresh = Set<Int64>()
+            let seqs = Array(Set(events.map(\.seq))).sorted()
+            for try await seq in try await connection.query(
+                """
+                INSERT INTO imported_events (source, seq) SELECT \(source), s FROM unnest(\(seqs)::bigint[]) AS s ORDER BY 1
+                ON CONFLICT DO NOTHING RETURNING seq
+                """, logger: logger
+            ).decode(Int64.self) {
+                fresh.insert(seq)
+            }
+            let stored = events.compactMap { event -> StoredEvent? in
+                guard fresh.remove(event.seq) != nil else { return nil }
+                let kind: EventKind = event.kind == "action" ? .action : .display
+                return StoredEvent(
+                    pushID: event.push_id, kind: kind, action: kind == .action ? StandardAction.normalise(event.action ?? "") : "",
+                    receivedAt: event.received_at, eventTime: event.event_time, duplicate: event.duplicate,
+                    deviceID: event.device_id, receiptID: event.receipt_id, platform: event.platform,
+                    appVersion: event.app_version, osVersion: event.os_version)
+            }
+            _ = try await PostgresEventWriter.store(stored, maturityWindow: window, on: connection, logger: logger)
+            return stored.count
+        }
+    }
+}

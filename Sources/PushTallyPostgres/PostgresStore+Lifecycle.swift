@@ -1,0 +1,118 @@
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+extension PostgresStore {
+    /// Deletes raw events received before `cutoffMillis`, folding their counts into the ledger first, in
+    /// transactions of `batchSize`. Reports do not change.
+    @discardableResult
+    public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = 5000) async throws -> Int {
+        try await foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
+    }
+
+    /// Deletes every raw event of one device (by its keyed hash) and its dedupe keys; counts stay.
+    @discardableResult
+    public func forget(deviceID: String) async throws -> Int {
+        guard let deviceHasher else { throw StoreError.misconfigured("forget needs the device secret (--device-secret)") }
+        let hashed = deviceHasher.hash(deviceID)
+        let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: 5000)
+        let suffix = "\u{1F}i\u{1F}\(hashed)"
+        try await query("DELETE FROM dedupe WHERE right(key, \(suffix.count)) = \(suffix)")
+        return forgotten
+    }
+
+    /// Each transaction deletes a batch and folds exactly the rows it deleted (`DELETE … RETURNING`), so an
+    /// event another collector commits meanwhile is never deleted uncounted.
+    private func foldIntoLedger(condition: String, binds: PostgresBindings, batchSize: Int) async throws -> Int {
+        let window = configuration.maturityWindowMillis
+        let logger = logger
+        var total = 0
+        while true {
+            let count = try await transaction { connection in
+                let rows = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            DELETE FROM events WHERE id IN (
+                                SELECT id FROM events WHERE \(condition) ORDER BY id LIMIT \(batchSize))
+                            RETURNING push_id, kind, action, received_at, event_time, duplicate, app_version, os_version
+                            """,
+                        binds: binds),
+                    logger: logger)
+                var events: [(StoredEvent, Bool)] = []
+                for try await (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in rows.decode(
+                    (String, Int, String, Int64, Int64, Bool, String?, String?).self)
+                {
+                    let event = StoredEvent(
+                        pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
+                        eventTime: eventTime, duplicate: duplicate, deviceID: nil, receiptID: nil, platform: nil,
+                        appVersion: appVersion, osVersion: osVersion)
+                    events.append((event, duplicate))
+                }
+                guard !events.isEmpty else { return 0 }
+                try await PushLocks.lock(
+                    Set(events.lazy.filter { $0.0.kind == .display }.map(\.0.pushID)), mode: .shared, on: connection, logger: logger)
+                var accumulator = RollupAccumulator()
+                try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
+                try await PostgresRollupWriter.write(accumulator, to: .ledger, on: connection, logger: logger)
+                return events.count
+            }
+            total += count
+            if count < batchSize { return total }
+        }
+    }
+
+    /// Recomputes every rollup from the ledger plus the raw events in one transaction. It locks out writers
+    /// of events, pushes and the ledger meanwhile (`SHARE` mode): collectors wait, then go on.
+    public func rebuildRollups() async throws {
+        let window = configuration.maturityWindowMillis
+        let logger = logger
+        try await transaction { connection in
+            try await connection.query(
+                """
+                LOCK TABLE events, pushes, ledger_push, ledger_bucket, ledger_timing, ledger_pending, ledger_version
+                IN SHARE MODE
+                """, logger: logger)
+            for table in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
+                try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
+            }
+            for (rollup, ledger) in [
+                ("rollup_push", "ledger_push"), ("rollup_bucket", "ledger_bucket"), ("rollup_timing", "ledger_timing"),
+                ("pending_timing", "ledger_pending"), ("rollup_version", "ledger_version"),
+            ] {
+                try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO \(rollup) SELECT * FROM \(ledger)"), logger: logger)
+            }
+            try await connection.query(
+                """
+                DECLARE rebuild NO SCROLL CURSOR FOR
+                SELECT push_id, kind, action, received_at, event_time, duplicate, app_version, os_version FROM events ORDER BY id
+                """, logger: logger)
+            // Bounded memory on big tables: 100k events a fetch, their deltas written before the next.
+            while true {
+                var events: [(StoredEvent, Bool)] = []
+                for try await (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in try await connection
+                    .query("FETCH 100000 FROM rebuild", logger: logger)
+                    .decode((String, Int, String, Int64, Int64, Bool, String?, String?).self)
+                {
+                    events.append((
+                        StoredEvent(
+                            pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
+                            eventTime: eventTime, duplicate: duplicate, deviceID: nil, receiptID: nil, platform: nil,
+                            appVersion: appVersion, osVersion: osVersion),
+                        duplicate
+                    ))
+                }
+                guard !events.isEmpty else { break }
+                var accumulator = RollupAccumulator()
+                try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
+                try await PostgresRollupWriter.write(accumulator, to: .rollups, on: connection, logger: logger)
+            }
+            try await connection.query("CLOSE rebuild", logger: logger)
+        }
+    }
+
+    /// Raw events still stored (not pruned).
+    public func rawEventCount() async throws -> Int {
+        for try await count in try await query("SELECT count(*) FROM events").decode(Int.self) { return count }
+        return 0
+    }
+}

@@ -1,0 +1,156 @@
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+extension PostgresStore {
+    /// Registers a push or replaces its totals; the same call twice leaves the same state.
+    /// - Throws: ``StoreError/sentAtImmutable(pushID:current:)`` when `sent_at` would move.
+    @discardableResult
+    public func register(_ push: PushRegistration) async throws -> RegistrationOutcome {
+        let now = configuration.clock()
+        let window = configuration.maturityWindowMillis
+        let logger = logger
+        return try await transaction { connection in
+            try await PushLocks.lock([push.pushID], mode: .exclusive, on: connection, logger: logger)
+            return try await Self.register(push, now: now, maturityWindow: window, on: connection, logger: logger)
+        }
+    }
+
+    /// Registers many pushes in one transaction; each element fails or succeeds by itself.
+    public func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>] {
+        let now = configuration.clock()
+        let window = configuration.maturityWindowMillis
+        let logger = logger
+        return try await transaction { connection in
+            try await PushLocks.lock(Set(pushes.map(\.pushID)), mode: .exclusive, on: connection, logger: logger)
+            var results: [Result<RegistrationOutcome, StoreError>] = []
+            for push in pushes {
+                do {
+                    results.append(.success(try await Self.register(push, now: now, maturityWindow: window, on: connection, logger: logger)))
+                } catch let error as StoreError {
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+    }
+
+    /// Adds (or, for a repeated `batch_id`, replaces) one parallel sender's counts.
+    public func addSends(_ batch: SendBatch) async throws {
+        let now = configuration.clock()
+        let logger = logger
+        try await transaction { connection in
+            try await PushLocks.lock([batch.pushID], mode: .exclusive, on: connection, logger: logger)
+            var exists = false
+            for try await _ in try await connection.query("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger) {
+                exists = true
+            }
+            if !exists {
+                guard let campaign = batch.campaign else { throw StoreError.pushNotRegistered(pushID: batch.pushID) }
+                try await connection.query(
+                    """
+                    INSERT INTO pushes (push_id, campaign, created_at, updated_at)
+                    VALUES (\(batch.pushID), \(campaign), \(now), \(now))
+                    """, logger: logger)
+            }
+            try await Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, on: connection, logger: logger)
+        }
+    }
+
+    private static func register(
+        _ push: PushRegistration, now: Int64, maturityWindow: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> RegistrationOutcome {
+        var existing: Int64?? = nil
+        for try await sentAt in try await connection.query(
+            "SELECT sent_at FROM pushes WHERE push_id = \(push.pushID)", logger: logger
+        ).decode(Int64?.self) {
+            existing = .some(sentAt)
+        }
+        let current = existing ?? nil
+        if existing != nil {
+            if let current, let requested = push.sentAtMillis, requested != current {
+                throw StoreError.sentAtImmutable(pushID: push.pushID, current: current)
+            }
+            try await connection.query(
+                """
+                UPDATE pushes SET campaign = \(push.campaign), title = \(push.title), sent_at = COALESCE(sent_at, \(push.sentAtMillis)),
+                    app = \(push.app), environment = \(push.environment), updated_at = \(now)
+                WHERE push_id = \(push.pushID)
+                """, logger: logger)
+        } else {
+            try await connection.query(
+                """
+                INSERT INTO pushes (push_id, campaign, title, sent_at, app, environment, created_at, updated_at)
+                VALUES (\(push.pushID), \(push.campaign), \(push.title), \(push.sentAtMillis), \(push.app), \(push.environment), \(now), \(now))
+                """, logger: logger)
+        }
+        try await replaceCounts(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
+        if current == nil, let sentAt = push.sentAtMillis {
+            for target in [RollupTarget.rollups, .ledger] {
+                try await settleTiming(
+                    pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target, on: connection, logger: logger)
+            }
+        }
+        return existing == nil ? .created : .updated
+    }
+
+    private static func replaceCounts(
+        _ counts: SendCounts, pushID: String, batchID: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (\(pushID), \(batchID), \(counts.targeted), \(counts.sent))
+            ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
+            """, logger: logger)
+        try await connection.query(
+            "DELETE FROM push_failures WHERE push_id = \(pushID) AND batch_id = \(batchID)", logger: logger)
+        let failures = counts.failed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        for query in SQLBuilder.values(
+            failures, columns: 4, head: "INSERT INTO push_failures (push_id, batch_id, reason, count)",
+            bind: { entry, sql in [sql.bind(pushID), sql.bind(batchID), sql.bind(entry.key), sql.bind(entry.value)] })
+        {
+            try await connection.query(query, logger: logger)
+        }
+    }
+
+    /// Moves a push's pending timing into its histogram and late count once `sent_at` is known (the same
+    /// arithmetic as the SQLite store's `EventWriter.settleTiming`).
+    private static func settleTiming(
+        pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        var histogram = LatencyHistogram()
+        var late: Int64 = 0
+        var any = false
+        for try await (clock, second, count) in try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)),
+            logger: logger
+        ).decode((Int64, Int64, Int64).self) {
+            any = true
+            if clock == 0 {
+                histogram.add(bucket: LatencyHistogram.bucket(ofMillis: second * 1000 - sentAt), count: count)
+            } else if second * 1000 > sentAt + maturityWindow {
+                late += count
+            }
+        }
+        guard any else { return }
+        if histogram.total > 0 {
+            for query in PostgresRollupWriter.timingUpserts([(pushID, histogram)], table: target.timing) {
+                try await connection.query(query, logger: logger)
+            }
+        }
+        var update = SQLBuilder("UPDATE \(target.push) SET late = late + ")
+        update.append(update.bind(late) + " WHERE push_id = " + update.bind(pushID))
+        update.append(" AND kind = \(EventKind.display.rawValue) AND action = ''")
+        try await connection.query(update.query, logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "DELETE FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)), logger: logger)
+    }
+}
+
+/// Bindings for a statement whose text is built (a table name), with its values.
+func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: values.count)
+    for value in values { bindings.append(value) }
+    return bindings
+}

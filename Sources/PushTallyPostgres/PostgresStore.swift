@@ -1,0 +1,213 @@
+import Foundation
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+/// The store for deployments that outgrow one machine: any number of stateless collectors, one PostgreSQL.
+///
+/// It keeps the SQLite store's semantics exactly: each collector group-commits what it is sent and
+/// acknowledges after the commit; retries are recognised by unique keys (`ON CONFLICT DO NOTHING`, counting
+/// what was really inserted); rollups are additive upserts in the same transaction, never read-modify-write,
+/// so collectors writing at once neither lose nor double-count.
+public final class PostgresStore: Sendable {
+    /// The database's URL, without its password.
+    public let url: PostgresURL
+    public let configuration: StoreConfiguration
+    let client: PostgresClient
+    let logger: Logger
+    /// Keys device ids before they are stored; `nil` when opened without a secret (reports, exports).
+    let deviceHasher: DeviceHasher?
+    private let runTask: Task<Void, Never>
+    let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
+
+    /// Connects, migrates (once, under an advisory lock, whatever the number of collectors starting) and
+    /// starts the group-commit writer.
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database`.
+    ///   - deviceSecretPath: the device-id secret every collector of the database must share. Created on the
+    ///     database's first use; afterwards a missing or different secret refuses to start, since it would
+    ///     stop retries arriving at another collector from being recognised. `nil` for commands that never
+    ///     see a device id.
+    ///   - maximumConnections: the pool size: readers and other writes share it, ingest holds one at a time.
+    public init(
+        url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
+        maximumConnections: Int = 8, logger: Logger = Logger(label: "pushtally.postgres")
+    ) async throws {
+        let parsed = try PostgresURL(url)
+        self.url = parsed
+        self.configuration = configuration
+        self.logger = logger
+        let client = PostgresClient(configuration: try parsed.clientConfiguration(maximumConnections: maximumConnections))
+        self.client = client
+        self.runTask = Task { await client.run() }
+        do {
+            try await PostgresSchema.migrate(client, location: parsed.description, logger: logger)
+            self.deviceHasher = try await deviceSecretPath.asyncMap {
+                try await Self.loadDeviceSecret(at: $0, client: client, logger: logger)
+            }
+        } catch {
+            runTask.cancel()
+            throw PostgresFailure.surface(error)
+        }
+        let window = configuration.maturityWindowMillis
+        let clock = configuration.clock
+        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, name: "pushtally-pg-writer") {
+            [client, logger] batches in
+            try blockingAwait {
+                let receivedAt = clock()
+                let started = ContinuousClock.now
+                let events = batches.flatMap { batch in
+                    batch.map { StoredEvent($0, receivedAt: receivedAt) }
+                }
+                let flags = try await Self.transaction(client, logger: logger) { connection in
+                    try await PostgresEventWriter.store(events, maturityWindow: window, on: connection, logger: logger)
+                }
+                StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
+                StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
+                var results: [[Bool]] = []
+                var offset = 0
+                for batch in batches {
+                    results.append(Array(flags[offset..<offset + batch.count]))
+                    offset += batch.count
+                }
+                return results
+            }
+        }
+    }
+
+    deinit {
+        writer.close()
+        runTask.cancel()
+    }
+
+    /// Commits what was acknowledged, stops taking writes and closes the connections.
+    public func close() {
+        writer.close()
+        runTask.cancel()
+    }
+
+    public var location: String { url.description }
+
+    public var queuedEvents: Int { writer.queuedEvents }
+
+    /// Runs `body` in a transaction on a pooled connection, running it again (up to five times) when
+    /// PostgreSQL aborted it as a deadlock or serialization failure, which collectors writing the same rows
+    /// can meet; nothing of an aborted attempt was committed.
+    static func transaction<Result: Sendable>(
+        _ client: PostgresClient, logger: Logger, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withConnection { connection in
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        let result = try await body(connection)
+                        try await connection.query("COMMIT", logger: logger)
+                        return result
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch where PostgresFailure.isRetryable(error) && attempt < 5 {
+                logger.debug("transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            } catch {
+                throw PostgresFailure.surface(error)
+            }
+        }
+    }
+
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await Self.transaction(client, logger: logger, body)
+    }
+
+    /// Runs one statement outside an explicit transaction, with the same error mapping.
+    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        do {
+            return try await client.query(query, logger: logger)
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
+    }
+
+    /// Whether a durable write commits now (for `/healthz`).
+    public func isWritable() async -> Bool {
+        let now = configuration.clock()
+        do {
+            try await query(
+                """
+                INSERT INTO healthcheck (id, checked_at) VALUES (1, \(now))
+                ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+                """)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private static let secretCheckInput = "pushtally-device-secret-check"
+
+    /// Loads (or on the database's first use creates) the device secret and checks it against the one the
+    /// database was first used with, by a keyed hash of a constant (the secret itself never enters the database).
+    private static func loadDeviceSecret(at path: String, client: PostgresClient, logger: Logger) async throws -> DeviceHasher {
+        var recorded: String?
+        for try await value in try await client.query(
+            "SELECT value FROM meta WHERE key = 'device_secret_check'", logger: logger
+        ).decode(String.self) {
+            recorded = value
+        }
+        if recorded != nil, !FileManager.default.fileExists(atPath: path) {
+            throw StoreError.misconfigured(
+                "no device secret at \(path), but this database was first used with one: copy that file from "
+                    + "the first collector (every collector of a database needs the same secret)")
+        }
+        let hasher = try DeviceHasher.loadOrCreate(at: path)
+        let check = hasher.hash(secretCheckInput)
+        try await client.query(
+            "INSERT INTO meta (key, value) VALUES ('device_secret_check', \(check)) ON CONFLICT (key) DO NOTHING",
+            logger: logger)
+        for try await value in try await client.query(
+            "SELECT value FROM meta WHERE key = 'device_secret_check'", logger: logger
+        ).decode(String.self) where value != check {
+            throw StoreError.misconfigured(
+                "the device secret at \(path) is not the one this database was first used with: copy the file "
+                    + "from the first collector (every collector of a database needs the same secret)")
+        }
+        return hasher
+    }
+}
+
+extension PostgresStore: PushTallyStore {}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async throws -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+/// Waits on the calling thread for async work: for the group-commit writer's own thread, which may block,
+/// never for a task or an event loop.
+func blockingAwait<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let semaphore = DispatchSemaphore(value: 0)
+    let box = ResultBox<Value>()
+    Task {
+        do {
+            box.result = .success(try await body())
+        } catch {
+            box.result = .failure(error)
+        }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try box.result!.get()
+}
+
+/// Hands a result from a task to the thread waiting on the semaphore, which orders the two accesses.
+private final class ResultBox<Value>: @unchecked Sendable {
+    var result: Result<Value, any Error>?
+}
