@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PushTallyCore
+import PushTallyPostgres
 
 /// Exit codes scripts can rely on (also listed in `pushtally --help` and the README).
 enum Exit {
@@ -8,16 +10,42 @@ enum Exit {
     static let storeFailure = ExitCode(4)
 }
 
-/// `--database PATH`, falling back to `PUSHTALLY_DATABASE`, then `./pushtally.sqlite`.
+/// `--database`, falling back to `PUSHTALLY_DATABASE`, then `./pushtally.sqlite`: a SQLite file (a path or
+/// `sqlite:PATH`) or a PostgreSQL URL (`postgres://user:password@host:5432/database`).
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "SQLite database file (env PUSHTALLY_DATABASE; default ./pushtally.sqlite).")
+    @Option(
+        help: """
+            SQLite file (a path or sqlite:PATH) or postgres://user:password@host:5432/database \
+            (env PUSHTALLY_DATABASE; default ./pushtally.sqlite).
+            """)
     var database: String?
+
+    @Option(
+        help: """
+            Device-id secret file (env PUSHTALLY_DEVICE_SECRET; default DATABASE.secret for SQLite, ./pushtally.secret \
+            for PostgreSQL). Every collector of one PostgreSQL database needs the same file.
+            """)
+    var deviceSecret: String?
+
+    @Option(help: "PostgreSQL connections per process (env PUSHTALLY_DATABASE_CONNECTIONS; default 8).")
+    var databaseConnections: Int?
 
     @Option(help: "Days after sent_at until a push's figures are final (env PUSHTALLY_MATURITY_DAYS; default 7). Give serve and the CLI the same.")
     var maturityDays: Int?
 
+    /// What `--database` (or its fallbacks) says, as given.
+    var location: String {
+        database ?? environment("PUSHTALLY_DATABASE") ?? "./pushtally.sqlite"
+    }
+
+    var isPostgres: Bool { PostgresURL.matches(location) }
+
+    /// The SQLite file's path, without a `sqlite:` or `sqlite://` prefix.
     var path: String {
-        database ?? ProcessInfo.processInfo.environment["PUSHTALLY_DATABASE"] ?? "./pushtally.sqlite"
+        for prefix in ["sqlite://", "sqlite:"] where location.hasPrefix(prefix) {
+            return String(location.dropFirst(prefix.count))
+        }
+        return location
     }
 
     /// The store's settings from the flags and environment.
@@ -34,15 +62,41 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens the store, turning a failure into a message on stderr and exit code 4. Unless `mustExist` is
-    /// false, a missing file is exit code 3: a mistyped path must not quietly create an empty database.
-    func open(mustExist: Bool = true) throws -> SQLiteStore {
+    /// false, a missing SQLite file is exit code 3: a mistyped path must not quietly create an empty database.
+    /// - Parameter needsDeviceSecret: whether the command sees raw device ids (serve, forget); PostgreSQL
+    ///   commands that do not never touch the secret file.
+    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false) async throws -> any PushTallyStore {
+        guard isPostgres else { return try openSQLite(mustExist: mustExist) }
+        let configuration = try configuration()
+        let connections = try databaseConnections ?? environment("PUSHTALLY_DATABASE_CONNECTIONS").map { value in
+            guard let count = Int(value) else { throw ValidationError("PUSHTALLY_DATABASE_CONNECTIONS must be a number, not \(value)") }
+            return count
+        } ?? 8
+        guard (1...1000).contains(connections) else { throw ValidationError("--database-connections must be from 1 to 1000") }
+        let secret = needsDeviceSecret ? (deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET") ?? "./pushtally.secret") : nil
+        do {
+            var logger = Logger(label: "pushtally.postgres")
+            logger.logLevel = .notice
+            return try await PostgresStore(
+                url: location, configuration: configuration, deviceSecretPath: secret, maximumConnections: connections,
+                logger: logger)
+        } catch {
+            printError("cannot open database \((try? PostgresURL(location).description) ?? location): \(error)")
+            throw Exit.storeFailure
+        }
+    }
+
+    /// Opens a SQLite store (for the commands only SQLite has, such as backup).
+    func openSQLite(mustExist: Bool = true) throws -> SQLiteStore {
         if mustExist, !FileManager.default.fileExists(atPath: path) {
             printError("no database at \(path) (pushtally serve --database \(path) creates one)")
             throw Exit.notFound
         }
         let configuration = try configuration()
         do {
-            return try SQLiteStore(path: path, configuration: configuration)
+            return try SQLiteStore(
+                path: path, configuration: configuration,
+                deviceSecretPath: deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET"))
         } catch {
             printError("cannot open database \(path): \(error)")
             throw Exit.storeFailure

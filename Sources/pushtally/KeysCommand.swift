@@ -21,7 +21,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try database.open(mustExist: false)
+            let store = try await database.open(mustExist: false)
             defer { store.close() }
             print(try await store.createToken(role: role, label: label).token)
         }
@@ -33,7 +33,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try database.open()
+            let store = try await database.open()
             defer { store.close() }
             for token in try await store.listTokens() {
                 let state = token.revokedAtMillis == nil ? "active" : "revoked"
@@ -52,7 +52,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try database.open()
+            let store = try await database.open()
             defer { store.close() }
             guard try await store.revokeToken(id) else {
                 printError("no active token with id \(id)")

@@ -24,7 +24,7 @@ struct PruneCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cutoff = StoreConfiguration.systemClock() - (try durationMillis(olderThan, flag: "older-than"))
-        let store = try database.open()
+        let store = try await database.open()
         defer { store.close() }
         let pruned = try await store.prune(receivedBefore: cutoff, batchSize: 5000)
         print("pruned \(pruned) raw events received before \(Timestamp.iso8601(millis: cutoff))")
@@ -43,7 +43,7 @@ struct ForgetCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let store = try database.open()
+        let store = try await database.open(needsDeviceSecret: true)
         defer { store.close() }
         print("forgot \(try await store.forget(deviceID: device)) raw events of that device")
     }
@@ -60,7 +60,7 @@ struct RollupCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try database.open()
+            let store = try await database.open()
             defer { store.close() }
             try await store.rebuildRollups()
             print("rebuilt rollups from \(try await store.rawEventCount()) raw events and the ledger")
@@ -81,7 +81,11 @@ struct BackupCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let store = try database.open()
+        guard !database.isPostgres else {
+            printError("backup copies a SQLite file; back PostgreSQL up with pg_dump, pg_basebackup or your replication")
+            throw ExitCode.validationFailure
+        }
+        let store = try database.openSQLite()
         defer { store.close() }
         do {
             try await store.backup(to: path)
@@ -89,7 +93,7 @@ struct BackupCommand: AsyncParsableCommand {
             printError(error.message)
             throw Exit.storeFailure
         }
-        try? FileManager.default.copyItem(atPath: store.path + ".secret", toPath: path + ".secret")
+        try? FileManager.default.copyItem(atPath: store.deviceSecretPath, toPath: path + ".secret")
         print("backed up \(store.path) to \(path)")
     }
 }
@@ -112,7 +116,7 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let store = try database.open()
+        let store = try await database.open()
         defer { store.close() }
         let writer = try GzipFileWriter(path: output)
         let header = ExportHeader(
@@ -148,7 +152,7 @@ struct ImportEventsCommand: AsyncParsableCommand {
             printError("no file \(file)")
             throw Exit.notFound
         }
-        let store = try database.open(mustExist: false)
+        let store = try await database.open(mustExist: false)
         defer { store.close() }
         let decoder = JSONDecoder()
         var header: ExportHeader?

@@ -54,7 +54,7 @@ struct PushesCommand: AsyncParsableCommand {
                 case .failure(let error): rejected.append((line.number, error.description))
                 }
             }
-            let source = try source.open(mustExist: false)
+            let source = try await source.open(mustExist: false)
             defer { source.close() }
             let progress = Progress(total: valid.count)
             var created = 0

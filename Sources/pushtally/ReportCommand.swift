@@ -40,7 +40,7 @@ struct ReportCommand: AsyncParsableCommand {
         func run(_ subject: ReportSubject, configure: (inout ReportFilter) -> Void = { _ in }) async throws {
             var filter = try filter()
             configure(&filter)
-            let source = try source.open()
+            let source = try await source.open()
             defer { source.close() }
             let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .csv)
             let text = try await source.fetch(ReportRequest(subject, filter: filter), json: format == .json, bom: bom && format == .csv)
@@ -165,7 +165,7 @@ struct RateCommand: AsyncParsableCommand {
         if let since {
             filter.fromMillis = try Self.sinceMillis(since, now: StoreConfiguration.systemClock())
         }
-        let source = try source.open()
+        let source = try await source.open()
         defer { source.close() }
         let text = try await source.fetch(ReportRequest(.campaigns, filter: filter), json: format == .json, bom: false)
         if format == .json {

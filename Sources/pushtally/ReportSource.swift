@@ -17,19 +17,19 @@ struct SourceOptions: ParsableArguments {
     var token: String?
 
     enum Source {
-        case database(SQLiteStore)
+        case database(any PushTallyStore)
         case server(URL, token: String?)
     }
 
     /// - Parameter mustExist: whether a missing database file is an error (exit 3) rather than a new database.
-    func open(mustExist: Bool = true) throws -> Source {
+    func open(mustExist: Bool = true) async throws -> Source {
         if let server = server ?? environment("PUSHTALLY_SERVER") {
             guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
                 throw ValidationError("--server must be an http(s) URL, not \(server)")
             }
             return .server(url, token: token ?? environment("PUSHTALLY_TOKEN"))
         }
-        return .database(try database.open(mustExist: mustExist))
+        return .database(try await database.open(mustExist: mustExist))
     }
 }
 

@@ -85,17 +85,16 @@ struct ServeCommand: AsyncParsableCommand {
         case (nil, nil): break
         default: throw ValidationError("--tls-cert and --tls-key go together")
         }
-        let store = try database.open(mustExist: false)
-        if try await !store.hasActiveTokens() {
-            let (token, _) = try await store.createToken(role: .admin, label: "created by first serve")
-            say("No tokens in \(store.path) yet; created an admin token (shown once, keep it):")
+        let store = try await database.open(mustExist: false, needsDeviceSecret: true)
+        if let token = try await store.bootstrapAdminToken(label: "created by first serve") {
+            say("No tokens in \(store.location) yet; created an admin token (shown once, keep it):")
             say("PUSHTALLY_TOKEN=\(token)")
         }
         let host = configuration.host
         let scheme = configuration.tls == nil ? "http" : "https"
         let app = try orExit("cannot load the TLS certificate or key") {
             try buildApplication(configuration: configuration, store: store, logger: logger) { port in
-                say("PushTally listening on \(scheme)://\(host):\(port) (database \(store.path))")
+                say("PushTally listening on \(scheme)://\(host):\(port) (database \(store.location))")
             }
         }
         try await app.runService()

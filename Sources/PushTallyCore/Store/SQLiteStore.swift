@@ -5,6 +5,8 @@ import GRDB
 public final class SQLiteStore: Sendable {
     /// The database file's path.
     public let path: String
+    /// The device-id secret's file, to back up with the database.
+    public let deviceSecretPath: String
     let pool: DatabasePool
     /// The tunables this store was opened with.
     public let configuration: StoreConfiguration
@@ -12,11 +14,13 @@ public final class SQLiteStore: Sendable {
     let deviceHasher: DeviceHasher
 
     /// Opens (creating if needed) and migrates the database at `path`. The device-id secret lives beside it,
-    /// at `path + ".secret"`, created on first start: back it up with the database.
+    /// at `path + ".secret"` unless `deviceSecretPath` says otherwise, created on first start: back it up with
+    /// the database.
     ///
     /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
-    public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
+    public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil) throws {
         self.path = path
+        self.deviceSecretPath = deviceSecretPath ?? path + ".secret"
         self.configuration = configuration
         var config = Configuration()
         config.busyMode = .timeout(10)
@@ -33,7 +37,7 @@ public final class SQLiteStore: Sendable {
         }
         try migrator.migrate(pool)
         self.pool = pool
-        self.deviceHasher = try DeviceHasher.loadOrCreate(at: path + ".secret")
+        self.deviceHasher = try DeviceHasher.loadOrCreate(at: self.deviceSecretPath)
         let clock = configuration.clock
         let window = configuration.maturityWindowMillis
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
