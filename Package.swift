@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -43,6 +44,8 @@ let package = Package(
             dependencies: [
                 "PushTallyCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -93,7 +96,16 @@ let package = Package(
         // The client library an app and its Notification Service Extension embed: Foundation only.
         .target(name: "PushTallyKit"),
         // Starts real `pushtally serve` processes for the test suites that need one.
-        .target(name: "PushTallyTestSupport", path: "Tests/PushTallyTestSupport"),
+        .target(
+            name: "PushTallyTestSupport",
+            dependencies: [
+                "PushTallyPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PushTallyTestSupport"
+        ),
         .testTarget(
             name: "PushTallyKitTests",
             dependencies: ["PushTallyKit", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
@@ -101,13 +113,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PushTallyCoreTests",
-            dependencies: ["PushTallyCore"]
+            dependencies: ["PushTallyCore", "PushTallyPostgres", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PushTallyServerTests",
             dependencies: [
                 "PushTallyServer",
                 "PushTallyCore",
+                "PushTallyPostgres",
                 "PushTallyTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

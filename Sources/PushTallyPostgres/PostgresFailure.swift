@@ -13,7 +13,13 @@ enum PostgresFailure {
     /// The error a caller sees: connection-level failures and server shutdowns become
     /// ``StoreError/unavailable(reason:)`` (503 with Retry-After); everything else is unchanged.
     static func surface(_ error: any Error) -> any Error {
-        guard let error = error as? PSQLError else { return error }
+        guard let error = error as? PSQLError else {
+            // The pool's own errors (its type is not public API): no connection could be made or leased.
+            if String(reflecting: type(of: error)).contains("ConnectionPoolError") {
+                return StoreError.unavailable(reason: "\(error)")
+            }
+            return error
+        }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
             .sslUnsupported, .failedToAddSSLHandler:

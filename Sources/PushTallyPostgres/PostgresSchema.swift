@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 import PostgresNIO
 import PushTallyCore
 
@@ -88,16 +89,21 @@ enum PostgresSchema {
     /// migrations run once; the rest find them applied.
     ///
     /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` when a newer PushTally has migrated it.
-    static func migrate(_ client: PostgresClient, location: String, logger: Logger) async throws {
-        try await client.withConnection { connection in
+    ///
+    /// Runs on a connection of its own, outside the pool: an unreachable server fails start-up at once
+    /// instead of after the pool's reconnection attempts.
+    static func migrate(_ url: PostgresURL, logger: Logger) async throws {
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try url.connectionConfiguration(), id: 0,
+            logger: logger)
+        do {
+            // A session lock: released by the unlock below, or by the server if this process dies meanwhile.
             try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
-            do {
-                try await applyPending(on: connection, location: location, logger: logger)
-            } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
-                throw error
-            }
-            try await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+            try await applyPending(on: connection, location: url.description, logger: logger)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
         }
     }
 

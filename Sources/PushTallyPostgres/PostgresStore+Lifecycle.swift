@@ -17,7 +17,7 @@ extension PostgresStore {
         let hashed = deviceHasher.hash(deviceID)
         let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: 5000)
         let suffix = "\u{1F}i\u{1F}\(hashed)"
-        try await query("DELETE FROM dedupe WHERE right(key, \(suffix.count)) = \(suffix)")
+        try await query("DELETE FROM dedupe WHERE right(key, \(Int32(suffix.count))) = \(suffix)")
         return forgotten
     }
 

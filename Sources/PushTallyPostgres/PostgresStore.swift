@@ -42,7 +42,7 @@ public final class PostgresStore: Sendable {
         self.client = client
         self.runTask = Task { await client.run() }
         do {
-            try await PostgresSchema.migrate(client, location: parsed.description, logger: logger)
+            try await PostgresSchema.migrate(parsed, logger: logger)
             self.deviceHasher = try await deviceSecretPath.asyncMap {
                 try await Self.loadDeviceSecret(at: $0, client: client, logger: logger)
             }
@@ -126,6 +126,7 @@ public final class PostgresStore: Sendable {
     }
 
     /// Runs one statement outside an explicit transaction, with the same error mapping.
+    @discardableResult
     func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         do {
             return try await client.query(query, logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 import PushTallyCore
 
@@ -42,6 +43,20 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// The URL without its password, for logs.
     public var description: String {
         "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
+    }
+
+    /// One connection's settings, for the start-up work that must fail fast rather than wait out the pool's retries.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch sslMode {
+            case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .disable
+            }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        configuration.options.additionalStartupParameters = [("application_name", "pushtally")]
+        return configuration
     }
 
     func clientConfiguration(maximumConnections: Int) throws -> PostgresClient.Configuration {

@@ -1,23 +1,23 @@
 import Foundation
 import GRDB
+import PushTallyPostgres
 import Testing
 
 @testable import PushTallyCore
 
 @Suite struct LifecycleTests {
     /// Every rollup table's rows, sorted, for exact comparison.
-    func rollupSnapshot(_ store: SQLiteStore) async throws -> [String: [[DatabaseValue]]] {
-        try await store.pool.read { db in
-            var snapshot: [String: [[DatabaseValue]]] = [:]
-            for table in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
-                snapshot[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2, 3")
-                    .map { Array($0.databaseValues) }
-            }
-            return snapshot
+    func rollupSnapshot(_ store: any TestStore) async throws -> [String: [[String?]]] {
+        var snapshot: [String: [[String?]]] = [:]
+        for table in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
+            // Sorted here, not by SQL: the stores order text by different collations.
+            snapshot[table] = try await store.textRows("SELECT * FROM \(table)")
+                .sorted { $0.map { $0 ?? "" }.lexicographicallyPrecedes($1.map { $0 ?? "" }) }
         }
+        return snapshot
     }
 
-    func reports(_ store: SQLiteStore) async throws -> [ReportTable] {
+    func reports(_ store: any PushTallyStore) async throws -> [ReportTable] {
         [
             try await store.report(ReportRequest(.campaigns)),
             try await store.report(ReportRequest(.pushes(orphan: nil))),
@@ -26,7 +26,7 @@ import Testing
     }
 
     /// A random stream over ten simulated days, registrations in between, some pushes never registered.
-    func load(_ store: SQLiteStore, clock: TestClock, seed: UInt64) async throws {
+    func load(_ store: any PushTallyStore, clock: TestClock, seed: UInt64) async throws {
         var rng = SplitMix64(state: seed)
         let sentBase = clock.now / 1000 * 1000 - 2 * 86_400_000
         for day in 0..<10 {
@@ -57,9 +57,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [7 as UInt64, 99]) func rebuildEqualsIncrementalAndPruningChangesNoReport(seed: UInt64) async throws {
+    @Test(arguments: StoreKind.allCases, [7 as UInt64, 99])
+    func rebuildEqualsIncrementalAndPruningChangesNoReport(kind: StoreKind, seed: UInt64) async throws {
         let clock = TestClock(1_795_305_600_000)
-        try await withStore(clock: clock.function) { store in
+        try await withStore(kind, clock: clock.function) { store in
             try await load(store, clock: clock, seed: seed)
             let incremental = try await rollupSnapshot(store)
             let before = try await reports(store)
@@ -83,13 +84,28 @@ import Testing
         }
     }
 
-    @Test func forgetDeletesADevicesEventsButKeepsCounts() async throws {
-        try await withStore { store in
+    /// The same stream into each store gives the same reports, figure for figure, and the same rollup rows.
+    @Test(arguments: [7 as UInt64, 99]) func bothStoresGiveIdenticalReports(seed: UInt64) async throws {
+        var results: [([ReportTable], [String: [[String?]]])] = []
+        for kind in StoreKind.allCases {
+            let clock = TestClock(1_795_305_600_000)
+            try await withStore(kind, clock: clock.function) { store in
+                try await load(store, clock: clock, seed: seed)
+                _ = try await store.prune(receivedBefore: clock.now - 5 * 86_400_000, batchSize: 50)
+                results.append((try await reports(store), try await rollupSnapshot(store)))
+            }
+        }
+        #expect(results[0].0 == results[1].0, "SQLite and PostgreSQL reports differ")
+        #expect(results[0].1 == results[1].1, "SQLite and PostgreSQL rollups differ")
+    }
+
+    @Test(arguments: StoreKind.allCases) func forgetDeletesADevicesEventsButKeepsCounts(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             _ = try await store.ingest([
                 receipt("p1", device: "install-a", receipt: "r1"), receipt("p1", device: "install-a", receipt: "r2"),
                 receipt("p1", device: "install-b"), action("p1", "open", device: "install-a"),
             ])
-            let stored = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT device_id FROM events") }
+            let stored = try await store.column("SELECT DISTINCT device_id FROM events").compactMap { $0 }
             #expect(!stored.contains("install-a"))
             #expect(stored.allSatisfy { $0.hasPrefix("d1:") && $0.utf8.count == 25 })
             let before = try await reports(store)
@@ -97,7 +113,7 @@ import Testing
             #expect(try await store.rawEventCount() == 1)
             #expect(try await reports(store) == before)
             // The device's keys are gone; receipt-id keys (random client ids, no device in them) stay.
-            let keys = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM dedupe") }
+            let keys = try await store.column("SELECT key FROM dedupe").compactMap { $0 }
             #expect(keys.count == 3)
             #expect(keys.filter { $0.contains("\u{1F}i\u{1F}") }.count == 1)
             let snapshot = try await rollupSnapshot(store)
@@ -122,7 +138,7 @@ import Testing
     }
 
     @Test func backupIsAConsistentCopy() async throws {
-        try await withStore { store in
+        try await withSQLiteStore { store in
             _ = try await store.ingest((0..<500).map { receipt("p1", receipt: "r\($0)") })
             let target = store.path + ".backup"
             defer { try? FileManager.default.removeItem(atPath: target) }

@@ -21,9 +21,21 @@ struct SplitMix64: RandomNumberGenerator {
 @Suite struct RecountPropertyTests {
     static let seeds: [UInt64] = [1, 2, 3, 42, 2018001]
 
-    @Test(arguments: seeds) func reportsEqualARecountFromRawEvents(seed: UInt64) async throws {
+    /// A raw event as read back for the recount.
+    struct RawRow {
+        var pushID: String
+        var kind: EventKind
+        var action: String
+        var deviceID: String?
+        var receiptID: String?
+        var duplicate: Bool
+        var eventTime: Int64
+        var receivedAt: Int64
+    }
+
+    @Test(arguments: StoreKind.allCases, seeds) func reportsEqualARecountFromRawEvents(kind storeKind: StoreKind, seed: UInt64) async throws {
         var rng = SplitMix64(state: seed)
-        try await withStore { store in
+        try await withStore(storeKind) { store in
             let pushIDs = (0..<6).map { "push-\($0)" }
             let campaigns = ["春季", "=HYPERLINK(\"x\")", "plain"]
             var events: [IncomingEvent] = []
@@ -61,25 +73,27 @@ struct SplitMix64: RandomNumberGenerator {
                 try await group.waitForAll()
             }
 
-            let raw = try store.pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT push_id, kind, action, device_id, receipt_id, duplicate, event_time, received_at
-                    FROM events ORDER BY rowid
-                    """)
+            let raw = try await store.textRows("""
+                SELECT push_id, kind, action, device_id, receipt_id, duplicate, event_time, received_at
+                FROM events ORDER BY \(storeKind == .sqlite ? "rowid" : "id")
+                """
+            ).map { row in
+                RawRow(
+                    pushID: row[0]!, kind: EventKind(rawValue: Int(row[1]!)!)!, action: row[2]!, deviceID: row[3],
+                    receiptID: row[4], duplicate: row[5] == "1", eventTime: Int64(row[6]!)!, receivedAt: Int64(row[7]!)!)
             }
             #expect(raw.count == events.count, "seed \(seed)")
 
             // Replaying the stored order through the dedupe rule gives the same duplicate flags.
             var seen: Set<String> = []
             for row in raw {
-                let kind = EventKind(rawValue: row["kind"])!
-                let scope = "\(row["push_id"] as String)|\(kind)|\(row["action"] as String)"
+                let scope = "\(row.pushID)|\(row.kind)|\(row.action)"
                 var keys: [String] = []
-                if let r: String = row["receipt_id"] { keys.append("\(scope)|r|\(r)") }
-                if let d: String = row["device_id"] { keys.append("\(scope)|d|\(d)") }
+                if let r = row.receiptID { keys.append("\(scope)|r|\(r)") }
+                if let d = row.deviceID { keys.append("\(scope)|d|\(d)") }
                 let duplicate = keys.contains { seen.contains($0) }
                 seen.formUnion(keys)
-                #expect(duplicate == row["duplicate"], "seed \(seed)")
+                #expect(duplicate == row.duplicate, "seed \(seed)")
             }
 
             // Recount per campaign from raw rows and send records, and compare with the report.
@@ -98,21 +112,21 @@ struct SplitMix64: RandomNumberGenerator {
             let sentAtOf = Dictionary(uniqueKeysWithValues: registrations.map { ($0.pushID, $0.sentAtMillis) })
             let window = store.configuration.maturityWindowMillis
             for row in raw {
-                let push: String = row["push_id"]
+                let push = row.pushID
                 let campaign = campaignOf[push]
                 if campaign == nil { orphanPushes.insert(push) }
                 var funnel = Funnel()
-                let count = EventCount(total: 1, duplicates: row["duplicate"] ? 1 : 0)
-                if EventKind(rawValue: row["kind"]) == .display {
+                let count = EventCount(total: 1, duplicates: row.duplicate ? 1 : 0)
+                if row.kind == .display {
                     funnel.displays = count
                     // Time to display and lateness, recounted from raw rows, whenever the push was registered.
-                    if let sentAt = sentAtOf[push] ?? nil, !(row["duplicate"] as Bool) {
-                        let seconds = floorSeconds(row["event_time"]) * 1000
+                    if let sentAt = sentAtOf[push] ?? nil, !row.duplicate {
+                        let seconds = floorSeconds(row.eventTime) * 1000
                         funnel.latency.add(bucket: LatencyHistogram.bucket(ofMillis: seconds - sentAt), count: 1)
-                        if floorSeconds(row["received_at"]) * 1000 > sentAt + window { funnel.late = 1 }
+                        if floorSeconds(row.receivedAt) * 1000 > sentAt + window { funnel.late = 1 }
                     }
                 } else {
-                    funnel.actions[row["action"]] = count
+                    funnel.actions[row.action] = count
                 }
                 expected[campaign, default: Funnel()].add(funnel)
             }
@@ -125,12 +139,8 @@ struct SplitMix64: RandomNumberGenerator {
                 #expect(row.funnel == want, "seed \(seed) campaign \(String(describing: row.campaign))")
             }
             // The 15-minute rollups add up to the per-push rollups.
-            let (bucketTotal, pushTotal) = try await store.pool.read { db in
-                (try Int.fetchOne(db, sql: "SELECT SUM(total) FROM rollup_bucket")!,
-                 try Int.fetchOne(db, sql: "SELECT SUM(total) FROM rollup_push")!)
-            }
-            #expect(bucketTotal == events.count)
-            #expect(pushTotal == events.count)
+            #expect(try await store.integers("SELECT CAST(SUM(total) AS BIGINT) FROM rollup_bucket") == [Int64(events.count)])
+            #expect(try await store.integers("SELECT CAST(SUM(total) AS BIGINT) FROM rollup_push") == [Int64(events.count)])
         }
     }
 }

@@ -6,15 +6,15 @@ import Testing
 
 @Suite struct StoreTests {
     @Test func writerRunsWithSynchronousFull() async throws {
-        try await withStore { store in
+        try await withSQLiteStore { store in
             #expect(try await store.writerSynchronousLevel() == 2)
             let journal = try await store.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(journal == "wal")
         }
     }
 
-    @Test func countsReceiptsAndRecognisesRetries() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func countsReceiptsAndRecognisesRetries(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             let flags = try await store.ingest([
                 receipt("p1", device: "d1", receipt: "r1"),
                 receipt("p1", device: "d1", receipt: "r1"),  // retry: both ids match
@@ -33,8 +33,8 @@ import Testing
         }
     }
 
-    @Test func retriesAcrossRequestsAreRecognised() async throws {
-        try await withStore { (store: SQLiteStore) async throws in
+    @Test(arguments: StoreKind.allCases) func retriesAcrossRequestsAreRecognised(kind: StoreKind) async throws {
+        try await withStore(kind) { (store: any TestStore) async throws in
             #expect(try await store.ingest([receipt("p1", receipt: "r1")]) == [false])
             #expect(try await store.ingest([receipt("p1", receipt: "r1")]) == [true])
             // The same receipt id on another push is another receipt.
@@ -42,8 +42,8 @@ import Testing
         }
     }
 
-    @Test func actionsDedupePerIdentifier() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func actionsDedupePerIdentifier(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             let flags = try await store.ingest([
                 action("p1", "open", device: "d1"),
                 action("p1", "open", device: "d1"),
@@ -62,8 +62,8 @@ import Testing
         }
     }
 
-    @Test func registrationIsIdempotentAndReplacesTotals() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func registrationIsIdempotentAndReplacesTotals(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             let push = PushRegistration(
                 pushID: "p1", campaign: "c", sentAtMillis: 1000, counts: SendCounts(targeted: 10, sent: 8, failed: ["Unregistered": 2]))
             #expect(try await store.register(push) == .created)
@@ -80,8 +80,8 @@ import Testing
         }
     }
 
-    @Test func sentAtNeverMoves() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func sentAtNeverMoves(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: 1000))
             await #expect(throws: StoreError.sentAtImmutable(pushID: "p1", current: 1000)) {
                 try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: 2000))
@@ -94,8 +94,8 @@ import Testing
         }
     }
 
-    @Test func parallelSendersAddByBatchID() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func parallelSendersAddByBatchID(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             try await store.register(PushRegistration(pushID: "p1", campaign: "c", counts: SendCounts(sent: 100)))
             try await store.addSends(SendBatch(pushID: "p1", batchID: "w1", counts: SendCounts(targeted: 5, sent: 4, failed: ["Unregistered": 1])))
             try await store.addSends(SendBatch(pushID: "p1", batchID: "w2", counts: SendCounts(targeted: 5, sent: 5)))
@@ -108,8 +108,8 @@ import Testing
         }
     }
 
-    @Test func sendsForAnUnknownPushNeedACampaign() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func sendsForAnUnknownPushNeedACampaign(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             await #expect(throws: StoreError.pushNotRegistered(pushID: "p9")) {
                 try await store.addSends(SendBatch(pushID: "p9", batchID: "w1", counts: SendCounts(sent: 1)))
             }
@@ -118,8 +118,8 @@ import Testing
         }
     }
 
-    @Test func orphansJoinTheirCampaignOnceRegistered() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func orphansJoinTheirCampaignOnceRegistered(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             _ = try await store.ingest([receipt("p1", device: "a"), receipt("p1", device: "b")])
             var rows = CampaignReport.rows(try await store.pushFigures())
             #expect(rows.count == 1)
@@ -134,30 +134,26 @@ import Testing
         }
     }
 
-    @Test func eventTimeIsClampedAndBucketed() async throws {
+    @Test(arguments: StoreKind.allCases) func eventTimeIsClampedAndBucketed(kind: StoreKind) async throws {
         let clock = TestClock(1_795_000_000_000)
-        try await withStore(clock: clock.function) { store in
+        try await withStore(kind, clock: clock.function) { store in
             _ = try await store.ingest([
                 receipt("p1", ts: clock.now + 86_400_000),  // a clock in the future: counted at receipt
                 receipt("p1", ts: clock.now - 30 * 86_400_000),  // a month late: counted 7 days back
                 receipt("p1", ts: clock.now - 1_800_000),
             ])
-            let times = try await store.pool.read { db in
-                try Int64.fetchAll(db, sql: "SELECT event_time FROM events ORDER BY rowid")
-            }
-            #expect(times == [clock.now, clock.now - EventTime.maximumDeviceLagMillis, clock.now - 1_800_000])
-            let buckets = try await store.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT bucket, total FROM rollup_bucket ORDER BY bucket")
-                    .map { [$0["bucket"], $0["total"]] as [Int64] }
-            }
+            let times = try await store.integers("SELECT event_time FROM events ORDER BY event_time")
+            #expect(times == [clock.now, clock.now - EventTime.maximumDeviceLagMillis, clock.now - 1_800_000].sorted())
+            let buckets = try await store.textRows("SELECT bucket, total FROM rollup_bucket ORDER BY bucket")
+                .map { $0.map { Int64($0 ?? "") ?? .min } }
             #expect(buckets == times.sorted().map { [EventTime.bucket(ofMillis: $0), 1] })
             #expect(try await store.pushFigures().first?.firstEventMillis == clock.now - EventTime.maximumDeviceLagMillis)
         }
     }
 
-    @Test func reportFilterUsesSentAtOrFirstReceipt() async throws {
+    @Test(arguments: StoreKind.allCases) func reportFilterUsesSentAtOrFirstReceipt(kind: StoreKind) async throws {
         let clock = TestClock(1_795_000_000_000)
-        try await withStore(clock: clock.function) { store in
+        try await withStore(kind, clock: clock.function) { store in
             try await store.register(PushRegistration(pushID: "old", campaign: "c", sentAtMillis: 1_000))
             try await store.register(PushRegistration(pushID: "new", campaign: "c", sentAtMillis: 2_000))
             _ = try await store.ingest([receipt("orphan")])
@@ -211,8 +207,8 @@ import Testing
         #expect(tables.isEmpty)
     }
 
-    @Test func overloadedWriterRefusesRatherThanQueueing() async throws {
-        try await withStore(highWaterMark: 10) { store in
+    @Test(arguments: StoreKind.allCases) func overloadedWriterRefusesRatherThanQueueing(kind: StoreKind) async throws {
+        try await withStore(kind, highWaterMark: 10) { (store: any TestStore) async throws in
             // Many concurrent submissions against a tiny high-water mark: some must be refused, none lost.
             let results = await withTaskGroup(of: Result<[Bool], any Error>.self) { group in
                 for i in 0..<50 {
@@ -228,19 +224,18 @@ import Testing
             let refused = results.filter { if case .failure(let e) = $0 { (e as? WriterError) == .overloaded } else { false } }.count
             #expect(accepted + refused == 50)
             #expect(accepted > 0)
-            let stored = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") }
-            #expect(stored == accepted * 5)
+            #expect(try await store.rawEventCount() == accepted * 5)
         }
     }
 
-    @Test func tokensAreHashedAndRevocable() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func tokensAreHashedAndRevocable(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             #expect(try await store.hasActiveTokens() == false)
             let (token, info) = try await store.createToken(role: .read, label: "dashboard")
             #expect(try await store.role(ofToken: token) == .read)
-            let stored = try await store.pool.read { db in try Data.fetchOne(db, sql: "SELECT secret_hash FROM tokens") }
-            #expect(stored?.count == 32)
-            #expect(!(String(data: stored ?? Data(), encoding: .utf8) ?? "").contains(token.suffix(64)))
+            let stored = try #require(try await store.column("SELECT secret_hash FROM tokens").first ?? nil)
+            #expect(stored.count == 64, "a 32-byte hash, in hex")
+            #expect(!stored.contains(token.suffix(64)))
             // A token with the right id but a wrong secret is refused.
             let forged = String(token.dropLast()) + (token.last == "0" ? "1" : "0")
             #expect(try await store.role(ofToken: forged) == nil)

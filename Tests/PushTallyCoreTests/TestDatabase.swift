@@ -1,20 +1,74 @@
 import Foundation
 import PushTallyCore
+import PushTallyPostgres
+import PushTallyTestSupport
 
-/// A fresh SQLite file in its own temporary folder, removed afterwards.
+/// The stores the store and report suites run against, each test once per store.
+enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+    var description: String { rawValue }
+}
+
+/// A store with a way to look at its tables, for tests that check what was stored, not only what reports say.
+protocol TestStore: PushTallyStore {
+    /// Every value as text; booleans as 1/0 on both stores.
+    func textRows(_ sql: String) async throws -> [[String?]]
+}
+
+extension SQLiteStore: TestStore {}
+extension PostgresStore: TestStore {}
+
+extension TestStore {
+    /// The first column of every row.
+    func column(_ sql: String) async throws -> [String?] {
+        try await textRows(sql).map { $0.first ?? nil }
+    }
+
+    /// The first column of every row, as integers.
+    func integers(_ sql: String) async throws -> [Int64] {
+        try await column(sql).map { Int64($0 ?? "") ?? .min }
+    }
+}
+
+/// A fresh store of `kind`: a SQLite file in its own temporary folder, or a new PostgreSQL database
+/// (see `TestPostgres`); removed afterwards.
 @discardableResult
 func withStore<T>(
+    _ kind: StoreKind,
     clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock,
     highWaterMark: Int = 100_000,
     maturityWindow: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
-    _ body: (SQLiteStore) async throws -> T
+    _ body: (any TestStore) async throws -> T
+) async throws -> T {
+    let configuration = StoreConfiguration(writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, clock: clock)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    switch kind {
+    case .sqlite:
+        let store = try SQLiteStore(path: directory.appendingPathComponent("test.sqlite").path, configuration: configuration)
+        defer { store.close() }
+        return try await body(store)
+    case .postgres:
+        return try await TestPostgres.withDatabase { url in
+            let store = try await PostgresStore(
+                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path)
+            defer { store.close() }
+            return try await body(store)
+        }
+    }
+}
+
+/// A fresh SQLite store, for the tests of what only SQLite has (its file, its pragmas, its migrations).
+@discardableResult
+func withSQLiteStore<T>(
+    clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock, _ body: (SQLiteStore) async throws -> T
 ) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try SQLiteStore(
-        path: directory.appendingPathComponent("test.sqlite").path,
-        configuration: StoreConfiguration(writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, clock: clock))
+        path: directory.appendingPathComponent("test.sqlite").path, configuration: StoreConfiguration(clock: clock))
     defer { store.close() }
     return try await body(store)
 }

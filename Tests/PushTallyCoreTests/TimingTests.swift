@@ -40,9 +40,9 @@ import Testing
         } + [receipt("p1", device: "d0")]  // a retry: not timed twice
     }
 
-    @Test func timeToDisplayFromTheHistogram() async throws {
+    @Test(arguments: StoreKind.allCases) func timeToDisplayFromTheHistogram(kind: StoreKind) async throws {
         let clock = TestClock(Self.now)
-        try await withStore(clock: clock.function) { store in
+        try await withStore(kind, clock: clock.function) { store in
             try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: Self.sentAt, counts: SendCounts(sent: 10)))
             _ = try await store.ingest(receipts())
             let funnel = try #require(try await store.pushFigures().first).funnel
@@ -56,9 +56,9 @@ import Testing
     }
 
     /// Displays of a push without `sent_at` cannot be timed, so its sends stay out of the 1 h/24 h/7 d rates.
-    @Test func maturityRatesPoolOnlyPushesWithASentAt() async throws {
+    @Test(arguments: StoreKind.allCases) func maturityRatesPoolOnlyPushesWithASentAt(kind: StoreKind) async throws {
         let clock = TestClock(Self.now)
-        try await withStore(clock: clock.function) { store in
+        try await withStore(kind, clock: clock.function) { store in
             try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: Self.sentAt, counts: SendCounts(sent: 10)))
             try await store.register(PushRegistration(pushID: "untimed", campaign: "c", counts: SendCounts(sent: 90)))
             _ = try await store.ingest(receipts() + [receipt("untimed", device: "x")])
@@ -73,22 +73,21 @@ import Testing
         }
     }
 
-    @Test func receiptsBeforeRegistrationAreTimedAtRegistration() async throws {
+    @Test(arguments: StoreKind.allCases) func receiptsBeforeRegistrationAreTimedAtRegistration(kind: StoreKind) async throws {
         let clock = TestClock(Self.now)
         let (registeredFirst, registeredLate) = try await (
-            withStore(clock: clock.function) { store in
+            withStore(kind, clock: clock.function) { store in
                 try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: Self.sentAt))
                 _ = try await store.ingest(receipts())
                 return try #require(try await store.pushFigures().first).funnel
             },
-            withStore(clock: clock.function) { store in
+            withStore(kind, clock: clock.function) { store in
                 _ = try await store.ingest(receipts())
                 // Registered without sent_at first, then with it: timing settles when sent_at arrives.
                 try await store.register(PushRegistration(pushID: "p1", campaign: "c"))
                 #expect(try await store.pushFigures().first?.funnel.latency.total == 0)
                 try await store.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: Self.sentAt))
-                let pending = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_timing") }
-                #expect(pending == 0)
+                #expect(try await store.integers("SELECT count(*) FROM pending_timing") == [0])
                 return try #require(try await store.pushFigures().first).funnel
             })
         #expect(registeredFirst.latency == registeredLate.latency)
@@ -96,11 +95,11 @@ import Testing
         #expect(registeredLate.latency.total == 4)
     }
 
-    @Test func receiptsAfterFinalAtAreCountedAndLate() async throws {
+    @Test(arguments: StoreKind.allCases) func receiptsAfterFinalAtAreCountedAndLate(kind: StoreKind) async throws {
         let clock = TestClock(Self.now)
         let oneDay: Int64 = 86_400_000
         // A custom window of one day, pushes sent three days ago: final, and every receipt now is late.
-        try await withStore(clock: clock.function, maturityWindow: oneDay) { configured in
+        try await withStore(kind, clock: clock.function, maturityWindow: oneDay) { configured in
             try await configured.register(PushRegistration(pushID: "p1", campaign: "c", sentAtMillis: Self.sentAt, counts: SendCounts(sent: 4)))
             _ = try await configured.ingest([receipt("p1", device: "a", ts: Self.sentAt + 60_000), receipt("p1", device: "a")])
             _ = try await configured.ingest([receipt("orphan", device: "b")])
@@ -118,8 +117,8 @@ import Testing
         }
     }
 
-    @Test func funnelHasAColumnPerCommonAPNsReason() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func funnelHasAColumnPerCommonAPNsReason(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             try await store.register(PushRegistration(
                 pushID: "p1", campaign: "c",
                 counts: SendCounts(targeted: 20, sent: 10, failed: [
@@ -147,9 +146,9 @@ import Testing
         }
     }
 
-    func series(_ events: [(Int64, EventKind, String)], now: Int64, width: TimeseriesOptions.Width, zone: String, filter: ReportFilter = ReportFilter()) async throws -> [(String, Int64)] {
+    func series(_ kind: StoreKind, _ events: [(Int64, EventKind, String)], now: Int64, width: TimeseriesOptions.Width, zone: String, filter: ReportFilter = ReportFilter()) async throws -> [(String, Int64)] {
         let clock = TestClock(now)
-        return try await withStore(clock: clock.function) { store in
+        return try await withStore(kind, clock: clock.function) { store in
             _ = try await store.ingest(events.map { millis, kind, action in
                 IncomingEvent(pushID: "p1", kind: kind, action: action, deviceTimeMillis: millis)
             })
@@ -163,61 +162,61 @@ import Testing
         }
     }
 
-    @Test func daysInTwoZones() async throws {
+    @Test(arguments: StoreKind.allCases) func daysInTwoZones(kind: StoreKind) async throws {
         let events: [(Int64, EventKind, String)] = [
             (1_795_107_600_000, .display, ""),  // 2026-11-19T17:00Z: the 20th in Taipei, the 19th in UTC
             (1_795_167_300_000, .display, ""),  // 2026-11-20T09:35Z
         ]
-        let taipei = try await series(events, now: 1_795_305_600_000, width: .day, zone: "Asia/Taipei")
+        let taipei = try await series(kind, events, now: 1_795_305_600_000, width: .day, zone: "Asia/Taipei")
         #expect(taipei.map(\.0) == ["2026-11-20T00:00:00+08:00"])
         #expect(taipei.map(\.1) == [2])
-        let utc = try await series(events, now: 1_795_305_600_000, width: .day, zone: "UTC")
+        let utc = try await series(kind, events, now: 1_795_305_600_000, width: .day, zone: "UTC")
         #expect(utc.map(\.0) == ["2026-11-19T00:00:00Z", "2026-11-20T00:00:00Z"])
         #expect(utc.map(\.1) == [1, 1])
     }
 
-    @Test func halfHourZoneHoursAssembleFromQuarterHours() async throws {
+    @Test(arguments: StoreKind.allCases) func halfHourZoneHoursAssembleFromQuarterHours(kind: StoreKind) async throws {
         let events: [(Int64, EventKind, String)] = [
             (1_795_167_300_000, .display, ""),  // 09:35Z = 15:05 IST
             (1_795_170_300_000, .display, ""),  // 10:25Z = 15:55 IST
         ]
-        let kolkata = try await series(events, now: 1_795_305_600_000, width: .hour, zone: "Asia/Kolkata")
+        let kolkata = try await series(kind, events, now: 1_795_305_600_000, width: .hour, zone: "Asia/Kolkata")
         #expect(kolkata.map(\.0) == ["2026-11-20T15:00:00+05:30"])
         #expect(kolkata.map(\.1) == [2])
-        let utc = try await series(events, now: 1_795_305_600_000, width: .hour, zone: "UTC")
+        let utc = try await series(kind, events, now: 1_795_305_600_000, width: .hour, zone: "UTC")
         #expect(utc.map(\.0) == ["2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z"])  // two hours in UTC
     }
 
-    @Test func dstChangeDayHasTwentyFiveHours() async throws {
+    @Test(arguments: StoreKind.allCases) func dstChangeDayHasTwentyFiveHours(kind: StoreKind) async throws {
         let events: [(Int64, EventKind, String)] = [
             (1_793_507_400_000, .display, ""),  // 2026-11-01T04:30Z = 00:30 EDT on the 1st
             (1_793_593_800_000, .display, ""),  // 2026-11-02T04:30Z = 23:30 EST, still the 1st
         ]
-        let newYork = try await series(events, now: 1_793_664_000_000, width: .day, zone: "America/New_York")
+        let newYork = try await series(kind, events, now: 1_793_664_000_000, width: .day, zone: "America/New_York")
         #expect(newYork.map(\.0) == ["2026-11-01T00:00:00-04:00"])
         #expect(newYork.map(\.1) == [2])
     }
 
     /// Santiago's clocks skip from 00:00 to 01:00 on 2026-09-06: that day starts at 01:00, the next at 00:00.
-    @Test func daysAfterAMidnightSkippedByDSTStillStartAtTheirMidnight() async throws {
+    @Test(arguments: StoreKind.allCases) func daysAfterAMidnightSkippedByDSTStillStartAtTheirMidnight(kind: StoreKind) async throws {
         let events: [(Int64, EventKind, String)] = [
             (1_788_609_600_000, .display, ""),  // 2026-09-05T12:00Z
             (1_788_696_000_000, .display, ""),  // 2026-09-06T12:00Z
             (1_788_782_400_000, .display, ""),  // 2026-09-07T12:00Z
         ]
-        let santiago = try await series(events, now: 1_788_825_600_000, width: .day, zone: "America/Santiago")
+        let santiago = try await series(kind, events, now: 1_788_825_600_000, width: .day, zone: "America/Santiago")
         #expect(santiago.map(\.0) == ["2026-09-05T00:00:00-04:00", "2026-09-06T01:00:00-03:00", "2026-09-07T00:00:00-03:00"])
         #expect(santiago.map(\.1) == [1, 1, 1])
     }
 
-    @Test func rangeFillsEmptyBucketsAndCountsActions() async throws {
+    @Test(arguments: StoreKind.allCases) func rangeFillsEmptyBucketsAndCountsActions(kind: StoreKind) async throws {
         let events: [(Int64, EventKind, String)] = [
             (1_795_167_300_000, .display, ""),
             (1_795_167_300_000, .action, "open"),
             (1_795_167_300_000, .action, "view"),
         ]
         let clock = TestClock(1_795_305_600_000)
-        try await withStore(clock: clock.function) { store in
+        try await withStore(kind, clock: clock.function) { store in
             _ = try await store.ingest(events.map { IncomingEvent(pushID: "p1", kind: $0.1, action: $0.2, deviceTimeMillis: $0.0) })
             let table = try await store.report(ReportRequest(
                 .timeseries(TimeseriesOptions(width: .day, timeZone: TimeZone(identifier: "UTC")!)),
@@ -230,8 +229,8 @@ import Testing
         }
     }
 
-    @Test func tooManyBucketsIsAClientError() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func tooManyBucketsIsAClientError(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             await #expect(throws: FieldError.self) {
                 try await store.report(ReportRequest(
                     .timeseries(TimeseriesOptions(width: .hour, timeZone: TimeZone(identifier: "UTC")!)),
@@ -242,8 +241,8 @@ import Testing
 }
 
 @Suite struct ReceiptHealthTests {
-    @Test func flagsAVersionWithOpensButFewReceipts() async throws {
-        try await withStore { store in
+    @Test(arguments: StoreKind.allCases) func flagsAVersionWithOpensButFewReceipts(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
             var events: [IncomingEvent] = []
             for i in 0..<10 {
                 events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "a\(i)", appVersion: "2.1", osVersion: "18.1"))

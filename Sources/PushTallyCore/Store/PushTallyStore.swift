@@ -9,6 +9,7 @@ public protocol PushTallyStore: Sendable {
     /// The same, for event-loop code: `completion` runs once, after commit or with the error, on any thread.
     func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void)
     /// Registers a push or replaces its totals.
+    @discardableResult
     func register(_ push: PushRegistration) async throws -> RegistrationOutcome
     /// Registers many pushes; each succeeds or fails alone.
     func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>]
@@ -57,6 +58,13 @@ public protocol PushTallyStore: Sendable {
     var queuedEvents: Int { get }
     /// Commits what was acknowledged and stops taking writes.
     func close()
+}
+
+extension PushTallyStore {
+    /// Every push, registered or orphan, with its figures.
+    public func pushFigures() async throws -> [PushFigures] {
+        try await pushFigures(ReportFilter())
+    }
 }
 
 extension SQLiteStore: PushTallyStore {

@@ -111,3 +111,23 @@ extension SQLiteStore {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
     }
 }
+
+extension SQLiteStore {
+    /// Runs a read-only query and returns every value as text (integers in decimal, blobs in hex, NULL as
+    /// `nil`): what tests and diagnostics compare across stores.
+    package func textRows(_ sql: String) async throws -> [[String?]] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: nil
+                    case .int64(let integer): String(integer)
+                    case .double(let double): String(double)
+                    case .string(let string): string
+                    case .blob(let data): data.map { String(format: "%02x", $0) }.joined()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import PushTallyCore
+import PushTallyPostgres
+import PushTallyTestSupport
+import Testing
+
+/// What only the PostgreSQL store has: its commit setting, its migrations and the device secret its
+/// collectors share. Everything else runs against both stores in the other suites.
+@Suite struct PostgresStoreTests {
+    func secretPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
+    }
+
+    @Test func commitsAreSynchronous() async throws {
+        try await TestPostgres.withDatabase { url in
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            defer { store.close() }
+            #expect(try await store.synchronousCommit() == "on")
+        }
+    }
+
+    @Test func collectorsStartingTogetherMigrateOnce() async throws {
+        try await TestPostgres.withDatabase { url in
+            let secret = secretPath()
+            defer { try? FileManager.default.removeItem(atPath: secret) }
+            // The first creates the secret; the others start at once and must all come up on one schema.
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret)
+            defer { first.close() }
+            let others = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+                for _ in 0..<4 { group.addTask { try await PostgresStore(url: url, deviceSecretPath: secret) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            defer { others.forEach { $0.close() } }
+            let versions = try await first.textRows("SELECT version FROM pushtally_migrations ORDER BY version")
+            #expect(versions == [["1"]])
+            let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
+                for store in others { group.addTask { try await store.bootstrapAdminToken(label: "first serve") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(tokens.compactMap { $0 }.count == 1, "one admin token between collectors starting together")
+        }
+    }
+
+    @Test func refusesADatabaseFromANewerVersion() async throws {
+        try await TestPostgres.withDatabase { url in
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            _ = try await store.textRows(
+                "INSERT INTO pushtally_migrations (version, name) VALUES (999, 'from-the-future') RETURNING version")
+            store.close()
+            let location = try PostgresURL(url).description
+            await #expect(throws: StoreError.databaseNewerThanCode(path: location)) {
+                _ = try await PostgresStore(url: url, deviceSecretPath: nil)
+            }
+        }
+    }
+
+    @Test func everyCollectorNeedsTheSameDeviceSecret() async throws {
+        try await TestPostgres.withDatabase { url in
+            let secret = secretPath()
+            let other = secretPath()
+            defer {
+                try? FileManager.default.removeItem(atPath: secret)
+                try? FileManager.default.removeItem(atPath: other)
+            }
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret)
+            _ = try await first.ingest([IncomingEvent(pushID: "p1", kind: .display, deviceID: "device-a")])
+            first.close()
+            // A collector without the file, or with another secret, would hash the same device differently.
+            await #expect(throws: StoreError.self) { _ = try await PostgresStore(url: url, deviceSecretPath: other) }
+            let secretText = try String(contentsOfFile: secret, encoding: .utf8)
+            try String(secretText.reversed().dropFirst()).appending("\n").write(toFile: other, atomically: true, encoding: .utf8)
+            await #expect(throws: StoreError.self) { _ = try await PostgresStore(url: url, deviceSecretPath: other) }
+            // With the same file, a retry of that device is recognised.
+            let second = try await PostgresStore(url: url, deviceSecretPath: secret)
+            defer { second.close() }
+            #expect(try await second.ingest([IncomingEvent(pushID: "p1", kind: .display, deviceID: "device-a")]) == [true])
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsUnavailableNotACrash() async throws {
+        // Nothing listens on port 1; the error must say so in store terms (the HTTP layer answers 503).
+        await #expect(throws: StoreError.self) {
+            _ = try await PostgresStore(url: "postgres://nobody:x@127.0.0.1:1/none", deviceSecretPath: nil)
+        }
+    }
+
+    @Test func urlsAreParsedAndPasswordsNeverPrinted() throws {
+        let url = try PostgresURL("postgres://app:s%40cret@db.internal:6543/tally?sslmode=require")
+        #expect(url.host == "db.internal")
+        #expect(url.port == 6543)
+        #expect(url.username == "app")
+        #expect(url.password == "s@cret")
+        #expect(url.database == "tally")
+        #expect(url.sslMode == "require")
+        #expect(!url.description.contains("cret"))
+        #expect(throws: StoreError.self) { try PostgresURL("postgres://db.internal/tally") }
+        #expect(throws: StoreError.self) { try PostgresURL("postgres://a@h/d?sslmode=verify-full") }
+        #expect(PostgresURL.matches("postgresql://a@h/d"))
+        #expect(!PostgresURL.matches("./pushtally.sqlite"))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+import PushTallyPostgres
+
+/// Fresh PostgreSQL databases for tests, on the server `PUSHTALLY_TEST_POSTGRES` names (scripts/test starts
+/// one and sets it). A missing variable fails the test rather than skipping it: a suite that silently ran
+/// against SQLite alone would claim what it never checked.
+public enum TestPostgres {
+    public struct NotConfigured: Error, CustomStringConvertible {
+        public var description: String {
+            "PUSHTALLY_TEST_POSTGRES is not set: run scripts/test, or export PUSHTALLY_TEST_POSTGRES=$(scripts/postgres)"
+        }
+    }
+
+    /// The URL of the database tests connect to in order to create their own.
+    public static func adminURL() throws -> PostgresURL {
+        guard let text = ProcessInfo.processInfo.environment["PUSHTALLY_TEST_POSTGRES"], !text.isEmpty else {
+            throw NotConfigured()
+        }
+        return try PostgresURL(text)
+    }
+
+    /// Creates an empty database and returns its URL.
+    public static func createDatabase() async throws -> String {
+        var url = try adminURL()
+        let name = "pushtally_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
+        try await withAdminConnection { connection, logger in
+            try await connection.query("CREATE DATABASE \(unescaped: name)", logger: logger)
+        }
+        url.database = name
+        return "postgres://\(url.username):\(url.password ?? "")@\(url.host):\(url.port)/\(name)"
+    }
+
+    /// Drops a database made by ``createDatabase()``, closing whatever connections are still open to it.
+    public static func dropDatabase(_ urlText: String) async {
+        guard let url = try? PostgresURL(urlText), url.database.hasPrefix("pushtally_test_") else { return }
+        try? await withAdminConnection { connection, logger in
+            try await connection.query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
+        }
+    }
+
+    /// Runs `body` with a fresh database's URL and drops the database afterwards.
+    public static func withDatabase<T>(_ body: (String) async throws -> T) async throws -> T {
+        let url = try await createDatabase()
+        do {
+            let result = try await body(url)
+            await dropDatabase(url)
+            return result
+        } catch {
+            await dropDatabase(url)
+            throw error
+        }
+    }
+
+    private static func withAdminConnection(_ body: (PostgresConnection, Logger) async throws -> Void) async throws {
+        let url = try adminURL()
+        let logger = Logger(label: "pushtally.test-postgres")
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(),
+            configuration: PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+                tls: .disable),
+            id: 1, logger: logger)
+        do {
+            try await body(connection, logger)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
