@@ -12,7 +12,7 @@ struct PushTallyCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, ReportCommand.self, RateCommand.self, PushesCommand.self, KeysCommand.self,
             PruneCommand.self, ForgetCommand.self, RollupCommand.self, BackupCommand.self, ExportCommand.self,
-            ImportEventsCommand.self,
+            ImportEventsCommand.self, MigrateStoreCommand.self,
         ]
     )
 }

@@ -67,11 +67,12 @@ public final class ServerProcess: @unchecked Sendable {
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    public init(directory: URL? = nil, extraArguments: [String] = []) throws {
+    /// - Parameter database: what `--database` gets; a SQLite file in `directory` unless given.
+    public init(directory: URL? = nil, database: String? = nil, extraArguments: [String] = []) throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
-        self.databasePath = directory.appendingPathComponent("pushtally.sqlite").path
+        self.databasePath = database ?? directory.appendingPathComponent("pushtally.sqlite").path
         process.executableURL = try pushtallyBinary()
         process.arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + extraArguments
         process.standardOutput = output

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// A stored value, as `migrate-store` carries it from one engine to another.
+package enum CopyValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A table as `migrate-store` reads it: its columns, and the key it is read in order of.
+package struct CopyTable: Sendable {
+    package var name: String
+    /// Columns in the target's names: raw events' `rowid` comes out as `id`.
+    package var columns: [String]
+    /// How many leading columns are the key pages are read by.
+    package var keyCount: Int
+    package var rowCount: Int
+}
+
+extension SQLiteStore {
+    /// Describes `table` for copying; `nil` when this database has no such table.
+    package func copyTable(_ table: String) async throws -> CopyTable? {
+        try await pool.read { db in
+            guard try db.tableExists(table) else { return nil }
+            let info = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_info(?)", arguments: [table])
+            let key = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+            let rest = info.map { $0["name"] as String }.filter { !key.contains($0) }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            // Raw events have no declared key: their rowid is one, and the export sequence.
+            let keyColumns = key.isEmpty ? ["id"] : key
+            return CopyTable(name: table, columns: keyColumns + rest, keyCount: keyColumns.count, rowCount: count)
+        }
+    }
+
+    /// Up to `limit` rows of `table` after the key `after` (`nil`: from the start), in key order.
+    package func copyPage(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [[CopyValue]] {
+        try await pool.read { db in
+            let selected = table.columns.map { $0 == "id" && table.name == "events" ? "rowid AS id" : $0 }
+            let keys = table.columns.prefix(table.keyCount).map { $0 == "id" && table.name == "events" ? "rowid" : $0 }
+            var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(table.name)"
+            var arguments: [DatabaseValue] = []
+            if let after {
+                sql += " WHERE (\(keys.joined(separator: ", "))) > (\(keys.map { _ in "?" }.joined(separator: ", ")))"
+                arguments = after.map(\.databaseValue)
+            }
+            sql += " ORDER BY \(keys.joined(separator: ", ")) LIMIT \(limit)"
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                row.databaseValues.map(CopyValue.init)
+            }
+        }
+    }
+}
+
+extension CopyValue {
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let integer): self = .integer(integer)
+        case .double(let double): self = .real(double)
+        case .string(let string): self = .text(string)
+        case .blob(let data): self = .blob(Array(data))
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let integer): integer.databaseValue
+        case .real(let double): double.databaseValue
+        case .text(let string): string.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
+        }
+    }
+}
