@@ -26,8 +26,9 @@ enum PostgresFailure {
             return StoreError.unavailable(reason: "\(error.code)")
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""
-            // Class 08: connection exception; 53: insufficient resources; 57: operator intervention (shutdown).
-            if ["08", "53", "57"].contains(String(state.prefix(2))) {
+            // Class 08: connection exception; 28: authorization; 3D: no such database; 53: insufficient
+            // resources; 57: operator intervention (a shutdown or a terminated backend).
+            if ["08", "28", "3D", "53", "57"].contains(String(state.prefix(2))) {
                 return StoreError.unavailable(reason: error.serverInfo?[.message] ?? state)
             }
             return error

@@ -6,7 +6,7 @@ extension PostgresStore {
     /// SQLite store's `textRows` does: what tests and diagnostics compare across stores.
     package func textRows(_ sql: String) async throws -> [[String?]] {
         var rows: [[String?]] = []
-        for try await row in try await query(PostgresQuery(unsafeSQL: sql)) {
+        for row in try await query(PostgresQuery(unsafeSQL: sql)) {
             rows.append(try row.map { cell -> String? in
                 guard cell.bytes != nil else { return nil }
                 switch cell.dataType {

@@ -4,7 +4,7 @@ import PushTallyCore
 extension PostgresStore {
     /// This database's id, as exports name their source.
     public func databaseID() async throws -> String {
-        for try await id in try await query("SELECT value FROM meta WHERE key = 'database_id'").decode(String.self) { return id }
+        for id in try await query("SELECT value FROM meta WHERE key = 'database_id'").decode(String.self) { return id }
         return ""
     }
 
@@ -12,12 +12,24 @@ extension PostgresStore {
     public func exportEvents(
         sinceMillis: Int64?, untilMillis: Int64?, write: @escaping @Sendable (ExportedEvent) throws -> Void
     ) async throws -> Int {
-        let rows = try await query(
-            """
-            SELECT id, push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform,
-                   app_version, os_version
-            FROM events WHERE received_at >= \(sinceMillis ?? .min) AND received_at < \(untilMillis ?? .max) ORDER BY id
-            """)
+        let logger = logger
+        do {
+            // Streamed on one connection, not collected: an export can be every raw event there is.
+            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT id, push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform,
+                           app_version, os_version
+                    FROM events WHERE received_at >= \(sinceMillis ?? .min) AND received_at < \(untilMillis ?? .max) ORDER BY id
+                    """, logger: logger)
+                return try await Self.write(rows, to: write)
+            }
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
+    }
+
+    private static func write(_ rows: PostgresRowSequence, to write: (ExportedEvent) throws -> Void) async throws -> Int {
         var count = 0
         for try await row in rows {
             let (seq, pushID, rawKind, action, receivedAt, eventTime, duplicate) = try row.decode(

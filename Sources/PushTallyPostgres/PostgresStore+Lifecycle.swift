@@ -112,7 +112,7 @@ extension PostgresStore {
 
     /// Raw events still stored (not pruned).
     public func rawEventCount() async throws -> Int {
-        for try await count in try await query("SELECT count(*) FROM events").decode(Int.self) { return count }
+        for count in try await query("SELECT count(*) FROM events").decode(Int.self) { return count }
         return 0
     }
 }

@@ -17,7 +17,7 @@ extension PostgresStore {
             PostgresQuery(unsafeSQL: sql.replacingOccurrences(of: "{scope}", with: scope.0), binds: scope.1)
         }
         var pushes: [String: PushFigures] = [:]
-        for try await (id, campaign, title, sentAt, app, environment) in try await query(
+        for (id, campaign, title, sentAt, app, environment) in try await query(
             scoped("SELECT push_id, campaign, title, sent_at, app, environment FROM pushes {scope}")
         ).decode((String, String, String?, Int64?, String?, String?).self) {
             var funnel = Funnel()
@@ -26,17 +26,17 @@ extension PostgresStore {
                 pushID: id, campaign: campaign, title: title, sentAtMillis: sentAt, app: app, environment: environment,
                 firstEventMillis: nil, funnel: funnel)
         }
-        for try await (id, targeted, sent) in try await query(
+        for (id, targeted, sent) in try await query(
             scoped("SELECT push_id, SUM(targeted)::bigint, SUM(sent)::bigint FROM push_sends {scope} GROUP BY push_id")
         ).decode((String, Int64, Int64).self) {
             pushes[id]?.setSends(targeted: targeted, sent: sent)
         }
-        for try await (id, reason, count) in try await query(
+        for (id, reason, count) in try await query(
             scoped("SELECT push_id, reason, SUM(count)::bigint FROM push_failures {scope} GROUP BY push_id, reason")
         ).decode((String, String, Int64).self) {
             pushes[id]?.funnel.failedByReason[reason] = count
         }
-        for try await (id, kind, action, total, duplicates, first, late) in try await query(
+        for (id, kind, action, total, duplicates, first, late) in try await query(
             scoped("SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push {scope}")
         ).decode((String, Int, String, Int64, Int64, Int64, Int64).self) {
             pushes[id, default: PushFigures(orphan: id)].add(
@@ -44,7 +44,7 @@ extension PostgresStore {
                 action: action, late: late, firstEvent: first)
         }
         let columns = TimingTable.columns.joined(separator: ", ")
-        for try await (id, counts) in try await query(
+        for (id, counts) in try await query(
             scoped("SELECT push_id, ARRAY[\(columns)] FROM rollup_timing {scope}")
         ).decode((String, [Int64]).self) {
             pushes[id]?.funnel.latency.add(LatencyHistogram(counts: counts))
@@ -82,7 +82,7 @@ extension PostgresStore {
             GROUP BY b.bucket, b.kind, b.action
             """)
         var counts: [BucketCount] = []
-        for try await (bucket, kind, action, total, duplicates) in try await query(sql.query).decode(
+        for (bucket, kind, action, total, duplicates) in try await query(sql.query).decode(
             (Int64, Int, String, Int64, Int64).self)
         {
             counts.append(BucketCount(
@@ -104,7 +104,7 @@ extension PostgresStore {
             GROUP BY b.version, b.kind, b.action
             """)
         var counts: [VersionCount] = []
-        for try await (version, kind, action, total, duplicates) in try await query(sql.query).decode(
+        for (version, kind, action, total, duplicates) in try await query(sql.query).decode(
             (String, Int, String, Int64, Int64).self)
         {
             counts.append(VersionCount(
@@ -117,7 +117,7 @@ extension PostgresStore {
             SELECT b.kind, b.action, SUM(b.total)::bigint, SUM(b.duplicates)::bigint FROM rollup_push b \(pushJoin)
             \(Self.whereClause(pushConditions)) GROUP BY b.kind, b.action
             """)
-        for try await (rawKind, action, total, duplicates) in try await query(totals.query).decode((Int, String, Int64, Int64).self) {
+        for (rawKind, action, total, duplicates) in try await query(totals.query).decode((Int, String, Int64, Int64).self) {
             let kind = EventKind(rawValue: rawKind) ?? .display
             let known = counts.filter { $0.kind == kind && $0.action == action }
             let unknownTotal = total - known.reduce(0) { $0 + $1.count.total }

@@ -37,7 +37,7 @@ extension PostgresStore {
     /// Every token, revoked ones included, oldest first.
     public func listTokens() async throws -> [TokenInfo] {
         var tokens: [TokenInfo] = []
-        for try await (id, role, label, created, revoked) in try await query(
+        for (id, role, label, created, revoked) in try await query(
             "SELECT id, role, label, created_at, revoked_at FROM tokens ORDER BY created_at, id"
         ).decode((String, String, String?, Int64, Int64?).self) {
             tokens.append(TokenInfo(
@@ -47,7 +47,7 @@ extension PostgresStore {
     }
 
     public func hasActiveTokens() async throws -> Bool {
-        for try await exists in try await query("SELECT EXISTS (SELECT 1 FROM tokens WHERE revoked_at IS NULL)").decode(Bool.self) {
+        for exists in try await query("SELECT EXISTS (SELECT 1 FROM tokens WHERE revoked_at IS NULL)").decode(Bool.self) {
             return exists
         }
         return false
@@ -57,7 +57,7 @@ extension PostgresStore {
     public func revokeToken(_ idOrToken: String) async throws -> Bool {
         let id = TokenSecret.parse(idOrToken)?.id ?? idOrToken
         let now = configuration.clock()
-        for try await _ in try await query(
+        for _ in try await query(
             "UPDATE tokens SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL RETURNING id"
         ) {
             return true
@@ -69,7 +69,7 @@ extension PostgresStore {
     public func role(ofToken token: String) async throws -> Role? {
         guard let (id, secret) = TokenSecret.parse(token) else { return nil }
         let presented = TokenSecret.hash(secret)
-        for try await (role, hash) in try await query(
+        for (role, hash) in try await query(
             "SELECT role, secret_hash FROM tokens WHERE id = \(id) AND revoked_at IS NULL"
         ).decode((String, ByteBuffer).self) {
             guard TokenSecret.constantTimeEquals(Data(buffer: hash), presented) else { return nil }

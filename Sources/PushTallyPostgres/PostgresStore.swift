@@ -15,6 +15,8 @@ public final class PostgresStore: Sendable {
     public let configuration: StoreConfiguration
     let client: PostgresClient
     let logger: Logger
+    /// How long a request waits for a pooled connection before it is answered 503.
+    let connectionTimeout: Duration
     /// Keys device ids before they are stored; `nil` when opened without a secret (reports, exports).
     let deviceHasher: DeviceHasher?
     private let runTask: Task<Void, Never>
@@ -32,12 +34,14 @@ public final class PostgresStore: Sendable {
     ///   - maximumConnections: the pool size: readers and other writes share it, ingest holds one at a time.
     public init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
-        maximumConnections: Int = 8, logger: Logger = Logger(label: "pushtally.postgres")
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)
         self.url = parsed
         self.configuration = configuration
         self.logger = logger
+        self.connectionTimeout = connectionTimeout
         let client = PostgresClient(configuration: try parsed.clientConfiguration(maximumConnections: maximumConnections))
         self.client = client
         self.runTask = Task { await client.run() }
@@ -53,14 +57,14 @@ public final class PostgresStore: Sendable {
         let window = configuration.maturityWindowMillis
         let clock = configuration.clock
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, name: "pushtally-pg-writer") {
-            [client, logger] batches in
+            [client, logger, connectionTimeout] batches in
             try blockingAwait {
                 let receivedAt = clock()
                 let started = ContinuousClock.now
                 let events = batches.flatMap { batch in
                     batch.map { StoredEvent($0, receivedAt: receivedAt) }
                 }
-                let flags = try await Self.transaction(client, logger: logger) { connection in
+                let flags = try await Self.transaction(client, timeout: connectionTimeout, logger: logger) { connection in
                     try await PostgresEventWriter.store(events, maturityWindow: window, on: connection, logger: logger)
                 }
                 StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
@@ -95,12 +99,13 @@ public final class PostgresStore: Sendable {
     /// PostgreSQL aborted it as a deadlock or serialization failure, which collectors writing the same rows
     /// can meet; nothing of an aborted attempt was committed.
     static func transaction<Result: Sendable>(
-        _ client: PostgresClient, logger: Logger, _ body: (PostgresConnection) async throws -> Result
+        _ client: PostgresClient, timeout: Duration, logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         var attempt = 1
         while true {
             do {
-                return try await client.withConnection { connection in
+                return try await withConnection(client, timeout: timeout) { connection in
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         let result = try await body(connection)
@@ -121,17 +126,54 @@ public final class PostgresStore: Sendable {
         }
     }
 
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await Self.transaction(client, logger: logger, body)
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await Self.transaction(client, timeout: connectionTimeout, logger: logger, body)
     }
 
-    /// Runs one statement outside an explicit transaction, with the same error mapping.
+    /// Runs one statement outside an explicit transaction and returns its rows, with the same error mapping
+    /// and the same bound on waiting for a connection.
     @discardableResult
-    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = logger
         do {
-            return try await client.query(query, logger: logger)
+            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+                return rows
+            }
         } catch {
             throw PostgresFailure.surface(error)
+        }
+    }
+
+    /// Leases a pooled connection for `body`. When none comes within `timeout` (the server is down, the
+    /// database gone, every connection busy) it fails with ``StoreError/unavailable(reason:)`` (503 +
+    /// Retry-After) instead of waiting out the pool's reconnection attempts, which left clients hanging.
+    static func withConnection<Result: Sendable>(
+        _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let leased = LeaseFlag()
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    leased.set()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                if leased.isSet { return nil }
+                throw StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
         }
     }
 
@@ -208,7 +250,32 @@ func blockingAwait<Value: Sendable>(_ body: @escaping @Sendable () async throws 
     return try box.result!.get()
 }
 
+/// Whether a lease was granted, read by the task that enforces the lease timeout.
+private final class LeaseFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var granted = false
+
+    func set() {
+        lock.lock()
+        granted = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return granted
+    }
+}
+
 /// Hands a result from a task to the thread waiting on the semaphore, which orders the two accesses.
 private final class ResultBox<Value>: @unchecked Sendable {
     var result: Result<Value, any Error>?
+}
+
+extension Array where Element == PostgresRow {
+    /// Every row decoded as `columns`, as `PostgresRowSequence.decode` does for a stream.
+    func decode<each Column: PostgresDecodable>(_ columns: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try map { try $0.decode(columns) }
+    }
 }

@@ -38,12 +38,13 @@ public struct StoreMigration: Sendable {
 
     /// Copies every table in one transaction, calling `progress` after each page: a copy that fails
     /// leaves the target as empty as it was, so it can simply be run again.
-    public func copy(progress: Progress) async throws {
-        var tables: [(CopyTable, [String: String])] = []
+    public func copy(progress: @escaping Progress) async throws {
+        var found: [(CopyTable, [String: String])] = []
         for name in Self.tables {
             guard let table = try await source.copyTable(name) else { continue }
-            tables.append((table, try await target.columnTypes(name)))
+            found.append((table, try await target.columnTypes(name)))
         }
+        let tables = found
         try await target.transaction { connection in
             for (table, types) in tables {
                 let name = table.name

@@ -167,6 +167,31 @@ import FoundationNetworking
     }
 }
 
+extension PostgresDeploymentTests {
+    /// A collector whose database goes away answers 503 with a JSON error and `Retry-After`, never a 500 or
+    /// a crash, and says so on `/healthz`.
+    @Test func aLostDatabaseIsA503() async throws {
+        let url = try await TestPostgres.createDatabase()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-lost-\(UUID().uuidString)")
+        let collector = try ServerProcess(
+            directory: directory, database: url,
+            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path])
+        defer { collector.removeFiles() }
+        try collector.start()
+        let receipts = collector.baseURL.appendingPathComponent("v1/receipts")
+        let form = ["Content-Type": "application/x-www-form-urlencoded"]
+        #expect(try await httpRequest(receipts, method: "POST", headers: form, body: Data("push_id=1".utf8)).status == 204)
+        await TestPostgres.dropDatabase(url)
+        let answer = try await httpRequest(receipts, method: "POST", headers: form, body: Data("push_id=2".utf8))
+        #expect(answer.status == 503)
+        #expect(answer.headers["retry-after"] != nil)
+        let error = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+        #expect(error?["error"] as? String == "unavailable", "\(String(decoding: answer.body, as: UTF8.self))")
+        #expect(try await httpRequest(collector.baseURL.appendingPathComponent("healthz")).status == 503)
+        #expect(collector.process.isRunning)
+    }
+}
+
 /// A counter shared by test tasks.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

@@ -41,6 +41,13 @@ public enum TestPostgres {
         }
     }
 
+    /// Runs one statement as the tests' administrator (on the database `PUSHTALLY_TEST_POSTGRES` names).
+    public static func administer(_ sql: String) async throws {
+        try await withAdminConnection { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+    }
+
     /// Runs `body` with a fresh database's URL and drops the database afterwards.
     public static func withDatabase<T>(_ body: (String) async throws -> T) async throws -> T {
         let url = try await createDatabase()
