@@ -1,16 +1,8 @@
 import PushTallyCore
 
 extension PostgresStore {
-    /// Stores events durably and returns, for each, whether it was a recognised retry; returns only after
-    /// the group commit holding them has committed (`synchronous_commit = on`).
-    /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.
-    public func ingest(_ events: [IncomingEvent]) async throws -> [Bool] {
-        try await withCheckedThrowingContinuation { continuation in
-            ingest(events) { continuation.resume(with: $0) }
-        }
-    }
-
-    /// The completion form, for the ingest fast path on the event loop.
+    /// Stores events durably: `completion` runs once, after the group commit holding them has committed
+    /// (`synchronous_commit = on`), or with the error. `ingest(_:) async` awaits this form.
     public func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void) {
         if events.isEmpty { return completion(.success([])) }
         var keyed = events

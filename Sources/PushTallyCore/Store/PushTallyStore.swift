@@ -61,6 +61,15 @@ public protocol PushTallyStore: Sendable {
 }
 
 extension PushTallyStore {
+    /// Stores events durably and returns, per event, whether it was a recognised retry; returns only after
+    /// the commit holding them (the completion form, awaited).
+    /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.
+    public func ingest(_ events: [IncomingEvent]) async throws -> [Bool] {
+        try await withCheckedThrowingContinuation { continuation in
+            ingest(events) { continuation.resume(with: $0) }
+        }
+    }
+
     /// Every push, registered or orphan, with its figures.
     public func pushFigures() async throws -> [PushFigures] {
         try await pushFigures(ReportFilter())
