@@ -55,8 +55,11 @@ struct StoredEvent: Sendable {
 /// of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
 enum PostgresEventWriter {
     /// Stores `events` with their dedupe keys and rollups; returns, per event, whether it was a retry.
+    /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`); returns, per event,
+    /// whether it was a retry. Five round trips whatever the number of events: begin, push locks, dedupe
+    /// keys, `sent_at`, then raw rows and every rollup upsert as one statement (and commit).
     static func store(
-        _ events: [StoredEvent], maturityWindow: Int64, on connection: PostgresConnection, logger: Logger
+        _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
         try await PushLocks.lock(
@@ -72,8 +75,11 @@ enum PostgresEventWriter {
             }
             return event.duplicate ?? duplicate
         }
-        for query in SQLBuilder.values(
-            Array(zip(events, duplicates)), columns: 11,
+        let counted = Array(zip(events, duplicates))
+        var accumulator = RollupAccumulator()
+        try await accumulate(counted, maturityWindow: maturityWindow, into: &accumulator, on: connection, logger: logger)
+        let rawRows = ValuesPart(
+            counted, columns: 11,
             head: """
                 INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
                                     device_id, receipt_id, platform, app_version, os_version)
@@ -86,12 +92,10 @@ enum PostgresEventWriter {
                     sql.bind(event.receiptID), sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion),
                 ]
             })
-        {
+        let rollups = PostgresRollupWriter.parts(accumulator, to: .rollups, shard: shard)
+        for query in SQLBuilder.combined([rawRows] + rollups) {
             try await connection.query(query, logger: logger)
         }
-        var accumulator = RollupAccumulator()
-        try await accumulate(Array(zip(events, duplicates)), maturityWindow: maturityWindow, into: &accumulator, on: connection, logger: logger)
-        try await PostgresRollupWriter.write(accumulator, to: .rollups, on: connection, logger: logger)
         return duplicates
     }
 

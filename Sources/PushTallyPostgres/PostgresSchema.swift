@@ -17,9 +17,10 @@ enum PostgresSchema {
     ]
 
     private static let counts = "total BIGINT NOT NULL, duplicates BIGINT NOT NULL"
-    private static func timingTable(_ name: String) -> String {
-        "CREATE TABLE \(name) (push_id TEXT PRIMARY KEY, "
-            + TimingTable.columns.map { "\($0) BIGINT NOT NULL DEFAULT 0" }.joined(separator: ", ") + ")"
+    private static func timingTable(_ name: String, sharded: Bool) -> String {
+        "CREATE TABLE \(name) (push_id TEXT NOT NULL, "
+            + TimingTable.columns.map { "\($0) BIGINT NOT NULL DEFAULT 0" }.joined(separator: ", ")
+            + (sharded ? ", shard BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (push_id, shard))" : ", PRIMARY KEY (push_id))")
     }
 
     private static let version1: [String] = [
@@ -59,28 +60,32 @@ enum PostgresSchema {
         "INSERT INTO meta (key, value) VALUES ('database_id', replace(gen_random_uuid()::text, '-', ''))",
         "CREATE TABLE imported_events (source TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (source, seq))",
     ] + ["rollup", "ledger"].flatMap { prefix in
-        [
+        // Live rollups carry a shard per collector (see PostgresRollupWriter), last so that the ledger's rows
+        // copy into them column for column.
+        let shard = prefix == "rollup" ? ", shard BIGINT NOT NULL DEFAULT 0" : ""
+        let key = prefix == "rollup" ? ", shard" : ""
+        return [
             """
             CREATE TABLE \(prefix)_push (
                 push_id TEXT NOT NULL, kind BIGINT NOT NULL, action TEXT NOT NULL, \(counts),
-                first_time BIGINT NOT NULL, last_time BIGINT NOT NULL, late BIGINT NOT NULL DEFAULT 0,
-                PRIMARY KEY (push_id, kind, action))
+                first_time BIGINT NOT NULL, last_time BIGINT NOT NULL, late BIGINT NOT NULL DEFAULT 0\(shard),
+                PRIMARY KEY (push_id, kind, action\(key)))
             """,
             """
             CREATE TABLE \(prefix)_bucket (
-                push_id TEXT NOT NULL, bucket BIGINT NOT NULL, kind BIGINT NOT NULL, action TEXT NOT NULL, \(counts),
-                PRIMARY KEY (push_id, bucket, kind, action))
+                push_id TEXT NOT NULL, bucket BIGINT NOT NULL, kind BIGINT NOT NULL, action TEXT NOT NULL, \(counts)\(shard),
+                PRIMARY KEY (push_id, bucket, kind, action\(key)))
             """,
             """
             CREATE TABLE \(prefix)_version (
                 push_id TEXT NOT NULL, dimension BIGINT NOT NULL, version TEXT NOT NULL, kind BIGINT NOT NULL,
-                action TEXT NOT NULL, \(counts), PRIMARY KEY (push_id, dimension, version, kind, action))
+                action TEXT NOT NULL, \(counts)\(shard), PRIMARY KEY (push_id, dimension, version, kind, action\(key)))
             """,
-            timingTable("\(prefix)_timing"),
+            timingTable("\(prefix)_timing", sharded: prefix == "rollup"),
             """
             CREATE TABLE \(prefix == "rollup" ? "pending_timing" : "ledger_pending") (
-                push_id TEXT NOT NULL, clock BIGINT NOT NULL, second BIGINT NOT NULL, count BIGINT NOT NULL,
-                PRIMARY KEY (push_id, clock, second))
+                push_id TEXT NOT NULL, clock BIGINT NOT NULL, second BIGINT NOT NULL, count BIGINT NOT NULL\(shard),
+                PRIMARY KEY (push_id, clock, second\(key)))
             """,
         ]
     }

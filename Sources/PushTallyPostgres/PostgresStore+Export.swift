@@ -53,6 +53,7 @@ extension PostgresStore {
         guard !events.isEmpty, try await databaseID() != source else { return 0 }
         let window = configuration.maturityWindowMillis
         let logger = logger
+        let shard = shard
         return try await transaction { connection in
             var fresh = Set<Int64>()
             let seqs = Array(Set(events.map(\.seq))).sorted()
@@ -73,7 +74,7 @@ extension PostgresStore {
                     deviceID: event.device_id, receiptID: event.receipt_id, platform: event.platform,
                     appVersion: event.app_version, osVersion: event.os_version)
             }
-            _ = try await PostgresEventWriter.store(stored, maturityWindow: window, on: connection, logger: logger)
+            _ = try await PostgresEventWriter.store(stored, maturityWindow: window, shard: shard, on: connection, logger: logger)
             return stored.count
         }
     }

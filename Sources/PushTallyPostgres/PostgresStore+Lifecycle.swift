@@ -53,7 +53,7 @@ extension PostgresStore {
                     Set(events.lazy.filter { $0.0.kind == .display }.map(\.0.pushID)), mode: .shared, on: connection, logger: logger)
                 var accumulator = RollupAccumulator()
                 try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
-                try await PostgresRollupWriter.write(accumulator, to: .ledger, on: connection, logger: logger)
+                try await PostgresRollupWriter.write(accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
                 return events.count
             }
             total += count
@@ -66,6 +66,7 @@ extension PostgresStore {
     public func rebuildRollups() async throws {
         let window = configuration.maturityWindowMillis
         let logger = logger
+        let shard = shard
         try await transaction { connection in
             try await connection.query(
                 """
@@ -79,7 +80,9 @@ extension PostgresStore {
                 ("rollup_push", "ledger_push"), ("rollup_bucket", "ledger_bucket"), ("rollup_timing", "ledger_timing"),
                 ("pending_timing", "ledger_pending"), ("rollup_version", "ledger_version"),
             ] {
-                try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO \(rollup) SELECT * FROM \(ledger)"), logger: logger)
+                // The ledger has the rollups' columns but the last, `shard`: this collector's, like the rest.
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "INSERT INTO \(rollup) SELECT *, $1 FROM \(ledger)", binds: binds(shard)), logger: logger)
             }
             try await connection.query(
                 """
@@ -104,7 +107,7 @@ extension PostgresStore {
                 guard !events.isEmpty else { break }
                 var accumulator = RollupAccumulator()
                 try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
-                try await PostgresRollupWriter.write(accumulator, to: .rollups, on: connection, logger: logger)
+                try await PostgresRollupWriter.write(accumulator, to: .rollups, shard: shard, on: connection, logger: logger)
             }
             try await connection.query("CLOSE rebuild", logger: logger)
         }

@@ -10,9 +10,10 @@ extension PostgresStore {
         let now = configuration.clock()
         let window = configuration.maturityWindowMillis
         let logger = logger
+        let shard = shard
         return try await transaction { connection in
             try await PushLocks.lock([push.pushID], mode: .exclusive, on: connection, logger: logger)
-            return try await Self.register(push, now: now, maturityWindow: window, on: connection, logger: logger)
+            return try await Self.register(push, now: now, maturityWindow: window, shard: shard, on: connection, logger: logger)
         }
     }
 
@@ -21,12 +22,14 @@ extension PostgresStore {
         let now = configuration.clock()
         let window = configuration.maturityWindowMillis
         let logger = logger
+        let shard = shard
         return try await transaction { connection in
             try await PushLocks.lock(Set(pushes.map(\.pushID)), mode: .exclusive, on: connection, logger: logger)
             var results: [Result<RegistrationOutcome, StoreError>] = []
             for push in pushes {
                 do {
-                    results.append(.success(try await Self.register(push, now: now, maturityWindow: window, on: connection, logger: logger)))
+                    results.append(.success(try await Self.register(
+                        push, now: now, maturityWindow: window, shard: shard, on: connection, logger: logger)))
                 } catch let error as StoreError {
                     results.append(.failure(error))
                 }
@@ -58,7 +61,8 @@ extension PostgresStore {
     }
 
     private static func register(
-        _ push: PushRegistration, now: Int64, maturityWindow: Int64, on connection: PostgresConnection, logger: Logger
+        _ push: PushRegistration, now: Int64, maturityWindow: Int64, shard: Int64, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> RegistrationOutcome {
         var existing: Int64?? = nil
         for try await sentAt in try await connection.query(
@@ -88,7 +92,8 @@ extension PostgresStore {
         if current == nil, let sentAt = push.sentAtMillis {
             for target in [RollupTarget.rollups, .ledger] {
                 try await settleTiming(
-                    pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target, on: connection, logger: logger)
+                    pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target, shard: shard,
+                    on: connection, logger: logger)
             }
         }
         return existing == nil ? .created : .updated
@@ -113,11 +118,11 @@ extension PostgresStore {
         }
     }
 
-    /// Moves a push's pending timing into its histogram and late count once `sent_at` is known (the same
-    /// arithmetic as the SQLite store's `EventWriter.settleTiming`).
+    /// Moves a push's pending timing (every shard's) into its histogram and late count once `sent_at` is
+    /// known: the same arithmetic as the SQLite store's `EventWriter.settleTiming`.
     private static func settleTiming(
-        pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget, on connection: PostgresConnection,
-        logger: Logger
+        pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget, shard: Int64,
+        on connection: PostgresConnection, logger: Logger
     ) async throws {
         var histogram = LatencyHistogram()
         var late: Int64 = 0
@@ -135,13 +140,17 @@ extension PostgresStore {
         }
         guard any else { return }
         if histogram.total > 0 {
-            for query in PostgresRollupWriter.timingUpserts([(pushID, histogram)], table: target.timing) {
+            let part = PostgresRollupWriter.timingPart(
+                [(pushID, histogram)], table: target.timing, shard: target == .rollups ? shard : nil)
+            for query in part.statements() {
                 try await connection.query(query, logger: logger)
             }
         }
+        // Late receipts go to one of the push's display rows (any shard's: reports add them up); pending
+        // timing exists only beside a display row, so there is one.
         var update = SQLBuilder("UPDATE \(target.push) SET late = late + ")
-        update.append(update.bind(late) + " WHERE push_id = " + update.bind(pushID))
-        update.append(" AND kind = \(EventKind.display.rawValue) AND action = ''")
+        update.append(update.bind(late) + " WHERE ctid = (SELECT ctid FROM \(target.push) WHERE push_id = " + update.bind(pushID))
+        update.append(" AND kind = \(EventKind.display.rawValue) AND action = '' LIMIT 1)")
         try await connection.query(update.query, logger: logger)
         try await connection.query(
             PostgresQuery(unsafeSQL: "DELETE FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)), logger: logger)

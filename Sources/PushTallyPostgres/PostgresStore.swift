@@ -17,6 +17,9 @@ public final class PostgresStore: Sendable {
     let logger: Logger
     /// How long a request waits for a pooled connection before it is answered 503.
     let connectionTimeout: Duration
+    /// This collector's rollup shard (see `PostgresRollupWriter`): one of 16, drawn at start. Two collectors
+    /// drawing the same one is correct, only slower.
+    let shard: Int64
     /// Keys device ids before they are stored; `nil` when opened without a secret (reports, exports).
     let deviceHasher: DeviceHasher?
     private let runTask: Task<Void, Never>
@@ -32,9 +35,11 @@ public final class PostgresStore: Sendable {
     ///     stop retries arriving at another collector from being recognised. `nil` for commands that never
     ///     see a device id.
     ///   - maximumConnections: the pool size: readers and other writes share it, ingest holds one at a time.
+    ///   - connectionTimeout: how long a request waits for a pooled connection before it fails as unavailable.
+    ///   - rollupShard: this collector's rollup rows (0..<16); drawn at random when `nil`.
     public init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
-        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5),
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), rollupShard: Int64? = nil,
         logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)
@@ -42,6 +47,7 @@ public final class PostgresStore: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.connectionTimeout = connectionTimeout
+        self.shard = rollupShard ?? Int64.random(in: 0..<16)
         let client = PostgresClient(configuration: try parsed.clientConfiguration(maximumConnections: maximumConnections))
         self.client = client
         self.runTask = Task { await client.run() }
@@ -56,8 +62,9 @@ public final class PostgresStore: Sendable {
         }
         let window = configuration.maturityWindowMillis
         let clock = configuration.clock
+        let shard = shard
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, name: "pushtally-pg-writer") {
-            [client, logger, connectionTimeout] batches in
+            [client, logger, connectionTimeout, shard] batches in
             try blockingAwait {
                 let receivedAt = clock()
                 let started = ContinuousClock.now
@@ -65,7 +72,7 @@ public final class PostgresStore: Sendable {
                     batch.map { StoredEvent($0, receivedAt: receivedAt) }
                 }
                 let flags = try await Self.transaction(client, timeout: connectionTimeout, logger: logger) { connection in
-                    try await PostgresEventWriter.store(events, maturityWindow: window, on: connection, logger: logger)
+                    try await PostgresEventWriter.store(events, maturityWindow: window, shard: shard, on: connection, logger: logger)
                 }
                 StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
                 StoreMetrics.recordIngest(batches.joined(), duplicates: flags)

@@ -2,6 +2,9 @@ import PostgresNIO
 
 /// Builds one statement's text and its bindings together, so placeholders (`$1`, `$2`…) always match.
 struct SQLBuilder {
+    /// The protocol's limit of bindings in one statement.
+    static let maximumBindings = Int(UInt16.max)
+
     private(set) var text = ""
     private(set) var binds = PostgresBindings()
 
@@ -27,26 +30,67 @@ struct SQLBuilder {
 
     var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
 
-    /// Statements of the form `head VALUES (…), (…) tail`, as many as the protocol's 65,535 bindings per
-    /// statement need: one round trip per chunk instead of one per row.
+    /// Statements of the form `head VALUES (…), (…) tail`, as many as the bindings limit needs: one round trip
+    /// per chunk instead of one per row.
     static func values<Row>(
         _ rows: [Row], columns: Int, head: String, tail: String = "",
-        bind: (Row, inout SQLBuilder) -> [String]
+        bind: @escaping (Row, inout SQLBuilder) -> [String]
     ) -> [PostgresQuery] {
-        let perStatement = max(1, Int(UInt16.max) / columns)
-        var queries: [PostgresQuery] = []
-        var start = 0
-        while start < rows.count {
-            let end = min(rows.count, start + perStatement)
-            var builder = SQLBuilder(head + " VALUES ")
-            for index in start..<end {
-                let placeholders = bind(rows[index], &builder)
-                builder.append((index == start ? "(" : ", (") + placeholders.joined(separator: ", ") + ")")
-            }
-            builder.append(" " + tail)
-            queries.append(builder.query)
-            start = end
+        ValuesPart(rows, columns: columns, head: head, tail: tail, bind: bind).statements()
+    }
+
+    /// The parts as one statement, each a data-modifying `WITH` clause, when their bindings fit: a group
+    /// commit's raw rows and every rollup upsert cost one round trip. Otherwise each part on its own.
+    static func combined(_ parts: [ValuesPart]) -> [PostgresQuery] {
+        let parts = parts.filter { $0.rowCount > 0 }
+        guard parts.count > 1, parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings else {
+            return parts.flatMap { $0.statements() }
         }
-        return queries
+        var builder = SQLBuilder("WITH ")
+        for (index, part) in parts.enumerated() {
+            builder.append((index == 0 ? "" : ", ") + "w\(index) AS (")
+            part.append(0..<part.rowCount, to: &builder)
+            builder.append(")")
+        }
+        builder.append(" SELECT 1")
+        return [builder.query]
+    }
+}
+
+/// One `head VALUES (…), (…) tail` statement's worth of rows, bound on demand.
+struct ValuesPart {
+    let rowCount: Int
+    let columns: Int
+    let head: String
+    let tail: String
+    private let bindRow: (Int, inout SQLBuilder) -> [String]
+
+    init<Row>(_ rows: [Row], columns: Int, head: String, tail: String = "", bind: @escaping (Row, inout SQLBuilder) -> [String]) {
+        self.rowCount = rows.count
+        self.columns = columns
+        self.head = head
+        self.tail = tail
+        self.bindRow = { index, builder in bind(rows[index], &builder) }
+    }
+
+    var bindings: Int { rowCount * columns }
+
+    func append(_ range: Range<Int>, to builder: inout SQLBuilder) {
+        builder.append(head + " VALUES ")
+        for index in range {
+            let placeholders = bindRow(index, &builder)
+            builder.append((index == range.lowerBound ? "(" : ", (") + placeholders.joined(separator: ", ") + ")")
+        }
+        if !tail.isEmpty { builder.append(" " + tail) }
+    }
+
+    /// The rows in as few statements of their own as the bindings limit allows.
+    func statements() -> [PostgresQuery] {
+        let perStatement = max(1, SQLBuilder.maximumBindings / columns)
+        return stride(from: 0, to: rowCount, by: perStatement).map { start in
+            var builder = SQLBuilder()
+            append(start..<min(rowCount, start + perStatement), to: &builder)
+            return builder.query
+        }
     }
 }
