@@ -17,13 +17,16 @@ public final class PostgresStore: Sendable {
     let logger: Logger
     /// How long a request waits for a pooled connection before it is answered 503.
     let connectionTimeout: Duration
-    /// This collector's rollup shard (see `PostgresRollupWriter`): one of 16, drawn at start. Two collectors
-    /// drawing the same one is correct, only slower.
+    /// This collector's first rollup shard (see `PostgresRollupWriter`): one of 16, drawn at start; writer
+    /// `i` uses the next `i`-th. Two collectors drawing the same one is correct, only slower.
     let shard: Int64
     /// Keys device ids before they are stored; `nil` when opened without a secret (reports, exports).
     let deviceHasher: DeviceHasher?
     private let runTask: Task<Void, Never>
-    let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
+    /// Group-commit writers, each with a transaction of its own in flight and its own rollup shard: a
+    /// transaction is a chain of round trips, and one writer alone left the box waiting on them.
+    let writers: [GroupCommitWriter<[IncomingEvent], [Bool]>]
+    private let nextWriter = RoundRobin()
 
     /// Connects, migrates (once, under an advisory lock, whatever the number of collectors starting) and
     /// starts the group-commit writer.
@@ -36,10 +39,11 @@ public final class PostgresStore: Sendable {
     ///     see a device id.
     ///   - maximumConnections: the pool size: readers and other writes share it, ingest holds one at a time.
     ///   - connectionTimeout: how long a request waits for a pooled connection before it fails as unavailable.
-    ///   - rollupShard: this collector's rollup rows (0..<16); drawn at random when `nil`.
+    ///   - writers: group-commit writers (transactions in flight) of this collector.
+    ///   - rollupShard: this collector's first rollup shard (0..<16); drawn at random when `nil`.
     public init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
-        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), rollupShard: Int64? = nil,
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 2, rollupShard: Int64? = nil,
         logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)
@@ -62,9 +66,13 @@ public final class PostgresStore: Sendable {
         }
         let window = configuration.maturityWindowMillis
         let clock = configuration.clock
-        let shard = shard
-        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, name: "pushtally-pg-writer") {
-            [client, logger, connectionTimeout, shard] batches in
+        let writerCount = max(1, min(writers, 16))
+        let firstShard = shard
+        self.writers = (0..<writerCount).map { index in
+            let shard = (firstShard + Int64(index)) % 16
+            return GroupCommitWriter(
+                highWaterMark: max(1, configuration.writerHighWaterMark / writerCount), name: "pushtally-pg-writer-\(index)"
+            ) { [client, logger, connectionTimeout] batches in
             try blockingAwait {
                 let receivedAt = clock()
                 let started = ContinuousClock.now
@@ -84,23 +92,27 @@ public final class PostgresStore: Sendable {
                 }
                 return results
             }
+            }
         }
     }
 
     deinit {
-        writer.close()
+        writers.forEach { $0.close() }
         runTask.cancel()
     }
 
     /// Commits what was acknowledged, stops taking writes and closes the connections.
     public func close() {
-        writer.close()
+        writers.forEach { $0.close() }
         runTask.cancel()
     }
 
     public var location: String { url.description }
 
-    public var queuedEvents: Int { writer.queuedEvents }
+    public var queuedEvents: Int { writers.reduce(0) { $0 + $1.queuedEvents } }
+
+    /// The writer for the next submission, in turn.
+    var writer: GroupCommitWriter<[IncomingEvent], [Bool]> { writers[nextWriter.next(of: writers.count)] }
 
     /// Runs `body` in a transaction on a pooled connection, running it again (up to five times) when
     /// PostgreSQL aborted it as a deadlock or serialization failure, which collectors writing the same rows
@@ -255,6 +267,19 @@ func blockingAwait<Value: Sendable>(_ body: @escaping @Sendable () async throws 
     }
     semaphore.wait()
     return try box.result!.get()
+}
+
+/// Hands out writer indexes in turn.
+private final class RoundRobin: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counter = 0
+
+    func next(of count: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        counter = (counter + 1) % count
+        return counter
+    }
 }
 
 /// Whether a lease was granted, read by the task that enforces the lease timeout.

@@ -6,19 +6,27 @@ import Testing
 @testable import PushTallyCore
 
 @Suite struct LifecycleTests {
-    /// Every rollup table's rows, sorted, for exact comparison.
+    /// Every rollup table's rows summed by key, sorted, for exact comparison.
     func rollupSnapshot(_ store: any TestStore) async throws -> [String: [[String?]]] {
         var snapshot: [String: [[String?]]] = [:]
-        let timing = "push_id, " + TimingTable.columns.joined(separator: ", ")
-        for (table, columns) in [
-            ("rollup_push", "push_id, kind, action, total, duplicates, first_time, last_time, late"),
-            ("rollup_bucket", "push_id, bucket, kind, action, total, duplicates"), ("rollup_timing", timing),
-            ("pending_timing", "push_id, clock, second, count"),
-            ("rollup_version", "push_id, dimension, version, kind, action, total, duplicates"),
+        func sum(_ column: String) -> String { "CAST(SUM(\(column)) AS BIGINT)" }
+        let timing = TimingTable.columns.map(sum).joined(separator: ", ")
+        for (table, query) in [
+            ("rollup_push", """
+                SELECT push_id, kind, action, \(sum("total")), \(sum("duplicates")), MIN(first_time), MAX(last_time), \(sum("late"))
+                FROM rollup_push GROUP BY push_id, kind, action
+                """),
+            ("rollup_bucket", "SELECT push_id, bucket, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_bucket GROUP BY 1, 2, 3, 4"),
+            ("rollup_timing", "SELECT push_id, \(timing) FROM rollup_timing GROUP BY push_id"),
+            ("pending_timing", "SELECT push_id, clock, second, \(sum("count")) FROM pending_timing GROUP BY 1, 2, 3"),
+            ("rollup_version", """
+                SELECT push_id, dimension, version, kind, action, \(sum("total")), \(sum("duplicates"))
+                FROM rollup_version GROUP BY 1, 2, 3, 4, 5
+                """),
         ] {
-            // Columns named, leaving out PostgreSQL's shard; sorted here, not by SQL: the stores order text by
-            // different collations.
-            snapshot[table] = try await store.textRows("SELECT \(columns) FROM \(table)")
+            // Summed by key: PostgreSQL keeps a row per key and collector shard, which reports add up the same
+            // way. Sorted here, not by SQL: the stores order text by different collations.
+            snapshot[table] = try await store.textRows(query)
                 .sorted { $0.map { $0 ?? "" }.lexicographicallyPrecedes($1.map { $0 ?? "" }) }
         }
         return snapshot

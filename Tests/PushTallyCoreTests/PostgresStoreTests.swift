@@ -107,8 +107,8 @@ extension PostgresStoreTests {
         try await TestPostgres.withDatabase { url in
             let secret = secretPath()
             defer { try? FileManager.default.removeItem(atPath: secret) }
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret, rollupShard: 1)
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret, rollupShard: 2)
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
+            let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
             defer {
                 first.close()
                 second.close()
