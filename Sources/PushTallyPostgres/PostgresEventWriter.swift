@@ -56,8 +56,8 @@ struct StoredEvent: Sendable {
 enum PostgresEventWriter {
     /// Stores `events` with their dedupe keys and rollups; returns, per event, whether it was a retry.
     /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`); returns, per event,
-    /// whether it was a retry. Five round trips whatever the number of events: begin, push locks, dedupe
-    /// keys, `sent_at`, then raw rows and every rollup upsert as one statement (and commit).
+    /// whether it was a retry. At most six round trips whatever the number of events: begin, push locks,
+    /// dedupe keys, `sent_at` (each only when needed), raw rows and every rollup upsert as one statement, commit.
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
