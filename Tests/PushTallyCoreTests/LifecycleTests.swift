@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushTallyPostgres
+import PushTallyTestSupport
 import Testing
 
 @testable import PushTallyCore

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PushTallyTestSupport
 import Testing
 
 @testable import PushTallyCore

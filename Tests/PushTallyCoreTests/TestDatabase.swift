@@ -3,12 +3,6 @@ import PushTallyCore
 import PushTallyPostgres
 import PushTallyTestSupport
 
-/// The stores the store and report suites run against, each test once per store.
-enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, postgres
-    var description: String { rawValue }
-}
-
 /// A store with a way to look at its tables, for tests that check what was stored, not only what reports say.
 protocol TestStore: PushTallyStore {
     /// Every value as text; booleans as 1/0 on both stores.

@@ -10,8 +10,8 @@ import Testing
 @Suite struct PushRouteTests {
     let record = #"{"campaign":"新文章推荐","title":"立即查看","sent_at":"2026-11-20T08:00:00Z","targeted":100,"sent":90,"failed":{"Unregistered":7,"BadDeviceToken":3}}"#
 
-    @Test func registrationIsIdempotent() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func registrationIsIdempotent(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let first = try await client.json(.put, "/v1/pushes/2018001", record, headers: fixture.bearer(.backend))
             #expect(first.status == .created)
             #expect(first.object["status"] as? String == "created")
@@ -25,8 +25,8 @@ import Testing
         }
     }
 
-    @Test func aLaterPutReplacesTotalsButSentAtCannotMove() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func aLaterPutReplacesTotalsButSentAtCannotMove(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await client.json(.put, "/v1/pushes/p1", record, headers: fixture.bearer(.backend))
             let replaced = try await client.json(
                 .put, "/v1/pushes/p1", #"{"campaign":"新文章推荐","sent":95,"sent_at":"2026-11-20T08:00:00Z"}"#, headers: fixture.bearer(.backend))
@@ -41,16 +41,16 @@ import Testing
         }
     }
 
-    @Test func percentEncodedPushIDsInThePath() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func percentEncodedPushIDsInThePath(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.json(.put, "/v1/pushes/a%20b%2F%E6%96%B0", #"{"campaign":"c"}"#, headers: fixture.bearer(.backend))
             #expect(response.status == .created)
             #expect(try await fixture.store.pushFigures().map(\.pushID) == ["a b/新"])
         }
     }
 
-    @Test func badRecordsNameTheirField() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func badRecordsNameTheirField(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let missing = try await client.json(.put, "/v1/pushes/p1", #"{"sent": 3}"#, headers: fixture.bearer(.backend))
             #expect(missing.status == .badRequest)
             #expect(missing.errorField == "campaign")
@@ -71,8 +71,8 @@ import Testing
         }
     }
 
-    @Test func batchRegistrationFromJSONAndNDJSON() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func batchRegistrationFromJSONAndNDJSON(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let array = try await client.json(
                 .post, "/v1/pushes",
                 #"[{"push_id":"a","campaign":"c","sent":10},{"push_id":"b","campaign":"c","sent":5},{"campaign":"c"}]"#,
@@ -90,8 +90,8 @@ import Testing
         }
     }
 
-    @Test func parallelSendersAddCountsIdempotentlyByBatchID() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func parallelSendersAddCountsIdempotentlyByBatchID(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await client.json(.put, "/v1/pushes/p1", #"{"campaign":"c"}"#, headers: fixture.bearer(.backend))
             for (batch, sent) in [("w1", 40), ("w2", 50), ("w1", 40)] {
                 let response = try await client.json(

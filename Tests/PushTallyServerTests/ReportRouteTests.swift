@@ -59,8 +59,8 @@ func parseCSV(_ text: String) -> [[String]] {
             #"[{"push_id":"p1","action":"open","device_id":"a"},{"push_id":"p1","action":"open","device_id":"a"},{"push_id":"p1","action":"view"},{"push_id":"p2","action":"dismiss"}]"#)
     }
 
-    @Test func campaignReportHasTheContractFields() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func campaignReportHasTheContractFields(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await seed(client, fixture)
             let rows = try await campaignRows(client, fixture)
             let row = try #require(rows["新年促销"])
@@ -86,8 +86,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func csvParsedBackEqualsJSON() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func csvParsedBackEqualsJSON(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await seed(client, fixture)
             let json = try await client.send(.get, "/v1/reports/campaigns", headers: fixture.bearer(.read))
             let csv = try await client.send(.get, "/v1/reports/campaigns?format=csv", headers: fixture.bearer(.read))
@@ -129,8 +129,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func acceptHeaderBomAndGzip() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func acceptHeaderBomAndGzip(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await seed(client, fixture)
             let viaAccept = try await client.send(
                 .get, "/v1/reports/campaigns", headers: fixture.bearer(.read).merging([.accept: "text/csv"]))
@@ -150,8 +150,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func emptyReportsStillHaveAHeader() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func emptyReportsStillHaveAHeader(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let csv = try await client.send(.get, "/v1/reports/campaigns?format=csv", headers: fixture.bearer(.read))
             #expect(csv.text.hasPrefix("campaign,pushes,sent,"))
             let json = try await client.send(.get, "/v1/reports/campaigns", headers: fixture.bearer(.read))
@@ -159,8 +159,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func drillDownOrphansAndSinglePush() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func drillDownOrphansAndSinglePush(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await seed(client, fixture)
             let campaign = "新年促销".addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
             let drill = try await client.send(.get, "/v1/reports/campaigns/\(campaign)", headers: fixture.bearer(.read))
@@ -176,8 +176,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func lateRegistrationTurnsOrphansIntoACampaign() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func lateRegistrationTurnsOrphansIntoACampaign(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await client.form("/v1/receipts", "push_id=late&device_id=a")
             try await client.form("/v1/receipts", "push_id=late&device_id=a")
             #expect(try await campaignRows(client, fixture)[""]?["displayed_unique"] as? Int == 1)
@@ -188,8 +188,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func filtersByTimeWithBadTimesRejected() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func filtersByTimeWithBadTimesRejected(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let backend = fixture.bearer(.backend)
             try await client.json(.put, "/v1/pushes/a", #"{"campaign":"old","sent_at":"2026-01-01T00:00:00Z"}"#, headers: backend)
             try await client.json(.put, "/v1/pushes/b", #"{"campaign":"new","sent_at":"2026-11-01T00:00:00Z"}"#, headers: backend)
@@ -201,8 +201,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func healthzReportsWritable() async throws {
-        try await withApp { (client: any TestClientProtocol, _: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func healthzReportsWritable(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, _: TestFixture) async throws in
             let response = try await client.send(.get, "/healthz")
             #expect(response.status == .ok)
             #expect(response.object["status"] as? String == "ok")
@@ -211,8 +211,8 @@ func parseCSV(_ text: String) -> [[String]] {
 }
 
 @Suite struct TimeseriesRouteTests {
-    @Test func timeseriesJSONShapeAndCSV() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func timeseriesJSONShapeAndCSV(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await client.json(.put, "/v1/pushes/p1", #"{"campaign":"c","app":"com.example","environment":"production"}"#, headers: fixture.bearer(.backend))
             try await client.form("/v1/receipts", "push_id=p1&device_id=a")
             try await client.form("/v1/actions", "push_id=p1&device_id=a&action=open")
@@ -234,8 +234,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func badZoneOrBucketIs400() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func badZoneOrBucketIs400(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let zone = try await client.send(.get, "/v1/reports/timeseries?tz=Mars/Olympus", headers: fixture.bearer(.read))
             #expect(zone.status == .badRequest)
             #expect(zone.errorField == "tz")
@@ -249,8 +249,8 @@ func parseCSV(_ text: String) -> [[String]] {
         }
     }
 
-    @Test func reportsFilterByAppAndEnvironment() async throws {
-        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: StoreKind.allCases) func reportsFilterByAppAndEnvironment(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let backend = fixture.bearer(.backend)
             try await client.json(.put, "/v1/pushes/a", #"{"campaign":"c","app":"com.one","environment":"production","sent":1}"#, headers: backend)
             try await client.json(.put, "/v1/pushes/b", #"{"campaign":"c","app":"com.one","environment":"sandbox","sent":2}"#, headers: backend)

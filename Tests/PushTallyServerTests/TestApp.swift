@@ -3,32 +3,53 @@ import PushTallyTestSupport
 import Hummingbird
 import HummingbirdTesting
 import PushTallyCore
+import PushTallyPostgres
 import PushTallyServer
 
-/// A real store on a fresh SQLite file, with a token of every role.
+/// A real store (a fresh SQLite file, or a fresh PostgreSQL database), with a token of every role.
 struct TestFixture: Sendable {
-    let store: SQLiteStore
+    let store: any PushTallyStore
     let directory: URL
     let tokens: [Role: String]
+    /// The PostgreSQL database to drop afterwards.
+    let postgresURL: String?
 
     func bearer(_ role: Role) -> HTTPFields {
         [.authorization: "Bearer \(tokens[role]!)"]
     }
 
-    static func make(_ configuration: StoreConfiguration = StoreConfiguration()) async throws -> TestFixture {
+    static func make(
+        _ configuration: StoreConfiguration = StoreConfiguration(), kind: StoreKind = .sqlite
+    ) async throws -> TestFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: directory.appendingPathComponent("pushtally.sqlite").path, configuration: configuration)
+        let store: any PushTallyStore
+        var postgresURL: String?
+        switch kind {
+        case .sqlite:
+            store = try SQLiteStore(path: directory.appendingPathComponent("pushtally.sqlite").path, configuration: configuration)
+        case .postgres:
+            let url = try await TestPostgres.createDatabase()
+            postgresURL = url
+            store = try await PostgresStore(
+                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path)
+        }
         var tokens: [Role: String] = [:]
         for role in Role.allCases {
             tokens[role] = try await store.createToken(role: role, label: "test").token
         }
-        return TestFixture(store: store, directory: directory, tokens: tokens)
+        return TestFixture(store: store, directory: directory, tokens: tokens, postgresURL: postgresURL)
     }
 
     func tearDown() {
         store.close()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `tearDown`, and drops the PostgreSQL database when there is one.
+    func cleanUp() async {
+        tearDown()
+        if let postgresURL { await TestPostgres.dropDatabase(postgresURL) }
     }
 }
 
@@ -45,13 +66,18 @@ enum IngestPath: String, CaseIterable, Sendable, CustomStringConvertible {
 /// Runs `body` against the app built exactly as `pushtally serve` builds it.
 func withApp(
     _ testing: TestingSetup = .router, configuration: ServerConfiguration = ServerConfiguration(port: 0),
-    store storeConfiguration: StoreConfiguration = StoreConfiguration(),
+    store storeConfiguration: StoreConfiguration = StoreConfiguration(), storeKind: StoreKind = .sqlite,
     _ body: @Sendable (any TestClientProtocol, TestFixture) async throws -> Void
 ) async throws {
-    let fixture = try await TestFixture.make(storeConfiguration)
-    defer { fixture.tearDown() }
-    let app = try buildApplication(configuration: configuration, store: fixture.store)
-    try await app.test(testing) { client in try await body(client, fixture) }
+    let fixture = try await TestFixture.make(storeConfiguration, kind: storeKind)
+    do {
+        let app = try buildApplication(configuration: configuration, store: fixture.store)
+        try await app.test(testing) { client in try await body(client, fixture) }
+    } catch {
+        await fixture.cleanUp()
+        throw error
+    }
+    await fixture.cleanUp()
 }
 
 extension TestClientProtocol {
