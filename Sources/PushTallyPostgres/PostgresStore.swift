@@ -29,7 +29,7 @@ public final class PostgresStore: Sendable {
     private let nextWriter = RoundRobin()
 
     /// Connects, migrates (once, under an advisory lock, whatever the number of collectors starting) and
-    /// starts the group-commit writer.
+    /// starts the group-commit writers.
     ///
     /// - Parameters:
     ///   - url: `postgres://user:password@host:port/database`.
@@ -37,7 +37,7 @@ public final class PostgresStore: Sendable {
     ///     database's first use; afterwards a missing or different secret refuses to start, since it would
     ///     stop retries arriving at another collector from being recognised. `nil` for commands that never
     ///     see a device id.
-    ///   - maximumConnections: the pool size: readers and other writes share it, ingest holds one at a time.
+    ///   - maximumConnections: the pool size: ingest holds one connection per writer, everything else shares the rest.
     ///   - connectionTimeout: how long a request waits for a pooled connection before it fails as unavailable.
     ///   - writers: group-commit writers (transactions in flight) of this collector.
     ///   - rollupShard: this collector's first rollup shard (0..<16); drawn at random when `nil`.
@@ -73,27 +73,34 @@ public final class PostgresStore: Sendable {
             return GroupCommitWriter(
                 highWaterMark: max(1, configuration.writerHighWaterMark / writerCount), name: "pushtally-pg-writer-\(index)"
             ) { [client, logger, connectionTimeout] batches in
-            try blockingAwait {
-                let receivedAt = clock()
-                let started = ContinuousClock.now
-                let events = batches.flatMap { batch in
-                    batch.map { StoredEvent($0, receivedAt: receivedAt) }
+                try blockingAwait {
+                    try await Self.commit(
+                        batches, receivedAt: clock(), maturityWindow: window, shard: shard, client: client,
+                        timeout: connectionTimeout, logger: logger)
                 }
-                let flags = try await Self.transaction(client, timeout: connectionTimeout, logger: logger) { connection in
-                    try await PostgresEventWriter.store(events, maturityWindow: window, shard: shard, on: connection, logger: logger)
-                }
-                StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
-                StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
-                var results: [[Bool]] = []
-                var offset = 0
-                for batch in batches {
-                    results.append(Array(flags[offset..<offset + batch.count]))
-                    offset += batch.count
-                }
-                return results
-            }
             }
         }
+    }
+
+    /// One group commit: every queued batch in one transaction; per batch, whether each event was a retry.
+    private static func commit(
+        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, shard: Int64, client: PostgresClient,
+        timeout: Duration, logger: Logger
+    ) async throws -> [[Bool]] {
+        let started = ContinuousClock.now
+        let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
+        let flags = try await transaction(client, timeout: timeout, logger: logger) { connection in
+            try await PostgresEventWriter.store(events, maturityWindow: maturityWindow, shard: shard, on: connection, logger: logger)
+        }
+        StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
+        StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
+        var results: [[Bool]] = []
+        var offset = 0
+        for batch in batches {
+            results.append(Array(flags[offset..<offset + batch.count]))
+            offset += batch.count
+        }
+        return results
     }
 
     deinit {
