@@ -46,7 +46,8 @@ func withStore<T>(
     case .postgres:
         return try await TestPostgres.withDatabase { url in
             let store = try await PostgresStore(
-                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path)
+                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path,
+                maximumConnections: 4)
             defer { store.close() }
             return try await body(store)
         }

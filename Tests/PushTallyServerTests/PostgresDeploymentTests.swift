@@ -24,7 +24,7 @@ import FoundationNetworking
             for index in 0..<3 {
                 let collector = try ServerProcess(
                     directory: directory.appendingPathComponent("collector-\(index)"), database: url,
-                    extraArguments: ["--device-secret", secret])
+                    extraArguments: ["--device-secret", secret, "--database-connections", "4"])
                 try collector.start()
                 collectors.append(collector)
             }
@@ -175,7 +175,7 @@ extension PostgresDeploymentTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-lost-\(UUID().uuidString)")
         let collector = try ServerProcess(
             directory: directory, database: url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path])
+            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"])
         defer { collector.removeFiles() }
         try collector.start()
         let receipts = collector.baseURL.appendingPathComponent("v1/receipts")

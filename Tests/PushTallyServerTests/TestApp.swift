@@ -32,7 +32,8 @@ struct TestFixture: Sendable {
             let url = try await TestPostgres.createDatabase()
             postgresURL = url
             store = try await PostgresStore(
-                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path)
+                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path,
+                maximumConnections: 4)
         }
         var tokens: [Role: String] = [:]
         for role in Role.allCases {

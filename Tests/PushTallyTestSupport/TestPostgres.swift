@@ -22,8 +22,22 @@ public enum TestPostgres {
         return try PostgresURL(text)
     }
 
-    /// Creates an empty database and returns its URL.
+    /// Tests run in parallel, and each database brings a collector's pool of connections: at most this many
+    /// test databases exist at once, so the suite stays well inside the server's `max_connections` (100).
+    private static let gate = Gate(permits: 6)
+
+    /// Creates an empty database and returns its URL; every call must be matched by ``dropDatabase(_:)``.
     public static func createDatabase() async throws -> String {
+        await gate.acquire()
+        do {
+            return try await makeDatabase()
+        } catch {
+            await gate.release()
+            throw error
+        }
+    }
+
+    private static func makeDatabase() async throws -> String {
         var url = try adminURL()
         let name = "pushtally_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
         try await withAdminConnection { connection, logger in
@@ -39,6 +53,7 @@ public enum TestPostgres {
         try? await withAdminConnection { connection, logger in
             try await connection.query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
         }
+        await gate.release()
     }
 
     /// Runs one statement as the tests' administrator (on the database `PUSHTALLY_TEST_POSTGRES` names).
@@ -76,6 +91,32 @@ public enum TestPostgres {
         } catch {
             try? await connection.close()
             throw error
+        }
+    }
+}
+
+/// A counting semaphore for tasks: waiters queue in order and suspend rather than block a thread.
+actor Gate {
+    private var available: Int
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(permits: Int) {
+        available = permits
+    }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            available += 1
+        } else {
+            waiters.removeFirst().resume()
         }
     }
 }
