@@ -94,14 +94,26 @@ enum PostgresEventWriter {
             })
         let rollups = PostgresRollupWriter.parts(accumulator, to: .rollups, shard: shard)
         for query in SQLBuilder.combined([rawRows] + rollups) {
-            try await connection.query(query, logger: logger)
+            try await connection.run(query, logger: logger)
         }
         return duplicates
     }
 
+    /// A dedupe key compared byte for byte, as the database compares it: Swift's `String` equality would
+    /// make canonically equivalent ids (NFC and NFD) one key where the database stores two.
     struct DedupeKey: Hashable {
         var pushID: String
         var key: String
+
+        static func == (a: DedupeKey, b: DedupeKey) -> Bool {
+            a.pushID.utf8.elementsEqual(b.pushID.utf8) && a.key.utf8.elementsEqual(b.key.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for byte in pushID.utf8 { hasher.combine(byte) }
+            hasher.combine(0xFF as UInt8)
+            for byte in key.utf8 { hasher.combine(byte) }
+        }
     }
 
     /// Inserts every event's keys, in key order, and returns those that were new.
@@ -113,15 +125,18 @@ enum PostgresEventWriter {
             for key in event.dedupeKeys { keys.insert(DedupeKey(pushID: event.pushID, key: key)) }
         }
         guard !keys.isEmpty else { return [] }
-        let sorted = keys.sorted { ($0.pushID, $0.key) < ($1.pushID, $1.key) }
-        let rows = try await connection.query(
+        let sorted = keys.sorted {
+            $0.pushID.utf8.elementsEqual($1.pushID.utf8)
+                ? $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) : $0.pushID.utf8.lexicographicallyPrecedes($1.pushID.utf8)
+        }
+        let rows = try await connection.run(
             """
             INSERT INTO dedupe (push_id, key)
             SELECT * FROM unnest(\(sorted.map(\.pushID))::text[], \(sorted.map(\.key))::text[]) ORDER BY 1, 2
             ON CONFLICT DO NOTHING RETURNING push_id, key
             """, logger: logger)
         var inserted = Set<DedupeKey>()
-        for try await (pushID, key) in rows.decode((String, String).self) {
+        for (pushID, key) in try rows.decode((String, String).self) {
             inserted.insert(DedupeKey(pushID: pushID, key: key))
         }
         return inserted
@@ -150,10 +165,10 @@ enum PostgresEventWriter {
     static func sentAtByPush(_ pushIDs: [String], on connection: PostgresConnection, logger: Logger) async throws -> [String: Int64] {
         guard !pushIDs.isEmpty else { return [:] }
         var sentAt: [String: Int64] = [:]
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             "SELECT push_id, sent_at FROM pushes WHERE push_id = ANY(\(pushIDs)::text[]) AND sent_at IS NOT NULL",
             logger: logger)
-        for try await (pushID, time) in rows.decode((String, Int64).self) {
+        for (pushID, time) in try rows.decode((String, Int64).self) {
             sentAt[pushID] = time
         }
         return sentAt
@@ -172,7 +187,7 @@ enum PushLocks {
         guard !pushIDs.isEmpty else { return }
         let function = mode == .shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
         // Taken in one order everywhere, so two transactions never wait on each other's locks in a cycle.
-        try await connection.query(
+        try await connection.run(
             PostgresQuery(
                 unsafeSQL: """
                     SELECT \(function)(k) FROM (

@@ -15,7 +15,7 @@ enum PostgresRollupWriter {
         logger: Logger
     ) async throws {
         for query in SQLBuilder.combined(parts(accumulator, to: target, shard: shard)) {
-            try await connection.query(query, logger: logger)
+            try await connection.run(query, logger: logger)
         }
     }
 

@@ -103,7 +103,7 @@ enum PostgresSchema {
             logger: logger)
         do {
             // A session lock: released by the unlock below, or by the server if this process dies meanwhile.
-            try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
+            try await connection.run("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
             try await applyPending(on: connection, location: url.description, logger: logger)
             try await connection.close()
         } catch {
@@ -113,13 +113,13 @@ enum PostgresSchema {
     }
 
     private static func applyPending(on connection: PostgresConnection, location: String, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             CREATE TABLE IF NOT EXISTS pushtally_migrations (
                 version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
             """, logger: logger)
         var applied = Set<Int>()
-        for try await version in try await connection.query("SELECT version FROM pushtally_migrations", logger: logger)
+        for version in try await connection.run("SELECT version FROM pushtally_migrations", logger: logger)
             .decode(Int.self)
         {
             applied.insert(version)
@@ -129,15 +129,15 @@ enum PostgresSchema {
         }
         for migration in migrations where !applied.contains(migration.version) {
             logger.info("migrating PostgreSQL schema", metadata: ["migration": "\(migration.name)"])
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.run("BEGIN", logger: logger)
             do {
                 for statement in migration.sql {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.run(
                     "INSERT INTO pushtally_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.commit(logger: logger)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error

@@ -57,9 +57,9 @@ extension PostgresStore {
         return try await transaction { connection in
             var fresh = Set<Int64>()
             let seqs = Array(Set(events.map(\.seq))).sorted()
-            for try await seq in try await connection.query(
+            for seq in try await connection.run(
                 """
-                INSERT INTO imported_events (source, seq) SELECT \(source), s FROM unnest(\(seqs)::bigint[]) AS s ORDER BY 1
+                INSERT INTO imported_events (source, seq) SELECT \(source), s FROM unnest(\(seqs)::bigint[]) AS s ORDER BY 2
                 ON CONFLICT DO NOTHING RETURNING seq
                 """, logger: logger
             ).decode(Int64.self) {

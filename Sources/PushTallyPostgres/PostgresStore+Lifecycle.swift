@@ -29,17 +29,17 @@ extension PostgresStore {
         var total = 0
         while true {
             let count = try await transaction { connection in
-                let rows = try await connection.query(
+                let rows = try await connection.run(
                     PostgresQuery(
                         unsafeSQL: """
                             DELETE FROM events WHERE id IN (
-                                SELECT id FROM events WHERE \(condition) ORDER BY id LIMIT \(batchSize))
+                                SELECT id FROM events WHERE \(condition) ORDER BY id LIMIT \(batchSize) FOR UPDATE SKIP LOCKED)
                             RETURNING push_id, kind, action, received_at, event_time, duplicate, app_version, os_version
                             """,
                         binds: binds),
                     logger: logger)
                 var events: [(StoredEvent, Bool)] = []
-                for try await (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in rows.decode(
+                for (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in try rows.decode(
                     (String, Int, String, Int64, Int64, Bool, String?, String?).self)
                 {
                     let event = StoredEvent(
@@ -57,7 +57,8 @@ extension PostgresStore {
                 return events.count
             }
             total += count
-            if count < batchSize { return total }
+            // Another collector pruning at once takes other rows (SKIP LOCKED): only an empty batch means done.
+            if count == 0 { return total }
         }
     }
 
@@ -68,23 +69,23 @@ extension PostgresStore {
         let logger = logger
         let shard = shard
         try await transaction { connection in
-            try await connection.query(
+            try await connection.run(
                 """
                 LOCK TABLE events, pushes, ledger_push, ledger_bucket, ledger_timing, ledger_pending, ledger_version
                 IN SHARE MODE
                 """, logger: logger)
             for table in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
-                try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
+                try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
             }
             for (rollup, ledger) in [
                 ("rollup_push", "ledger_push"), ("rollup_bucket", "ledger_bucket"), ("rollup_timing", "ledger_timing"),
                 ("pending_timing", "ledger_pending"), ("rollup_version", "ledger_version"),
             ] {
                 // The ledger has the rollups' columns but the last, `shard`: this collector's, like the rest.
-                try await connection.query(
+                try await connection.run(
                     PostgresQuery(unsafeSQL: "INSERT INTO \(rollup) SELECT *, $1 FROM \(ledger)", binds: binds(shard)), logger: logger)
             }
-            try await connection.query(
+            try await connection.run(
                 """
                 DECLARE rebuild NO SCROLL CURSOR FOR
                 SELECT push_id, kind, action, received_at, event_time, duplicate, app_version, os_version FROM events ORDER BY id
@@ -92,8 +93,8 @@ extension PostgresStore {
             // Bounded memory on big tables: 100k events a fetch, their deltas written before the next.
             while true {
                 var events: [(StoredEvent, Bool)] = []
-                for try await (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in try await connection
-                    .query("FETCH 100000 FROM rebuild", logger: logger)
+                for (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in try await connection
+                    .run("FETCH 100000 FROM rebuild", logger: logger)
                     .decode((String, Int, String, Int64, Int64, Bool, String?, String?).self)
                 {
                     events.append((
@@ -109,7 +110,7 @@ extension PostgresStore {
                 try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
                 try await PostgresRollupWriter.write(accumulator, to: .rollups, shard: shard, on: connection, logger: logger)
             }
-            try await connection.query("CLOSE rebuild", logger: logger)
+            try await connection.run("CLOSE rebuild", logger: logger)
         }
     }
 

@@ -45,12 +45,12 @@ extension PostgresStore {
         try await transaction { connection in
             try await PushLocks.lock([batch.pushID], mode: .exclusive, on: connection, logger: logger)
             var exists = false
-            for try await _ in try await connection.query("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger) {
+            for _ in try await connection.run("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger) {
                 exists = true
             }
             if !exists {
                 guard let campaign = batch.campaign else { throw StoreError.pushNotRegistered(pushID: batch.pushID) }
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO pushes (push_id, campaign, created_at, updated_at)
                     VALUES (\(batch.pushID), \(campaign), \(now), \(now))
@@ -65,7 +65,7 @@ extension PostgresStore {
         logger: Logger
     ) async throws -> RegistrationOutcome {
         var existing: Int64?? = nil
-        for try await sentAt in try await connection.query(
+        for sentAt in try await connection.run(
             "SELECT sent_at FROM pushes WHERE push_id = \(push.pushID)", logger: logger
         ).decode(Int64?.self) {
             existing = .some(sentAt)
@@ -75,14 +75,14 @@ extension PostgresStore {
             if let current, let requested = push.sentAtMillis, requested != current {
                 throw StoreError.sentAtImmutable(pushID: push.pushID, current: current)
             }
-            try await connection.query(
+            try await connection.run(
                 """
                 UPDATE pushes SET campaign = \(push.campaign), title = \(push.title), sent_at = COALESCE(sent_at, \(push.sentAtMillis)),
                     app = \(push.app), environment = \(push.environment), updated_at = \(now)
                 WHERE push_id = \(push.pushID)
                 """, logger: logger)
         } else {
-            try await connection.query(
+            try await connection.run(
                 """
                 INSERT INTO pushes (push_id, campaign, title, sent_at, app, environment, created_at, updated_at)
                 VALUES (\(push.pushID), \(push.campaign), \(push.title), \(push.sentAtMillis), \(push.app), \(push.environment), \(now), \(now))
@@ -102,19 +102,19 @@ extension PostgresStore {
     private static func replaceCounts(
         _ counts: SendCounts, pushID: String, batchID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (\(pushID), \(batchID), \(counts.targeted), \(counts.sent))
             ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
             """, logger: logger)
-        try await connection.query(
+        try await connection.run(
             "DELETE FROM push_failures WHERE push_id = \(pushID) AND batch_id = \(batchID)", logger: logger)
         let failures = counts.failed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         for query in SQLBuilder.values(
             failures, columns: 4, head: "INSERT INTO push_failures (push_id, batch_id, reason, count)",
             bind: { entry, sql in [sql.bind(pushID), sql.bind(batchID), sql.bind(entry.key), sql.bind(entry.value)] })
         {
-            try await connection.query(query, logger: logger)
+            try await connection.run(query, logger: logger)
         }
     }
 
@@ -127,7 +127,7 @@ extension PostgresStore {
         var histogram = LatencyHistogram()
         var late: Int64 = 0
         var any = false
-        for try await (clock, second, count) in try await connection.query(
+        for (clock, second, count) in try await connection.run(
             PostgresQuery(unsafeSQL: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)),
             logger: logger
         ).decode((Int64, Int64, Int64).self) {
@@ -143,7 +143,7 @@ extension PostgresStore {
             let part = PostgresRollupWriter.timingPart(
                 [(pushID, histogram)], table: target.timing, shard: target == .rollups ? shard : nil)
             for query in part.statements() {
-                try await connection.query(query, logger: logger)
+                try await connection.run(query, logger: logger)
             }
         }
         // Late receipts go to one of the push's display rows (any shard's: reports add them up); pending
@@ -151,8 +151,8 @@ extension PostgresStore {
         var update = SQLBuilder("UPDATE \(target.push) SET late = late + ")
         update.append(update.bind(late) + " WHERE ctid = (SELECT ctid FROM \(target.push) WHERE push_id = " + update.bind(pushID))
         update.append(" AND kind = \(EventKind.display.rawValue) AND action = '' LIMIT 1)")
-        try await connection.query(update.query, logger: logger)
-        try await connection.query(
+        try await connection.run(update.query, logger: logger)
+        try await connection.run(
             PostgresQuery(unsafeSQL: "DELETE FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)), logger: logger)
     }
 }

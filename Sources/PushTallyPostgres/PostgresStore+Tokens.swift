@@ -21,15 +21,15 @@ extension PostgresStore {
         let now = configuration.clock()
         let logger = logger
         return try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
-            let inserted = try await connection.query(
+            try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
+            let inserted = try await connection.run(
                 """
                 INSERT INTO tokens (id, role, secret_hash, label, created_at)
                 SELECT \(id), \(Role.admin.rawValue), \(ByteBuffer(bytes: hash)), \(label), \(now)
                 WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE revoked_at IS NULL)
                 RETURNING id
                 """, logger: logger)
-            for try await _ in inserted { return token }
+            if !inserted.isEmpty { return token }
             return nil
         }
     }

@@ -132,10 +132,10 @@ public final class PostgresStore: Sendable {
         while true {
             do {
                 return try await withConnection(client, timeout: timeout) { connection in
-                    try await connection.query("BEGIN", logger: logger)
+                    try await connection.run("BEGIN", logger: logger)
                     do {
                         let result = try await body(connection)
-                        try await connection.query("COMMIT", logger: logger)
+                        try await connection.commit(logger: logger)
                         return result
                     } catch {
                         _ = try? await connection.query("ROLLBACK", logger: logger)
@@ -166,7 +166,7 @@ public final class PostgresStore: Sendable {
         do {
             return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
                 var rows: [PostgresRow] = []
-                for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+                for row in try await connection.run(query, logger: logger) { rows.append(row) }
                 return rows
             }
         } catch {
@@ -180,18 +180,20 @@ public final class PostgresStore: Sendable {
     static func withConnection<Result: Sendable>(
         _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let leased = LeaseFlag()
+        let lease = LeaseState()
+        let late = StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
                 try await client.withConnection { connection in
-                    leased.set()
+                    // A connection that comes after the deadline is not used: the caller was told it failed.
+                    guard lease.settle(.leased) else { throw late }
                     return try await body(connection)
                 }
             }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                if leased.isSet { return nil }
-                throw StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
+                if lease.settle(.timedOut) { throw late }
+                return nil
             }
             while let result = try await group.next() {
                 if let result {
@@ -289,21 +291,21 @@ private final class RoundRobin: @unchecked Sendable {
     }
 }
 
-/// Whether a lease was granted, read by the task that enforces the lease timeout.
-private final class LeaseFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var granted = false
-
-    func set() {
-        lock.lock()
-        granted = true
-        lock.unlock()
+/// Whether a lease came first or its deadline did, decided once for both tasks that race.
+private final class LeaseState: @unchecked Sendable {
+    enum Outcome {
+        case leased, timedOut
     }
 
-    var isSet: Bool {
+    private let lock = NSLock()
+    private var outcome: Outcome?
+
+    /// Records `outcome` unless the other one came first; true when it is the one that counts.
+    func settle(_ outcome: Outcome) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return granted
+        if self.outcome == nil { self.outcome = outcome }
+        return self.outcome == outcome
     }
 }
 

@@ -40,11 +40,13 @@ struct SQLBuilder {
     }
 
     /// The parts as one statement, each a data-modifying `WITH` clause, when their bindings fit: a group
-    /// commit's raw rows and every rollup upsert cost one round trip. Otherwise each part on its own.
+    /// commit's raw rows and every rollup upsert cost one round trip. Otherwise each part on its own, last
+    /// first: PostgreSQL runs unreferenced data-modifying `WITH` clauses last to first, and every transaction
+    /// must take its row locks table by table in one order, or two could deadlock.
     static func combined(_ parts: [ValuesPart]) -> [PostgresQuery] {
         let parts = parts.filter { $0.rowCount > 0 }
         guard parts.count > 1, parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings else {
-            return parts.flatMap { $0.statements() }
+            return parts.reversed().flatMap { $0.statements() }
         }
         var builder = SQLBuilder("WITH ")
         for (index, part) in parts.enumerated() {

@@ -60,7 +60,7 @@ public struct StoreMigration: Sendable {
                     after = Array(last.prefix(table.keyCount))
                 }
                 if name == "events" {
-                    try await connection.query(
+                    try await connection.run(
                         "SELECT setval(pg_get_serial_sequence('events', 'id'), GREATEST((SELECT max(id) FROM events), 1))",
                         logger: target.logger)
                 }
@@ -78,7 +78,7 @@ public struct StoreMigration: Sendable {
                 zip(columns, row).map { column, value in Self.bind(value, as: types[column] ?? "text", into: &sql) }
             })
         {
-            try await connection.query(query, logger: target.logger)
+            try await connection.run(query, logger: target.logger)
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the HTTP server and the CLI need from storage. SQLite is the embedded default; PostgreSQL
 /// (`PushTallyPostgres`) serves deployments with many collectors. Both give the same answers to every call:
 /// one test suite runs against each.
@@ -61,6 +63,20 @@ public protocol PushTallyStore: Sendable {
 }
 
 extension PushTallyStore {
+    /// `close()` from async code: it waits for the writers on a thread of its own, so the task only
+    /// suspends. A writer's last commit may itself need the cooperative pool (PostgreSQL's does), which a
+    /// blocked pool thread could starve.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                close()
+                continuation.resume()
+            }
+            thread.name = "pushtally-store-close"
+            thread.start()
+        }
+    }
+
     /// Stores events durably and returns, per event, whether it was a recognised retry; returns only after
     /// the commit holding them (the completion form, awaited).
     /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.

@@ -82,7 +82,7 @@ struct StoreService: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
-        store.close()
+        await store.shutdown()
     }
 }
 
