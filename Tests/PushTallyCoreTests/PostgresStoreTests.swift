@@ -140,3 +140,30 @@ extension PostgresStoreTests {
         }
     }
 }
+
+extension PostgresStoreTests {
+    /// An error raised while the group commit's statement runs (here by a trigger, as a full disk or a
+    /// cancelled statement would) fails the ingest: nothing is acknowledged, nothing half-stored.
+    @Test func anErrorInsideTheCommitIsNeverAnAcknowledgement() async throws {
+        try await TestPostgres.withDatabase { url in
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            defer { store.close() }
+            _ = try await store.textRows("""
+                CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'poisoned receipt'; END $$
+                """)
+            _ = try await store.textRows("""
+                CREATE TRIGGER refuse_poison BEFORE INSERT ON events FOR EACH ROW
+                WHEN (NEW.push_id = 'poison') EXECUTE FUNCTION refuse_poison()
+                """)
+            await #expect(throws: (any Error).self) {
+                _ = try await store.ingest([
+                    IncomingEvent(pushID: "fine", kind: .display), IncomingEvent(pushID: "poison", kind: .display),
+                ])
+            }
+            #expect(try await store.rawEventCount() == 0)
+            #expect(try await store.pushFigures().isEmpty, "no rollup of the failed commit survives")
+            #expect(try await store.ingest([IncomingEvent(pushID: "fine", kind: .display)]) == [false])
+        }
+    }
+}
