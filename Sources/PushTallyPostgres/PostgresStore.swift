@@ -174,6 +174,26 @@ public final class PostgresStore: Sendable {
         }
     }
 
+    /// Runs `body`'s reads in one read-only snapshot (`REPEATABLE READ`), like a SQLite read transaction.
+    func readSnapshot<Result: Sendable>(_ body: @escaping @Sendable (SnapshotReader) async throws -> Result) async throws -> Result {
+        let logger = logger
+        do {
+            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                do {
+                    let result = try await body(SnapshotReader(connection: connection, logger: logger))
+                    try await connection.run("COMMIT", logger: logger)
+                    return result
+                } catch {
+                    _ = try? await connection.run("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
+    }
+
     /// Leases a pooled connection for `body`. When none comes within `timeout` (the server is down, the
     /// database gone, every connection busy) it fails with ``StoreError/unavailable(reason:)`` (503 +
     /// Retry-After) instead of waiting out the pool's reconnection attempts, which left clients hanging.
@@ -288,6 +308,16 @@ private final class RoundRobin: @unchecked Sendable {
         defer { lock.unlock() }
         counter = (counter + 1) % count
         return counter
+    }
+}
+
+/// Reads within one snapshot (see `PostgresStore.readSnapshot`).
+struct SnapshotReader: Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func callAsFunction(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await connection.run(query, logger: logger)
     }
 }
 

@@ -39,9 +39,10 @@ public struct StoreMigration: Sendable {
     /// Copies every table in one transaction, calling `progress` after each page: a copy that fails
     /// leaves the target as empty as it was, so it can simply be run again.
     public func copy(progress: @escaping Progress) async throws {
+        let snapshot = try source.copySource()
         var found: [(CopyTable, [String: String])] = []
         for name in Self.tables {
-            guard let table = try await source.copyTable(name) else { continue }
+            guard let table = try await snapshot.copyTable(name) else { continue }
             found.append((table, try await target.columnTypes(name)))
         }
         let tables = found
@@ -52,7 +53,7 @@ public struct StoreMigration: Sendable {
                 var after: [CopyValue]?
                 var copied = 0
                 while true {
-                    let rows = try await source.copyPage(table, after: after, limit: pageSize)
+                    let rows = try await snapshot.copyPage(table, after: after, limit: pageSize)
                     guard let last = rows.last else { break }
                     try await insert(rows, into: table, types: types, on: connection)
                     copied += rows.count

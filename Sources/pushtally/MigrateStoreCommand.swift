@@ -9,7 +9,8 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         commandName: "migrate-store",
         abstract: "Copy a SQLite deployment into an empty PostgreSQL database, then check every report matches.",
         discussion: """
-            Stop the SQLite collector first (or accept that receipts arriving meanwhile stay behind). The device \
+            The copy reads one consistent snapshot of the SQLite file: stop the SQLite collector first, or receipts \
+            acknowledged after the snapshot stay behind (and the final check reports the difference). The device \
             secret is copied to --device-secret: give that file to every collector of the PostgreSQL database. \
             Exit 0 when the reports match, 4 when they do not or a store fails.
             """
@@ -55,7 +56,9 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         }
         let check = try await migration.verify()
         guard check.mismatches.isEmpty else {
-            printError("copied, but these differ between the stores: \(check.mismatches.joined(separator: ", "))")
+            printError(
+                "copied, but these differ between the stores: \(check.mismatches.joined(separator: ", ")). "
+                    + "Was the SQLite collector still running? Drop and recreate the PostgreSQL database, then run again.")
             throw Exit.storeFailure
         }
         print(

@@ -20,10 +20,18 @@ package struct CopyTable: Sendable {
     package var rowCount: Int
 }
 
-extension SQLiteStore {
+/// One consistent view of a SQLite database for copying, page by page, however long the copy takes: a read
+/// transaction held open (WAL lets the collector go on writing meanwhile; what it writes is not in the view).
+package final class SQLiteCopySource: Sendable {
+    private let snapshot: DatabaseSnapshot
+
+    init(_ snapshot: DatabaseSnapshot) {
+        self.snapshot = snapshot
+    }
+
     /// Describes `table` for copying; `nil` when this database has no such table.
     package func copyTable(_ table: String) async throws -> CopyTable? {
-        try await pool.read { db in
+        try await snapshot.read { db in
             guard try db.tableExists(table) else { return nil }
             let info = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_info(?)", arguments: [table])
             let key = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
@@ -37,7 +45,7 @@ extension SQLiteStore {
 
     /// Up to `limit` rows of `table` after the key `after` (`nil`: from the start), in key order.
     package func copyPage(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [[CopyValue]] {
-        try await pool.read { db in
+        try await snapshot.read { db in
             let selected = table.columns.map { $0 == "id" && table.name == "events" ? "rowid AS id" : $0 }
             let keys = table.columns.prefix(table.keyCount).map { $0 == "id" && table.name == "events" ? "rowid" : $0 }
             var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(table.name)"
@@ -51,6 +59,13 @@ extension SQLiteStore {
                 row.databaseValues.map(CopyValue.init)
             }
         }
+    }
+}
+
+extension SQLiteStore {
+    /// A consistent view of the database as it is now, for `migrate-store`.
+    package func copySource() throws -> SQLiteCopySource {
+        SQLiteCopySource(try pool.makeSnapshot())
     }
 }
 

@@ -16,10 +16,10 @@ extension SQLiteStore {
     public func forget(deviceID: String) async throws -> Int {
         let hashed = deviceHasher.hash(deviceID)
         let forgotten = try await foldIntoLedger(where: "device_id = ?", arguments: [hashed], batchSize: 5000)
+        // An exact suffix match: LIKE would ignore case and read the hash's `_` as a wildcard.
+        let suffix = "\u{1F}i\u{1F}\(hashed)"
         try await pool.write { db in
-            try db.execute(
-                sql: "DELETE FROM dedupe WHERE key LIKE '%' || char(31) || 'i' || char(31) || ?",
-                arguments: [hashed])
+            try db.execute(sql: "DELETE FROM dedupe WHERE substr(key, -?) = ?", arguments: [suffix.count, suffix])
         }
         return forgotten
     }
