@@ -43,6 +43,21 @@ struct StoredEvent: Sendable {
         self.osVersion = osVersion
     }
 
+    /// The columns ``counted(_:)`` reads: what pruning and rebuilds count an event by.
+    static let countedColumns = "push_id, kind, action, received_at, event_time, duplicate, app_version, os_version"
+
+    /// Stored events read back (by ``countedColumns``) with their duplicate flags, for counting into rollups.
+    static func counted(_ rows: [PostgresRow]) throws -> [(StoredEvent, Bool)] {
+        try rows.decode((String, Int, String, Int64, Int64, Bool, String?, String?).self).map {
+            pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion in
+            let event = StoredEvent(
+                pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
+                eventTime: eventTime, duplicate: duplicate, deviceID: nil, receiptID: nil, platform: nil,
+                appVersion: appVersion, osVersion: osVersion)
+            return (event, duplicate)
+        }
+    }
+
     var dedupeKeys: [String] {
         EventWriter.dedupeKeys(IncomingEvent(pushID: pushID, kind: kind, action: action, deviceID: deviceID, receiptID: receiptID))
     }
@@ -64,13 +79,13 @@ enum PostgresEventWriter {
         guard !events.isEmpty else { return [] }
         try await PushLocks.lock(
             Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared, on: connection, logger: logger)
-        let inserted = try await insertDedupeKeys(events, on: connection, logger: logger)
-        var fresh = inserted
-        let duplicates = events.map { event in
+        let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
+        var fresh = try await insertDedupeKeys(keys, on: connection, logger: logger)
+        let duplicates = zip(events, keys).map { event, keys in
             // The first event to carry a key that this transaction inserted is new; any other is a retry,
             // exactly as when the keys are inserted one event at a time.
             var duplicate = false
-            for key in event.dedupeKeys where fresh.remove(DedupeKey(pushID: event.pushID, key: key)) == nil {
+            for key in keys where fresh.remove(key) == nil {
                 duplicate = true
             }
             return event.duplicate ?? duplicate
@@ -118,12 +133,9 @@ enum PostgresEventWriter {
 
     /// Inserts every event's keys, in key order, and returns those that were new.
     private static func insertDedupeKeys(
-        _ events: [StoredEvent], on connection: PostgresConnection, logger: Logger
+        _ eventKeys: [[DedupeKey]], on connection: PostgresConnection, logger: Logger
     ) async throws -> Set<DedupeKey> {
-        var keys = Set<DedupeKey>()
-        for event in events {
-            for key in event.dedupeKeys { keys.insert(DedupeKey(pushID: event.pushID, key: key)) }
-        }
+        let keys = Set(eventKeys.joined())
         guard !keys.isEmpty else { return [] }
         let sorted = keys.sorted {
             $0.pushID.utf8.elementsEqual($1.pushID.utf8)

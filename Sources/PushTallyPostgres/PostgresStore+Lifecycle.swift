@@ -34,20 +34,11 @@ extension PostgresStore {
                         unsafeSQL: """
                             DELETE FROM events WHERE id IN (
                                 SELECT id FROM events WHERE \(condition) ORDER BY id LIMIT \(batchSize) FOR UPDATE SKIP LOCKED)
-                            RETURNING push_id, kind, action, received_at, event_time, duplicate, app_version, os_version
+                            RETURNING \(StoredEvent.countedColumns)
                             """,
                         binds: binds),
                     logger: logger)
-                var events: [(StoredEvent, Bool)] = []
-                for (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in try rows.decode(
-                    (String, Int, String, Int64, Int64, Bool, String?, String?).self)
-                {
-                    let event = StoredEvent(
-                        pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
-                        eventTime: eventTime, duplicate: duplicate, deviceID: nil, receiptID: nil, platform: nil,
-                        appVersion: appVersion, osVersion: osVersion)
-                    events.append((event, duplicate))
-                }
+                let events = try StoredEvent.counted(rows)
                 guard !events.isEmpty else { return 0 }
                 try await PushLocks.lock(
                     Set(events.lazy.filter { $0.0.kind == .display }.map(\.0.pushID)), mode: .shared, on: connection, logger: logger)
@@ -88,23 +79,11 @@ extension PostgresStore {
             try await connection.run(
                 """
                 DECLARE rebuild NO SCROLL CURSOR FOR
-                SELECT push_id, kind, action, received_at, event_time, duplicate, app_version, os_version FROM events ORDER BY id
+                SELECT \(unescaped: StoredEvent.countedColumns) FROM events ORDER BY id
                 """, logger: logger)
             // Bounded memory on big tables: 100k events a fetch, their deltas written before the next.
             while true {
-                var events: [(StoredEvent, Bool)] = []
-                for (pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion) in try await connection
-                    .run("FETCH 100000 FROM rebuild", logger: logger)
-                    .decode((String, Int, String, Int64, Int64, Bool, String?, String?).self)
-                {
-                    events.append((
-                        StoredEvent(
-                            pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
-                            eventTime: eventTime, duplicate: duplicate, deviceID: nil, receiptID: nil, platform: nil,
-                            appVersion: appVersion, osVersion: osVersion),
-                        duplicate
-                    ))
-                }
+                let events = try StoredEvent.counted(try await connection.run("FETCH 100000 FROM rebuild", logger: logger))
                 guard !events.isEmpty else { break }
                 var accumulator = RollupAccumulator()
                 try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 import PushTallyCore
 
@@ -26,7 +27,8 @@ public final class PostgresStore: Sendable {
     /// Group-commit writers, each with a transaction of its own in flight and its own rollup shard: a
     /// transaction is a chain of round trips, and one writer alone left the box waiting on them.
     let writers: [GroupCommitWriter<[IncomingEvent], [Bool]>]
-    private let nextWriter = RoundRobin()
+    /// Hands writers out in turn.
+    private let nextWriter = NIOLockedValueBox(0)
 
     /// Connects, migrates (once, under an advisory lock, whatever the number of collectors starting) and
     /// starts the group-commit writers.
@@ -119,7 +121,12 @@ public final class PostgresStore: Sendable {
     public var queuedEvents: Int { writers.reduce(0) { $0 + $1.queuedEvents } }
 
     /// The writer for the next submission, in turn.
-    var writer: GroupCommitWriter<[IncomingEvent], [Bool]> { writers[nextWriter.next(of: writers.count)] }
+    var writer: GroupCommitWriter<[IncomingEvent], [Bool]> {
+        writers[nextWriter.withLockedValue { next in
+            next = (next + 1) % writers.count
+            return next
+        }]
+    }
 
     /// Runs `body` in a transaction on a pooled connection, running it again (up to five times) when
     /// PostgreSQL aborted it as a deadlock or serialization failure, which collectors writing the same rows
@@ -200,19 +207,26 @@ public final class PostgresStore: Sendable {
     static func withConnection<Result: Sendable>(
         _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let lease = LeaseState()
+        // Whether the lease or its deadline came first, decided once for both racing tasks.
+        let outcome = NIOLockedValueBox<LeaseOutcome?>(nil)
+        @Sendable func settle(_ mine: LeaseOutcome) -> Bool {
+            outcome.withLockedValue { settled in
+                if settled == nil { settled = mine }
+                return settled == mine
+            }
+        }
         let late = StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
                 try await client.withConnection { connection in
                     // A connection that comes after the deadline is not used: the caller was told it failed.
-                    guard lease.settle(.leased) else { throw late }
+                    guard settle(.leased) else { throw late }
                     return try await body(connection)
                 }
             }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                if lease.settle(.timedOut) { throw late }
+                if settle(.timedOut) { throw late }
                 return nil
             }
             while let result = try await group.next() {
@@ -285,30 +299,19 @@ extension Optional {
 /// never for a task or an event loop.
 func blockingAwait<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
     let semaphore = DispatchSemaphore(value: 0)
-    let box = ResultBox<Value>()
+    // The semaphore orders the task's write before this thread's read.
+    let box = NIOLockedValueBox<Result<Value, any Error>?>(nil)
     Task {
         do {
-            box.result = .success(try await body())
+            let value = try await body()
+            box.withLockedValue { $0 = .success(value) }
         } catch {
-            box.result = .failure(error)
+            box.withLockedValue { $0 = .failure(error) }
         }
         semaphore.signal()
     }
     semaphore.wait()
-    return try box.result!.get()
-}
-
-/// Hands out writer indexes in turn.
-private final class RoundRobin: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counter = 0
-
-    func next(of count: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        counter = (counter + 1) % count
-        return counter
-    }
+    return try box.withLockedValue { $0 }!.get()
 }
 
 /// Reads within one snapshot (see `PostgresStore.readSnapshot`).
@@ -321,28 +324,11 @@ struct SnapshotReader: Sendable {
     }
 }
 
-/// Whether a lease came first or its deadline did, decided once for both tasks that race.
-private final class LeaseState: @unchecked Sendable {
-    enum Outcome {
-        case leased, timedOut
-    }
-
-    private let lock = NSLock()
-    private var outcome: Outcome?
-
-    /// Records `outcome` unless the other one came first; true when it is the one that counts.
-    func settle(_ outcome: Outcome) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if self.outcome == nil { self.outcome = outcome }
-        return self.outcome == outcome
-    }
+/// Which came first for a connection lease: the connection or its deadline.
+private enum LeaseOutcome: Sendable {
+    case leased, timedOut
 }
 
-/// Hands a result from a task to the thread waiting on the semaphore, which orders the two accesses.
-private final class ResultBox<Value>: @unchecked Sendable {
-    var result: Result<Value, any Error>?
-}
 
 extension Array where Element == PostgresRow {
     /// Every row decoded as `columns`, as `PostgresRowSequence.decode` does for a stream.
