@@ -13,6 +13,8 @@ import Testing
 
     @Test func commitsAreSynchronous() async throws {
         try await TestPostgres.withDatabase { url in
+            // A database whose default would weaken acknowledgements: the store's own setting must win.
+            try await TestPostgres.administer("ALTER DATABASE \(try PostgresURL(url).database) SET synchronous_commit = off")
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
             defer { store.close() }
             #expect(try await store.synchronousCommit() == "on")
