@@ -9,8 +9,8 @@ import Testing
 
 /// What attackers and broken clients send: each answered 4xx with a JSON error, never a 5xx or a crash.
 @Suite struct HostileInputTests {
-    @Test(arguments: IngestPath.allCases) func deeplyNestedJSONIsRefused(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func deeplyNestedJSONIsRefused(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
             for (method, path, body) in [
                 (HTTPRequest.Method.post, "/v1/receipts", deep),
@@ -25,8 +25,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func invalidUTF8AndNULInJSON(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func invalidUTF8AndNULInJSON(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             var bytes = ByteBuffer(string: #"{"push_id": "a"#)
             bytes.writeBytes([0xFF, 0xFE])
             bytes.writeString(#""}"#)
@@ -39,8 +39,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func numbersOutOfRange(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func numbersOutOfRange(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let cases: [(HTTPRequest.Method, String, String, String)] = [
                 (.post, "/v1/receipts", #"{"push_id": 1e300}"#, "push_id"),
                 (.post, "/v1/receipts", #"{"push_id": "p", "ts": 1e308}"#, "ts"),
@@ -60,8 +60,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func metacharactersInEveryTextFieldAreStoredLiterallyAndRenderedSafely(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func metacharactersInEveryTextFieldAreStoredLiterallyAndRenderedSafely(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let nasty = #"=cmd|' /C calc'!A0"; DROP TABLE pushes;--"#
             let json = try JSONSerialization.data(withJSONObject: [
                 "campaign": nasty, "title": nasty, "app": nasty, "failed": [nasty: 1],
@@ -88,8 +88,8 @@ import Testing
     }
 
     /// Past the writer's high-water mark, ingest answers 503 with Retry-After instead of queueing without bound.
-    @Test(arguments: IngestPath.allCases) func overloadedWriterAnswers503(path: IngestPath) async throws {
-        try await withApp(path.setup, store: StoreConfiguration(writerHighWaterMark: 20)) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func overloadedWriterAnswers503(_ target: IngestTarget) async throws {
+        try await withApp(target, store: StoreConfiguration(writerHighWaterMark: 20)) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let batch = "[" + (0..<15).map { #"{"push_id":"load","receipt_id":"r\#($0)"}"# }.joined(separator: ",") + "]"
             let statuses = try await withThrowingTaskGroup(of: (Int, String?, String?).self) { group in
                 for _ in 0..<40 {

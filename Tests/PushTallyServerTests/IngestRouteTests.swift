@@ -9,8 +9,8 @@ import Testing
 @testable import PushTallyServer
 
 @Suite struct IngestRouteTests {
-    @Test(arguments: IngestPath.allCases) func acceptsTheExtensionsFormReceipt(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func acceptsTheExtensionsFormReceipt(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.send(
                 .post, "/v1/receipts",
                 headers: [
@@ -25,8 +25,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func acceptsEveryOptionalField(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func acceptsEveryOptionalField(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.form(
                 "/v1/receipts",
                 "push_id=p1&device_id=install-1&receipt_id=r1&ts=2026-11-20T08%3A00%3A00Z&platform=ios&app_version=2.1&os_version=18.1")
@@ -39,16 +39,16 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func acceptsAJSONObjectAsOneReceipt(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func acceptsAJSONObjectAsOneReceipt(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.json(.post, "/v1/receipts", #"{"push_id": "p1", "ts": 1795000000}"#)
             #expect(response.status == .noContent)
             #expect(try await fixture.store.pushFigures().first?.funnel.displayed == 1)
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func answersBatchesWithAcceptedDuplicatesAndRejected(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func answersBatchesWithAcceptedDuplicatesAndRejected(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.json(
                 .post, "/v1/receipts",
                 #"[{"push_id":"p1","receipt_id":"a"},{"push_id":"p1","receipt_id":"a"},{"device_id":"x"},{"push_id":"p2"}]"#)
@@ -64,8 +64,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func acceptsNDJSON(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func acceptsNDJSON(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let body = "{\"push_id\":\"p1\"}\n{\"push_id\":\"p1\",\"device_id\":\"d\"}\nnot json\n"
             let response = try await client.send(.post, "/v1/receipts", headers: [.contentType: "application/x-ndjson"], body: body)
             #expect(response.status == .ok)
@@ -74,8 +74,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func batchWithNothingAcceptedIs400WithTheSameBody(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, _: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func batchWithNothingAcceptedIs400WithTheSameBody(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, _: TestFixture) async throws in
             for body in [#"[{"push_id": ""}]"#, "[]"] {
                 let response = try await client.json(.post, "/v1/receipts", body)
                 #expect(response.status == .badRequest)
@@ -84,8 +84,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func inflatesGzipBodies(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func inflatesGzipBodies(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let lines = (0..<500).map { "{\"push_id\":\"p1\",\"receipt_id\":\"r\($0)\"}" }.joined(separator: "\n")
             var buffer = ByteBuffer(string: lines)
             let gzipped = try buffer.compress(with: .gzip())
@@ -98,8 +98,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func recordsActionsWithApplesIdentifiersMapped(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func recordsActionsWithApplesIdentifiersMapped(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             #expect(try await client.form("/v1/actions", "push_id=p1&action=com.apple.UNNotificationDefaultActionIdentifier").status == .noContent)
             #expect(try await client.form("/v1/actions", "push_id=p1&action=com.apple.UNNotificationDismissActionIdentifier").status == .noContent)
             #expect(try await client.json(.post, "/v1/actions", #"{"push_id":"p1","action":"favorite"}"#).status == .noContent)
@@ -114,7 +114,7 @@ import Testing
     }
 
     /// Every bad input gets a 4xx with a JSON error naming what was wrong; nothing is stored.
-    @Test(arguments: IngestPath.allCases, [
+    @Test(arguments: IngestTarget.all, [
         ("application/x-www-form-urlencoded", "device_id=x", 400, "missing_field", "push_id"),
         ("application/x-www-form-urlencoded", "push_id=", 400, "missing_field", "push_id"),
         ("application/x-www-form-urlencoded", "push_id=" + String(repeating: "x", count: 129), 400, "too_long", "push_id"),
@@ -128,9 +128,9 @@ import Testing
         ("text/plain", "push_id=1", 415, "unsupported_media_type", nil),
         ("application/xml", "<push_id>1</push_id>", 415, "unsupported_media_type", nil),
     ] as [(String, String, Int, String, String?)])
-    func rejectsBadInputWithAJSONError(path: IngestPath, _ input: (contentType: String, body: String, status: Int, code: String, field: String?)) async throws {
+    func rejectsBadInputWithAJSONError(_ target: IngestTarget, _ input: (contentType: String, body: String, status: Int, code: String, field: String?)) async throws {
         let (contentType, body, status, code, field) = input
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.send(.post, "/v1/receipts", headers: [.contentType: contentType], body: body)
             #expect(response.status.code == status)
             #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
@@ -141,9 +141,9 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func refusesBodiesOverTheLimitOnTheWireAndAfterInflation(path: IngestPath) async throws {
+    @Test(arguments: IngestTarget.all) func refusesBodiesOverTheLimitOnTheWireAndAfterInflation(_ target: IngestTarget) async throws {
         let configuration = ServerConfiguration(port: 0, maxBodyBytes: 64 * 1024)
-        try await withApp(path.setup, configuration: configuration) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+        try await withApp(target, configuration: configuration) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let big = try await client.form("/v1/receipts", "push_id=1&pad=" + String(repeating: "x", count: 70 * 1024))
             #expect(big.status == .contentTooLarge)
             #expect(big.errorCode == "body_too_large")
@@ -160,8 +160,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func rejectsCorruptGzipAndUnknownEncodings(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, _: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func rejectsCorruptGzipAndUnknownEncodings(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, _: TestFixture) async throws in
             let corrupt = try await client.send(
                 .post, "/v1/receipts", headers: [.contentType: "application/json", .contentEncoding: "gzip"], body: "not gzip")
             #expect(corrupt.status == .badRequest)
@@ -172,8 +172,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func refusesOversizedBatches(path: IngestPath) async throws {
-        try await withApp(path.setup, configuration: ServerConfiguration(port: 0, maxBatchEvents: 3)) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func refusesOversizedBatches(_ target: IngestTarget) async throws {
+        try await withApp(target, configuration: ServerConfiguration(port: 0, maxBatchEvents: 3)) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let response = try await client.json(.post, "/v1/receipts", "[" + Array(repeating: #"{"push_id":"p"}"#, count: 4).joined(separator: ",") + "]")
             #expect(response.status == .contentTooLarge)
             #expect(response.errorCode == "batch_too_large")
@@ -181,8 +181,8 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func wrongMethodIs405WithAllow(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, _: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func wrongMethodIs405WithAllow(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, _: TestFixture) async throws in
             let response = try await client.send(.get, "/v1/receipts")
             #expect(response.status == .methodNotAllowed)
             #expect(response.headers[.allow] == "POST")
@@ -193,16 +193,16 @@ import Testing
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func unknownRoutesAreJSON404s(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, _: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func unknownRoutesAreJSON404s(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, _: TestFixture) async throws in
             let response = try await client.send(.get, "/v2/nothing")
             #expect(response.status == .notFound)
             #expect(response.errorCode == "not_found")
         }
     }
 
-    @Test(arguments: IngestPath.allCases) func storesSQLAndFormulaTextLiterally(path: IngestPath) async throws {
-        try await withApp(path.setup) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+    @Test(arguments: IngestTarget.all) func storesSQLAndFormulaTextLiterally(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let nasty = "'); DROP TABLE events; --=HYPERLINK(\"x\")"
             let encoded = nasty.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             #expect(try await client.form("/v1/receipts", "push_id=\(encoded)&device_id=\(encoded)").status == .noContent)

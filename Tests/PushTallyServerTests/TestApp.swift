@@ -31,13 +31,23 @@ struct TestFixture: Sendable {
         case .postgres:
             let url = try await TestPostgres.createDatabase()
             postgresURL = url
-            store = try await PostgresStore(
-                url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path,
-                maximumConnections: 4)
+            do {
+                store = try await PostgresStore(
+                    url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path,
+                    maximumConnections: 4)
+            } catch {
+                await TestPostgres.dropDatabase(url)
+                throw error
+            }
         }
         var tokens: [Role: String] = [:]
-        for role in Role.allCases {
-            tokens[role] = try await store.createToken(role: role, label: "test").token
+        do {
+            for role in Role.allCases {
+                tokens[role] = try await store.createToken(role: role, label: "test").token
+            }
+        } catch {
+            await TestFixture(store: store, directory: directory, tokens: [:], postgresURL: postgresURL).cleanUp()
+            throw error
         }
         return TestFixture(store: store, directory: directory, tokens: tokens, postgresURL: postgresURL)
     }
@@ -62,6 +72,25 @@ enum IngestPath: String, CaseIterable, Sendable, CustomStringConvertible {
 
     var setup: TestingSetup { self == .router ? .router : .live }
     var description: String { rawValue }
+}
+
+/// Where an ingest test runs: through one ``IngestPath`` into one store. Ingest and hostile-input tests run on
+/// every pair, because what a receipt stores (dedupe, batches, rollups, overload) is each store's own code.
+struct IngestTarget: Sendable, CustomStringConvertible {
+    let path: IngestPath
+    let store: StoreKind
+
+    static let all = IngestPath.allCases.flatMap { path in StoreKind.allCases.map { IngestTarget(path: path, store: $0) } }
+    var description: String { "\(path) on \(store)" }
+}
+
+/// `withApp` for an ingest test's route and store.
+func withApp(
+    _ target: IngestTarget, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+    store storeConfiguration: StoreConfiguration = StoreConfiguration(),
+    _ body: @Sendable (any TestClientProtocol, TestFixture) async throws -> Void
+) async throws {
+    try await withApp(target.path.setup, configuration: configuration, store: storeConfiguration, storeKind: target.store, body)
 }
 
 /// Runs `body` against the app built exactly as `pushtally serve` builds it.

@@ -48,10 +48,20 @@ public enum TestPostgres {
     }
 
     /// Drops a database made by ``createDatabase()``, closing whatever connections are still open to it.
+    /// Retried because a collector still running reconnects at once, and a connection that arrives between
+    /// FORCE's terminations and the drop fails it ("being accessed by other users").
     public static func dropDatabase(_ urlText: String) async {
         guard let url = try? PostgresURL(urlText), url.database.hasPrefix("pushtally_test_") else { return }
-        try? await withAdminConnection { connection, logger in
-            try await connection.query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
+        for attempt in 1...5 {
+            do {
+                try await withAdminConnection { connection, logger in
+                    try await connection.query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
+                }
+                break
+            } catch {
+                if attempt == 5 { print("could not drop test database \(url.database): \(String(reflecting: error))") }
+                try? await Task.sleep(for: .milliseconds(100 * attempt))
+            }
         }
         await gate.release()
     }
