@@ -26,7 +26,7 @@ public final class PostgresStore: Sendable {
     private let runTask: Task<Void, Never>
     /// Group-commit writers, each with a transaction of its own in flight and its own rollup shard: a
     /// transaction is a chain of round trips, and one writer alone left the box waiting on them.
-    let writers: [GroupCommitWriter<[IncomingEvent], [Bool]>]
+    let writers: [AsyncGroupCommitWriter<[IncomingEvent], [Bool]>]
     /// Hands writers out in turn.
     private let nextWriter = NIOLockedValueBox(0)
 
@@ -72,14 +72,11 @@ public final class PostgresStore: Sendable {
         let firstShard = shard
         self.writers = (0..<writerCount).map { index in
             let shard = (firstShard + Int64(index)) % 16
-            return GroupCommitWriter(
-                highWaterMark: max(1, configuration.writerHighWaterMark / writerCount), name: "pushtally-pg-writer-\(index)"
-            ) { [client, logger, connectionTimeout] batches in
-                try blockingAwait {
-                    try await Self.commit(
-                        batches, receivedAt: clock(), maturityWindow: window, shard: shard, client: client,
-                        timeout: connectionTimeout, logger: logger)
-                }
+            return AsyncGroupCommitWriter(highWaterMark: max(1, configuration.writerHighWaterMark / writerCount)) {
+                [client, logger, connectionTimeout] batches in
+                try await Self.commit(
+                    batches, receivedAt: clock(), maturityWindow: window, shard: shard, client: client,
+                    timeout: connectionTimeout, logger: logger)
             }
         }
     }
@@ -121,7 +118,7 @@ public final class PostgresStore: Sendable {
     public var queuedEvents: Int { writers.reduce(0) { $0 + $1.queuedEvents } }
 
     /// The writer for the next submission, in turn.
-    var writer: GroupCommitWriter<[IncomingEvent], [Bool]> {
+    var writer: AsyncGroupCommitWriter<[IncomingEvent], [Bool]> {
         writers[nextWriter.withLockedValue { next in
             next = (next + 1) % writers.count
             return next
@@ -293,25 +290,6 @@ extension Optional {
         guard let self else { return nil }
         return try await transform(self)
     }
-}
-
-/// Waits on the calling thread for async work: for the group-commit writer's own thread, which may block,
-/// never for a task or an event loop.
-func blockingAwait<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
-    let semaphore = DispatchSemaphore(value: 0)
-    // The semaphore orders the task's write before this thread's read.
-    let box = NIOLockedValueBox<Result<Value, any Error>?>(nil)
-    Task {
-        do {
-            let value = try await body()
-            box.withLockedValue { $0 = .success(value) }
-        } catch {
-            box.withLockedValue { $0 = .failure(error) }
-        }
-        semaphore.signal()
-    }
-    semaphore.wait()
-    return try box.withLockedValue { $0 }!.get()
 }
 
 /// Reads within one snapshot (see `PostgresStore.readSnapshot`).
