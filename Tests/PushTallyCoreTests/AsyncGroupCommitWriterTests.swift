@@ -119,3 +119,12 @@ import Testing
         }
     }
 }
+
+extension AsyncGroupCommitWriter {
+    /// Queues `input` with a weight of `events` and waits for its commit.
+    fileprivate func submit(_ input: Input, events: Int) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            submit(input, events: events) { continuation.resume(with: $0) }
+        }
+    }
+}

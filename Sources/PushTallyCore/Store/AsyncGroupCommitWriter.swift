@@ -35,13 +35,6 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         self.flush = flush
     }
 
-    /// Queues `input` with a weight of `events` towards the high-water mark and waits for its commit.
-    package func submit(_ input: Input, events: Int) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            submit(input, events: events) { continuation.resume(with: $0) }
-        }
-    }
-
     /// Queues `input` and calls `complete` once its transaction committed or failed, or at once when the
     /// queue refuses it.
     package func submit(_ input: Input, events: Int, complete: @escaping Completion) {

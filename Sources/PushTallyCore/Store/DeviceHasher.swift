@@ -28,6 +28,15 @@ package struct DeviceHasher: Sendable {
         return DeviceHasher(key: key)
     }
 
+    /// `events` with every device id keyed by ``hash(_:)``, as both stores store them. Events without one
+    /// (most receipts) are handed back without a copy.
+    package func keyingDeviceIDs(of events: [IncomingEvent]) -> [IncomingEvent] {
+        guard events.contains(where: { $0.deviceID != nil }) else { return events }
+        var keyed = events
+        for index in keyed.indices { keyed[index].deviceID = keyed[index].deviceID.map(hash) }
+        return keyed
+    }
+
     /// `d1:` + the first 128 bits of the HMAC in unpadded base64url (25 bytes: it is stored twice per receipt,
     /// in the raw row and in the dedupe key); the prefix leaves room for a key rotation later.
     package func hash(_ deviceID: String) -> String {

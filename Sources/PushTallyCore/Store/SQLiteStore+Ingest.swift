@@ -4,11 +4,6 @@ extension SQLiteStore {
     /// code calls this form directly; `ingest(_:) async` awaits it.
     public func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void) {
         if events.isEmpty { return completion(.success([])) }
-        let hashed = events.map { event in
-            var event = event
-            event.deviceID = event.deviceID.map(deviceHasher.hash)
-            return event
-        }
-        writer.submit(hashed, events: hashed.count, complete: completion)
+        writer.submit(deviceHasher.keyingDeviceIDs(of: events), events: events.count, complete: completion)
     }
 }
