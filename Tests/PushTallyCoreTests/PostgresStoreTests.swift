@@ -56,6 +56,20 @@ import Testing
         }
     }
 
+    /// A store opened without the secret (as reports and exports open it) refuses device ids rather than
+    /// storing them unkeyed; receipts without one are stored as usual.
+    @Test func withoutASecretDeviceIDsAreRefusedNotStoredInTheClear() async throws {
+        try await TestPostgres.withDatabase { url in
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            defer { store.close() }
+            await #expect(throws: StoreError.misconfigured("this store was opened without a device secret")) {
+                _ = try await store.ingest([receipt("p1"), receipt("p1", device: "install-a")])
+            }
+            #expect(try await store.ingest([receipt("p1")]) == [false])
+            #expect(try await store.textRows("SELECT push_id, device_id IS NULL FROM events") == [["p1", "1"]])
+        }
+    }
+
     @Test func everyCollectorNeedsTheSameDeviceSecret() async throws {
         try await TestPostgres.withDatabase { url in
             let secret = secretPath()
