@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "PushTallyCore", targets: ["PushTallyCore"]),
+        .library(name: "PushTallySQLite", targets: ["PushTallySQLite"]),
+        .library(name: "PushTallyPostgres", targets: ["PushTallyPostgres"]),
+        .library(name: "PushTallyStores", targets: ["PushTallyStores"]),
         .library(name: "PushTallyServer", targets: ["PushTallyServer"]),
         .library(name: "PushTallyKit", targets: ["PushTallyKit"]),
         .executable(name: "pushtally", targets: ["pushtally"]),
@@ -29,16 +32,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
+        // The rulebook: model, validation, dedupe, rollups, timing, lifecycle plans, report assembly, rendering
+        // and the store role protocols. No HTTP and no database engine: the engines below only run its plans.
         .target(
             name: "PushTallyCore",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The PostgreSQL store, for many collectors on one database; kept apart so SQLite users never link it.
+        // The embedded default engine: one SQLite file (GRDB), the SQLite dialect of the core's store roles.
+        .target(
+            name: "PushTallySQLite",
+            dependencies: ["PushTallyCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The PostgreSQL engine, for many collectors on one database (postgres-nio).
         .target(
             name: "PushTallyPostgres",
             dependencies: [
@@ -49,6 +58,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Opens the engine a database URL names (a path or sqlite: -> SQLite, postgres:// -> PostgreSQL).
+        .target(
+            name: "PushTallyStores",
+            dependencies: ["PushTallyCore", "PushTallySQLite", "PushTallyPostgres"]
         ),
         .target(
             name: "PushTallyServer",
@@ -72,6 +86,7 @@ let package = Package(
             dependencies: [
                 "PushTallyCore",
                 "PushTallyServer",
+                "PushTallyStores",
                 "PushTallyPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -91,7 +106,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StoreBenchmark",
-            dependencies: ["PushTallyCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PushTallyCore", "PushTallySQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/StoreBenchmark"
         ),
         // The client library an app and its Notification Service Extension embed: Foundation only.
@@ -100,6 +115,7 @@ let package = Package(
         .target(
             name: "PushTallyTestSupport",
             dependencies: [
+                "PushTallyStores",
                 "PushTallyPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -112,16 +128,27 @@ let package = Package(
             dependencies: ["PushTallyKit", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
+        // The rules alone: no engine in this test target's graph.
         .testTarget(
             name: "PushTallyCoreTests",
-            dependencies: ["PushTallyCore", "PushTallyPostgres", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PushTallyCore"]
+        ),
+        // Every store test runs on both engines.
+        .testTarget(
+            name: "PushTallyStoreTests",
+            dependencies: [
+                "PushTallyCore", "PushTallySQLite", "PushTallyPostgres", "PushTallyStores", "PushTallyTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "PushTallyServerTests",
             dependencies: [
                 "PushTallyServer",
                 "PushTallyCore",
+                "PushTallySQLite",
                 "PushTallyPostgres",
+                "PushTallyStores",
                 "PushTallyTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

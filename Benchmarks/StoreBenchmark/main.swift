@@ -4,6 +4,7 @@
 import Foundation
 import GRDB
 import PushTallyCore
+import PushTallySQLite
 
 func option(_ name: String, _ fallback: Int) -> Int {
     guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else { return fallback }

@@ -2,64 +2,16 @@ import Logging
 import PostgresNIO
 import PushTallyCore
 
-/// A raw event as stored: what ingest received, or what an import or pruning read back.
-struct StoredEvent: Sendable {
-    var pushID: String
-    var kind: EventKind
-    var action: String
-    var receivedAt: Int64
-    var eventTime: Int64
-    /// Known for imported events; `nil` for ingest, where the dedupe keys decide.
-    var duplicate: Bool?
-    var deviceID: String?
-    var receiptID: String?
-    var platform: String?
-    var appVersion: String?
-    var osVersion: String?
-
-    /// An ingested event (device id already keyed), received at `receivedAt`.
-    init(_ event: IncomingEvent, receivedAt: Int64) {
-        self.init(
-            pushID: event.pushID, kind: event.kind, action: event.action, receivedAt: receivedAt,
-            eventTime: EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt),
-            duplicate: nil, deviceID: event.deviceID, receiptID: event.receiptID, platform: event.platform,
-            appVersion: event.appVersion, osVersion: event.osVersion)
-    }
-
-    init(
-        pushID: String, kind: EventKind, action: String, receivedAt: Int64, eventTime: Int64, duplicate: Bool?,
-        deviceID: String?, receiptID: String?, platform: String?, appVersion: String?, osVersion: String?
-    ) {
-        self.pushID = pushID
-        self.kind = kind
-        self.action = action
-        self.receivedAt = receivedAt
-        self.eventTime = eventTime
-        self.duplicate = duplicate
-        self.deviceID = deviceID
-        self.receiptID = receiptID
-        self.platform = platform
-        self.appVersion = appVersion
-        self.osVersion = osVersion
-    }
-
-    /// The columns ``counted(_:)`` reads: what pruning and rebuilds count an event by.
-    static let countedColumns = "push_id, kind, action, received_at, event_time, duplicate, app_version, os_version"
-
-    /// Stored events read back (by ``countedColumns``) with their duplicate flags, for counting into rollups.
+extension StoredEvent {
+    /// Stored events read back (by ``StoredEvent/countedColumns``) with their duplicate flags, for counting.
     static func counted(_ rows: [PostgresRow]) throws -> [(StoredEvent, Bool)] {
         try rows.decode((String, Int, String, Int64, Int64, Bool, String?, String?).self).map {
             pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion in
             let event = StoredEvent(
                 pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
-                eventTime: eventTime, duplicate: duplicate, deviceID: nil, receiptID: nil, platform: nil,
-                appVersion: appVersion, osVersion: osVersion)
+                eventTime: eventTime, duplicate: duplicate, appVersion: appVersion, osVersion: osVersion)
             return (event, duplicate)
         }
-    }
-
-    var dedupeKeys: [String] {
-        EventWriter.dedupeKeys(IncomingEvent(pushID: pushID, kind: kind, action: action, deviceID: deviceID, receiptID: receiptID))
     }
 }
 
@@ -69,7 +21,6 @@ struct StoredEvent: Sendable {
 /// table) and each table's rows sorted by key, so collectors committing at once wait for each other instead
 /// of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
 enum PostgresEventWriter {
-    /// Stores `events` with their dedupe keys and rollups; returns, per event, whether it was a retry.
     /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`); returns, per event,
     /// whether it was a retry. At most six round trips whatever the number of events: begin, push locks,
     /// dedupe keys, `sent_at` (each only when needed), raw rows and every rollup upsert as one statement, commit.
@@ -91,8 +42,7 @@ enum PostgresEventWriter {
             return event.duplicate ?? duplicate
         }
         let counted = Array(zip(events, duplicates))
-        var accumulator = RollupAccumulator()
-        try await accumulate(counted, maturityWindow: maturityWindow, into: &accumulator, on: connection, logger: logger)
+        let counter = try await count(counted, maturityWindow: maturityWindow, on: connection, logger: logger)
         let rawRows = ValuesPart(
             counted, columns: 11,
             head: """
@@ -107,7 +57,7 @@ enum PostgresEventWriter {
                     sql.bind(event.receiptID), sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion),
                 ]
             })
-        let rollups = PostgresRollupWriter.parts(accumulator, to: .rollups, shard: shard)
+        let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
         for query in SQLBuilder.combined([rawRows] + rollups) {
             try await connection.run(query, logger: logger)
         }
@@ -154,24 +104,17 @@ enum PostgresEventWriter {
         return inserted
     }
 
-    /// Counts stored events into `accumulator`; unique displays are timed against their push's `sent_at`,
-    /// read once per push (under the push locks, so a registration is either wholly before or after).
-    static func accumulate(
-        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, into accumulator: inout RollupAccumulator,
-        on connection: PostgresConnection, logger: Logger
-    ) async throws {
-        let timed = Set(events.lazy.filter { $0.0.kind == .display && !$0.1 }.map(\.0.pushID))
-        let sentAt = try await sentAtByPush(Array(timed), on: connection, logger: logger)
+    /// Counts stored events (``RollupCounter``); their pushes' `sent_at` is read in one query first, under the
+    /// push locks, so a registration is either wholly before or after.
+    static func count(
+        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> RollupCounter {
+        let sentAt = try await sentAtByPush(Array(RollupCounter.timedPushIDs(events)), on: connection, logger: logger)
+        var counter = RollupCounter(maturityWindow: maturityWindow)
         for (event, duplicate) in events {
-            accumulator.add(
-                pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
-                duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion)
-            if event.kind == .display, !duplicate {
-                accumulator.addTiming(
-                    pushID: event.pushID, eventTime: event.eventTime, receivedAt: event.receivedAt,
-                    sentAt: sentAt[event.pushID] ?? nil, maturityWindow: maturityWindow)
-            }
+            counter.add(event, duplicate: duplicate) { sentAt[$0] }
         }
+        return counter
     }
 
     static func sentAtByPush(_ pushIDs: [String], on connection: PostgresConnection, logger: Logger) async throws -> [String: Int64] {

@@ -98,7 +98,7 @@ enum PostgresRollupWriter {
     /// Upserts whole histogram rows (`shard` for the live rollups, `nil` for the ledger): a round trip costs
     /// more here than SQLite's per-column statements saved.
     static func timingPart(_ histograms: [(key: String, value: LatencyHistogram)], table: String, shard: Int64?) -> ValuesPart {
-        let columns = TimingTable.columns
+        let columns = TimingColumns.names
         let shardColumn = shard == nil ? "" : ", shard"
         return ValuesPart(
             histograms, columns: columns.count + 1 + (shard == nil ? 0 : 1),

@@ -19,7 +19,7 @@ enum PostgresSchema {
     private static let counts = "total BIGINT NOT NULL, duplicates BIGINT NOT NULL"
     private static func timingTable(_ name: String, sharded: Bool) -> String {
         "CREATE TABLE \(name) (push_id TEXT NOT NULL, "
-            + TimingTable.columns.map { "\($0) BIGINT NOT NULL DEFAULT 0" }.joined(separator: ", ")
+            + TimingColumns.names.map { "\($0) BIGINT NOT NULL DEFAULT 0" }.joined(separator: ", ")
             + (sharded ? ", shard BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (push_id, shard))" : ", PRIMARY KEY (push_id))")
     }
 

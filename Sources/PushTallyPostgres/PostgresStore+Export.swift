@@ -35,13 +35,12 @@ extension PostgresStore {
             let (seq, pushID, rawKind, action, receivedAt, eventTime, duplicate) = try row.decode(
                 (Int64, String, Int, String, Int64, Int64, Bool).self)
             let cells = row.makeRandomAccess()
-            let kind = EventKind(rawValue: rawKind) ?? .display
-            try write(ExportedEvent(
-                seq: seq, push_id: pushID, kind: kind == .display ? "display" : "action",
-                action: kind == .display ? nil : action, received_at: receivedAt, event_time: eventTime,
-                duplicate: duplicate, device_id: try cells[7].decode(String?.self),
-                receipt_id: try cells[8].decode(String?.self), platform: try cells[9].decode(String?.self),
-                app_version: try cells[10].decode(String?.self), os_version: try cells[11].decode(String?.self)))
+            let event = StoredEvent(
+                pushID: pushID, kind: EventKind(rawValue: rawKind) ?? .display, action: action, receivedAt: receivedAt,
+                eventTime: eventTime, duplicate: duplicate, deviceID: try cells[7].decode(String?.self),
+                receiptID: try cells[8].decode(String?.self), platform: try cells[9].decode(String?.self),
+                appVersion: try cells[10].decode(String?.self), osVersion: try cells[11].decode(String?.self))
+            try write(ExportedEvent(event, seq: seq))
             count += 1
         }
         return count
@@ -65,15 +64,7 @@ extension PostgresStore {
             ).decode(Int64.self) {
                 fresh.insert(seq)
             }
-            let stored = events.compactMap { event -> StoredEvent? in
-                guard fresh.remove(event.seq) != nil else { return nil }
-                let kind: EventKind = event.kind == "action" ? .action : .display
-                return StoredEvent(
-                    pushID: event.push_id, kind: kind, action: kind == .action ? StandardAction.normalise(event.action ?? "") : "",
-                    receivedAt: event.received_at, eventTime: event.event_time, duplicate: event.duplicate,
-                    deviceID: event.device_id, receiptID: event.receipt_id, platform: event.platform,
-                    appVersion: event.app_version, osVersion: event.os_version)
-            }
+            let stored = events.compactMap { event in fresh.remove(event.seq).map { _ in StoredEvent(imported: event) } }
             _ = try await PostgresEventWriter.store(stored, maturityWindow: window, shard: shard, on: connection, logger: logger)
             return stored.count
         }

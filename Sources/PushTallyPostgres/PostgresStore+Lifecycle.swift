@@ -2,11 +2,11 @@ import Logging
 import PostgresNIO
 import PushTallyCore
 
-extension PostgresStore {
+extension PostgresStore: StoreMaintenance {
     /// Deletes raw events received before `cutoffMillis`, folding their counts into the ledger first, in
     /// transactions of `batchSize`. Reports do not change.
     @discardableResult
-    public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = 5000) async throws -> Int {
+    public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
         try await foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
     }
 
@@ -15,8 +15,8 @@ extension PostgresStore {
     public func forget(deviceID: String) async throws -> Int {
         guard let deviceHasher else { throw StoreError.misconfigured("forget needs the device secret (--device-secret)") }
         let hashed = deviceHasher.hash(deviceID)
-        let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: 5000)
-        let suffix = "\u{1F}i\u{1F}\(hashed)"
+        let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: MaintenancePlan.batchSize)
+        let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
         try await query("DELETE FROM dedupe WHERE right(key, \(Int32(suffix.count))) = \(suffix)")
         return forgotten
     }
@@ -42,9 +42,8 @@ extension PostgresStore {
                 guard !events.isEmpty else { return 0 }
                 try await PushLocks.lock(
                     Set(events.lazy.filter { $0.0.kind == .display }.map(\.0.pushID)), mode: .shared, on: connection, logger: logger)
-                var accumulator = RollupAccumulator()
-                try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
-                try await PostgresRollupWriter.write(accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
+                let counter = try await PostgresEventWriter.count(events, maturityWindow: window, on: connection, logger: logger)
+                try await PostgresRollupWriter.write(counter.accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
                 return events.count
             }
             total += count
@@ -62,16 +61,10 @@ extension PostgresStore {
         try await transaction { connection in
             try await connection.run(
                 """
-                LOCK TABLE events, pushes, ledger_push, ledger_bucket, ledger_timing, ledger_pending, ledger_version
-                IN SHARE MODE
+                LOCK TABLE events, pushes, \(unescaped: RollupTarget.ledger.tables.joined(separator: ", ")) IN SHARE MODE
                 """, logger: logger)
-            for table in ["rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version"] {
-                try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
-            }
-            for (rollup, ledger) in [
-                ("rollup_push", "ledger_push"), ("rollup_bucket", "ledger_bucket"), ("rollup_timing", "ledger_timing"),
-                ("pending_timing", "ledger_pending"), ("rollup_version", "ledger_version"),
-            ] {
+            for (rollup, ledger) in MaintenancePlan.rebuildPairs {
+                try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(rollup)"), logger: logger)
                 // The ledger has the rollups' columns but the last, `shard`: this collector's, like the rest.
                 try await connection.run(
                     PostgresQuery(unsafeSQL: "INSERT INTO \(rollup) SELECT *, $1 FROM \(ledger)", binds: binds(shard)), logger: logger)
@@ -81,13 +74,12 @@ extension PostgresStore {
                 DECLARE rebuild NO SCROLL CURSOR FOR
                 SELECT \(unescaped: StoredEvent.countedColumns) FROM events ORDER BY id
                 """, logger: logger)
-            // Bounded memory on big tables: 100k events a fetch, their deltas written before the next.
             while true {
-                let events = try StoredEvent.counted(try await connection.run("FETCH 100000 FROM rebuild", logger: logger))
+                let events = try StoredEvent.counted(try await connection.run(
+                    PostgresQuery(unsafeSQL: "FETCH \(MaintenancePlan.rebuildChunk) FROM rebuild"), logger: logger))
                 guard !events.isEmpty else { break }
-                var accumulator = RollupAccumulator()
-                try await PostgresEventWriter.accumulate(events, maturityWindow: window, into: &accumulator, on: connection, logger: logger)
-                try await PostgresRollupWriter.write(accumulator, to: .rollups, shard: shard, on: connection, logger: logger)
+                let counter = try await PostgresEventWriter.count(events, maturityWindow: window, on: connection, logger: logger)
+                try await PostgresRollupWriter.write(counter.accumulator, to: .rollups, shard: shard, on: connection, logger: logger)
             }
             try await connection.run("CLOSE rebuild", logger: logger)
         }

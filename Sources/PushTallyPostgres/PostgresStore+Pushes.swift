@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 import PushTallyCore
 
-extension PostgresStore {
+extension PostgresStore: PushRegistry {
     /// Registers a push or replaces its totals; the same call twice leaves the same state.
     /// - Throws: ``StoreError/sentAtImmutable(pushID:current:)`` when `sent_at` would move.
     @discardableResult
@@ -44,12 +44,8 @@ extension PostgresStore {
         let logger = logger
         try await transaction { connection in
             try await PushLocks.lock([batch.pushID], mode: .exclusive, on: connection, logger: logger)
-            var exists = false
-            for _ in try await connection.run("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger) {
-                exists = true
-            }
-            if !exists {
-                guard let campaign = batch.campaign else { throw StoreError.pushNotRegistered(pushID: batch.pushID) }
+            let registered = !(try await connection.run("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger)).isEmpty
+            if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
                 try await connection.run(
                     """
                     INSERT INTO pushes (push_id, campaign, created_at, updated_at)
@@ -64,17 +60,14 @@ extension PostgresStore {
         _ push: PushRegistration, now: Int64, maturityWindow: Int64, shard: Int64, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> RegistrationOutcome {
-        var existing: Int64?? = nil
+        var stored: Int64?? = nil
         for sentAt in try await connection.run(
             "SELECT sent_at FROM pushes WHERE push_id = \(push.pushID)", logger: logger
         ).decode(Int64?.self) {
-            existing = .some(sentAt)
+            stored = .some(sentAt)
         }
-        let current = existing ?? nil
-        if existing != nil {
-            if let current, let requested = push.sentAtMillis, requested != current {
-                throw StoreError.sentAtImmutable(pushID: push.pushID, current: current)
-            }
+        let plan = try RegistrationPlan(push, stored: stored)
+        if plan.outcome == .updated {
             try await connection.run(
                 """
                 UPDATE pushes SET campaign = \(push.campaign), title = \(push.title), sent_at = COALESCE(sent_at, \(push.sentAtMillis)),
@@ -89,14 +82,14 @@ extension PostgresStore {
                 """, logger: logger)
         }
         try await replaceCounts(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
-        if current == nil, let sentAt = push.sentAtMillis {
-            for target in [RollupTarget.rollups, .ledger] {
+        if let sentAt = plan.settleTimingAt {
+            for target in TimingSettlement.targets {
                 try await settleTiming(
                     pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target, shard: shard,
                     on: connection, logger: logger)
             }
         }
-        return existing == nil ? .created : .updated
+        return plan.outcome
     }
 
     private static func replaceCounts(
@@ -109,36 +102,26 @@ extension PostgresStore {
             """, logger: logger)
         try await connection.run(
             "DELETE FROM push_failures WHERE push_id = \(pushID) AND batch_id = \(batchID)", logger: logger)
-        let failures = counts.failed.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         for query in SQLBuilder.values(
-            failures, columns: 4, head: "INSERT INTO push_failures (push_id, batch_id, reason, count)",
-            bind: { entry, sql in [sql.bind(pushID), sql.bind(batchID), sql.bind(entry.key), sql.bind(entry.value)] })
+            counts.failureRows, columns: 4, head: "INSERT INTO push_failures (push_id, batch_id, reason, count)",
+            bind: { entry, sql in [sql.bind(pushID), sql.bind(batchID), sql.bind(entry.reason), sql.bind(entry.count)] })
         {
             try await connection.run(query, logger: logger)
         }
     }
 
     /// Moves a push's pending timing (every shard's) into its histogram and late count once `sent_at` is
-    /// known: the same arithmetic as the SQLite store's `EventWriter.settleTiming`.
+    /// known (``TimingSettlement``).
     private static func settleTiming(
         pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget, shard: Int64,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
-        var histogram = LatencyHistogram()
-        var late: Int64 = 0
-        var any = false
-        for (clock, second, count) in try await connection.run(
+        let pending = try await connection.run(
             PostgresQuery(unsafeSQL: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)),
             logger: logger
-        ).decode((Int64, Int64, Int64).self) {
-            any = true
-            if clock == 0 {
-                histogram.add(bucket: LatencyHistogram.bucket(ofMillis: second * 1000 - sentAt), count: count)
-            } else if second * 1000 > sentAt + maturityWindow {
-                late += count
-            }
-        }
-        guard any else { return }
+        ).decode((Int, Int64, Int64).self).map { row in TimingSettlement.Pending(clock: row.0, second: row.1, count: row.2) }
+        guard !pending.isEmpty else { return }
+        let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
         if histogram.total > 0 {
             let part = PostgresRollupWriter.timingPart(
                 [(pushID, histogram)], table: target.timing, shard: target == .rollups ? shard : nil)

@@ -107,14 +107,6 @@ public final class PostgresStore: Sendable {
         runTask.cancel()
     }
 
-    /// Commits what was acknowledged, stops taking writes and closes the connections.
-    public func close() {
-        writers.forEach { $0.close() }
-        runTask.cancel()
-    }
-
-    public var location: String { url.description }
-
     public var queuedEvents: Int { writers.reduce(0) { $0 + $1.queuedEvents } }
 
     /// The writer for the next submission, in turn.
@@ -124,116 +116,15 @@ public final class PostgresStore: Sendable {
             return next
         }]
     }
+}
 
-    /// Runs `body` in a transaction on a pooled connection, running it again (up to five times) when
-    /// PostgreSQL aborted it as a deadlock or serialization failure, which collectors writing the same rows
-    /// can meet; nothing of an aborted attempt was committed.
-    static func transaction<Result: Sendable>(
-        _ client: PostgresClient, timeout: Duration, logger: Logger,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
-        var attempt = 1
-        while true {
-            do {
-                return try await withConnection(client, timeout: timeout) { connection in
-                    try await connection.run("BEGIN", logger: logger)
-                    do {
-                        let result = try await body(connection)
-                        try await connection.commit(logger: logger)
-                        return result
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
-                    }
-                }
-            } catch where PostgresFailure.isRetryable(error) && attempt < 5 {
-                logger.debug("transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
-            } catch {
-                throw PostgresFailure.surface(error)
-            }
-        }
-    }
+extension PostgresStore: PushTallyStore {
+    public var location: String { url.description }
 
-    func transaction<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
-        try await Self.transaction(client, timeout: connectionTimeout, logger: logger, body)
-    }
-
-    /// Runs one statement outside an explicit transaction and returns its rows, with the same error mapping
-    /// and the same bound on waiting for a connection.
-    @discardableResult
-    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        let logger = logger
-        do {
-            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
-                var rows: [PostgresRow] = []
-                for row in try await connection.run(query, logger: logger) { rows.append(row) }
-                return rows
-            }
-        } catch {
-            throw PostgresFailure.surface(error)
-        }
-    }
-
-    /// Runs `body`'s reads in one read-only snapshot (`REPEATABLE READ`), like a SQLite read transaction.
-    func readSnapshot<Result: Sendable>(_ body: @escaping @Sendable (SnapshotReader) async throws -> Result) async throws -> Result {
-        let logger = logger
-        do {
-            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
-                try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-                do {
-                    let result = try await body(SnapshotReader(connection: connection, logger: logger))
-                    try await connection.run("COMMIT", logger: logger)
-                    return result
-                } catch {
-                    _ = try? await connection.run("ROLLBACK", logger: logger)
-                    throw error
-                }
-            }
-        } catch {
-            throw PostgresFailure.surface(error)
-        }
-    }
-
-    /// Leases a pooled connection for `body`. When none comes within `timeout` (the server is down, the
-    /// database gone, every connection busy) it fails with ``StoreError/unavailable(reason:)`` (503 +
-    /// Retry-After) instead of waiting out the pool's reconnection attempts, which left clients hanging.
-    static func withConnection<Result: Sendable>(
-        _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
-        // Whether the lease or its deadline came first, decided once for both racing tasks.
-        let outcome = NIOLockedValueBox<LeaseOutcome?>(nil)
-        @Sendable func settle(_ mine: LeaseOutcome) -> Bool {
-            outcome.withLockedValue { settled in
-                if settled == nil { settled = mine }
-                return settled == mine
-            }
-        }
-        let late = StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    // A connection that comes after the deadline is not used: the caller was told it failed.
-                    guard settle(.leased) else { throw late }
-                    return try await body(connection)
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                if settle(.timedOut) { throw late }
-                return nil
-            }
-            while let result = try await group.next() {
-                if let result {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw CancellationError()
-        }
+    /// Commits what was acknowledged, stops taking writes and closes the connections.
+    public func close() {
+        writers.forEach { $0.close() }
+        runTask.cancel()
     }
 
     /// Whether a durable write commits now (for `/healthz`).
@@ -250,40 +141,7 @@ public final class PostgresStore: Sendable {
             return false
         }
     }
-
-    private static let secretCheckInput = "pushtally-device-secret-check"
-
-    /// Loads (or on the database's first use creates) the device secret and checks it against the one the
-    /// database was first used with, by a keyed hash of a constant (the secret itself never enters the database).
-    private static func loadDeviceSecret(at path: String, client: PostgresClient, logger: Logger) async throws -> DeviceHasher {
-        var recorded: String?
-        for try await value in try await client.query(
-            "SELECT value FROM meta WHERE key = 'device_secret_check'", logger: logger
-        ).decode(String.self) {
-            recorded = value
-        }
-        if recorded != nil, !FileManager.default.fileExists(atPath: path) {
-            throw StoreError.misconfigured(
-                "no device secret at \(path), but this database was first used with one: copy that file from "
-                    + "the first collector (every collector of a database needs the same secret)")
-        }
-        let hasher = try DeviceHasher.loadOrCreate(at: path)
-        let check = hasher.hash(secretCheckInput)
-        try await client.query(
-            "INSERT INTO meta (key, value) VALUES ('device_secret_check', \(check)) ON CONFLICT (key) DO NOTHING",
-            logger: logger)
-        for try await value in try await client.query(
-            "SELECT value FROM meta WHERE key = 'device_secret_check'", logger: logger
-        ).decode(String.self) where value != check {
-            throw StoreError.misconfigured(
-                "the device secret at \(path) is not the one this database was first used with: copy the file "
-                    + "from the first collector (every collector of a database needs the same secret)")
-        }
-        return hasher
-    }
 }
-
-extension PostgresStore: PushTallyStore {}
 
 extension Optional {
     fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async throws -> T? {
@@ -292,25 +150,3 @@ extension Optional {
     }
 }
 
-/// Reads within one snapshot (see `PostgresStore.readSnapshot`).
-struct SnapshotReader: Sendable {
-    let connection: PostgresConnection
-    let logger: Logger
-
-    func callAsFunction(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await connection.run(query, logger: logger)
-    }
-}
-
-/// Which came first for a connection lease: the connection or its deadline.
-private enum LeaseOutcome: Sendable {
-    case leased, timedOut
-}
-
-
-extension Array where Element == PostgresRow {
-    /// Every row decoded as `columns`, as `PostgresRowSequence.decode` does for a stream.
-    func decode<each Column: PostgresDecodable>(_ columns: (repeat each Column).Type) throws -> [(repeat each Column)] {
-        try map { try $0.decode(columns) }
-    }
-}

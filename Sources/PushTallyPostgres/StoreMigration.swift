@@ -17,11 +17,11 @@ public struct StoreMigration: Sendable {
     /// What a copy step reports: the table, rows copied so far, and its total.
     public typealias Progress = @Sendable (_ table: String, _ copied: Int, _ total: Int) -> Void
 
-    let source: SQLiteStore
+    let source: any CopyableStore
     let target: PostgresStore
     let pageSize: Int
 
-    public init(from source: SQLiteStore, to target: PostgresStore, pageSize: Int = 5000) {
+    package init(from source: any CopyableStore, to target: PostgresStore, pageSize: Int = 5000) {
         self.source = source
         self.target = target
         self.pageSize = pageSize

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PushTallyCore
-import PushTallyPostgres
+import PushTallyStores
 
 /// Exit codes scripts can rely on (also listed in `pushtally --help` and the README).
 enum Exit {
@@ -34,19 +34,14 @@ struct DatabaseOptions: ParsableArguments {
     var maturityDays: Int?
 
     /// What `--database` (or its fallbacks) says, as given.
-    var location: String {
+    var text: String {
         database ?? environment("PUSHTALLY_DATABASE") ?? "./pushtally.sqlite"
     }
 
-    var isPostgres: Bool { PostgresURL.matches(location) }
+    /// The engine and place `--database` names.
+    var location: StoreLocation { StoreLocation(text) }
 
-    /// The SQLite file's path, without a `sqlite:` or `sqlite://` prefix.
-    var path: String {
-        for prefix in ["sqlite://", "sqlite:"] where location.hasPrefix(prefix) {
-            return String(location.dropFirst(prefix.count))
-        }
-        return location
-    }
+    var isPostgres: Bool { location.isPostgres }
 
     /// The store's settings from the flags and environment.
     func configuration() throws -> StoreConfiguration {
@@ -61,44 +56,37 @@ struct DatabaseOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens the store, turning a failure into a message on stderr and exit code 4. Unless `mustExist` is
-    /// false, a missing SQLite file is exit code 3: a mistyped path must not quietly create an empty database.
-    /// - Parameter needsDeviceSecret: whether the command sees raw device ids (serve, forget); PostgreSQL
-    ///   commands that do not never touch the secret file.
-    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false) async throws -> any PushTallyStore {
-        guard isPostgres else { return try openSQLite(mustExist: mustExist) }
-        let configuration = try configuration()
+    /// What the flags and environment say about opening the store.
+    func options(mustExist: Bool, needsDeviceSecret: Bool) throws -> StoreOptions {
+        var options = StoreOptions()
+        options.configuration = try configuration()
+        options.createIfMissing = !mustExist
+        options.needsDeviceSecret = needsDeviceSecret
+        options.deviceSecretPath = deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET")
         let connections = try databaseConnections ?? environment("PUSHTALLY_DATABASE_CONNECTIONS").map { value in
             guard let count = Int(value) else { throw ValidationError("PUSHTALLY_DATABASE_CONNECTIONS must be a number, not \(value)") }
             return count
         } ?? 8
         guard (1...1000).contains(connections) else { throw ValidationError("--database-connections must be from 1 to 1000") }
-        let secret = needsDeviceSecret ? (deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET") ?? "./pushtally.secret") : nil
-        do {
-            var logger = Logger(label: "pushtally.postgres")
-            logger.logLevel = .notice
-            return try await PostgresStore(
-                url: location, configuration: configuration, deviceSecretPath: secret, maximumConnections: connections,
-                logger: logger)
-        } catch {
-            printError("cannot open database \((try? PostgresURL(location).description) ?? location): \(error)")
-            throw Exit.storeFailure
-        }
+        options.maximumConnections = connections
+        options.logger = Logger(label: "pushtally.postgres")
+        options.logger.logLevel = .notice
+        return options
     }
 
-    /// Opens a SQLite store (for the commands only SQLite has, such as backup).
-    func openSQLite(mustExist: Bool = true) throws -> SQLiteStore {
-        if mustExist, !FileManager.default.fileExists(atPath: path) {
-            printError("no database at \(path) (pushtally serve --database \(path) creates one)")
-            throw Exit.notFound
-        }
-        let configuration = try configuration()
+    /// Opens the store through ``StoreFactory``, turning a failure into a message on stderr and exit code 4.
+    /// Unless `mustExist` is false, a missing SQLite file is exit code 3: a mistyped path must not quietly create
+    /// an empty database.
+    /// - Parameter needsDeviceSecret: whether the command sees raw device ids (serve, forget).
+    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false) async throws -> any PushTallyStore {
+        let options = try options(mustExist: mustExist, needsDeviceSecret: needsDeviceSecret)
         do {
-            return try SQLiteStore(
-                path: path, configuration: configuration,
-                deviceSecretPath: deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET"))
+            return try await StoreFactory.open(location, options)
+        } catch let error as StoreOpenError {
+            printError(error.description)
+            throw Exit.notFound
         } catch {
-            printError("cannot open database \(path): \(error)")
+            printError("cannot open database \(location): \(error)")
             throw Exit.storeFailure
         }
     }

@@ -85,8 +85,12 @@ struct BackupCommand: AsyncParsableCommand {
             printError("backup copies a SQLite file; back PostgreSQL up with pg_dump, pg_basebackup or your replication")
             throw ExitCode.validationFailure
         }
-        let store = try database.openSQLite()
-        defer { store.close() }
+        let opened = try await database.open()
+        defer { opened.close() }
+        guard let store = opened as? any FileStore else {
+            printError("backup copies a SQLite file; \(database.location) is not one")
+            throw ExitCode.validationFailure
+        }
         do {
             try await store.backup(to: path)
         } catch let error as FieldError {
@@ -119,17 +123,13 @@ struct ExportCommand: AsyncParsableCommand {
         let store = try await database.open()
         defer { store.close() }
         let writer = try GzipFileWriter(path: output)
-        let header = ExportHeader(
-            format: ExportHeader.formatName, version: ExportHeader.currentVersion, source: try await store.databaseID(),
-            exported_at: Timestamp.iso8601(millis: StoreConfiguration.systemClock()))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try writer.write(String(decoding: try encoder.encode(header), as: UTF8.self) + "\n")
+        let header = ExportFormat.header(source: try await store.databaseID(), exportedAtMillis: StoreConfiguration.systemClock())
+        try writer.write(try ExportFormat.line(header))
         let box = UncheckedBox(writer)
         let count = try await store.exportEvents(
             sinceMillis: try parseTime(since, "since"), untilMillis: try parseTime(until, "until")
         ) { event in
-            try box.value.write(String(decoding: try encoder.encode(event), as: UTF8.self) + "\n")
+            try box.value.write(try ExportFormat.line(event))
         }
         try writer.finish()
         print("exported \(count) raw events to \(output)")
@@ -154,22 +154,20 @@ struct ImportEventsCommand: AsyncParsableCommand {
         }
         let store = try await database.open(mustExist: false)
         defer { store.close() }
-        let decoder = JSONDecoder()
         var header: ExportHeader?
         var added = 0
         var read = 0
         try await GzipFileReader.lines(path: file) { lines in
             var lines = lines[...]
             if header == nil, let first = lines.first {
-                let parsed = try? decoder.decode(ExportHeader.self, from: Data(first.utf8))
-                guard let parsed, parsed.format == ExportHeader.formatName, parsed.version <= ExportHeader.currentVersion else {
+                guard let parsed = ExportFormat.header(line: first) else {
                     printError("\(file) is not a PushTally export this version can read")
                     throw ExitCode.validationFailure
                 }
                 header = parsed
                 lines = lines.dropFirst()
             }
-            let events = try lines.filter { !$0.isEmpty }.map { try decoder.decode(ExportedEvent.self, from: Data($0.utf8)) }
+            let events = try lines.filter { !$0.isEmpty }.map(ExportFormat.event(line:))
             read += events.count
             added += try await store.importEvents(events, source: header!.source)
         }

@@ -37,8 +37,9 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         var sourceOptions = try DatabaseOptions.parse(["--database", from])
         sourceOptions.deviceSecret = fromDeviceSecret
         guard !sourceOptions.isPostgres else { throw ValidationError("--from must be a SQLite database") }
-        let source = try sourceOptions.openSQLite()
-        defer { source.close() }
+        let opened = try await sourceOptions.open()
+        defer { opened.close() }
+        guard let source = opened as? any CopyableStore & FileStore else { throw ValidationError("--from must be a SQLite database") }
         try copySecret(from: source.deviceSecretPath)
         let targetOptions = try DatabaseOptions.parse(["--database", to, "--device-secret", deviceSecret])
         guard let target = try await targetOptions.open(mustExist: false, needsDeviceSecret: true) as? PostgresStore else {

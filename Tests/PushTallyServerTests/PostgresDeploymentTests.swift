@@ -1,6 +1,7 @@
 import Foundation
 import PushTallyCore
 import PushTallyPostgres
+import PushTallySQLite
 import PushTallyTestSupport
 import Testing
 

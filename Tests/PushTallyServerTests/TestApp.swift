@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import PushTallyCore
 import PushTallyPostgres
+import PushTallyStores
 import PushTallyServer
 
 /// A real store (a fresh SQLite file, or a fresh PostgreSQL database), with a token of every role.
@@ -25,16 +26,19 @@ struct TestFixture: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store: any PushTallyStore
         var postgresURL: String?
+        var options = StoreOptions()
+        options.configuration = configuration
+        options.needsDeviceSecret = true
+        options.maximumConnections = 4
         switch kind {
         case .sqlite:
-            store = try SQLiteStore(path: directory.appendingPathComponent("pushtally.sqlite").path, configuration: configuration)
+            store = try await StoreFactory.open(.sqlite(path: directory.appendingPathComponent("pushtally.sqlite").path), options)
         case .postgres:
             let url = try await TestPostgres.createDatabase()
             postgresURL = url
+            options.deviceSecretPath = directory.appendingPathComponent("secret").path
             do {
-                store = try await PostgresStore(
-                    url: url, configuration: configuration, deviceSecretPath: directory.appendingPathComponent("secret").path,
-                    maximumConnections: 4)
+                store = try await StoreFactory.open(.postgres(url: url), options)
             } catch {
                 await TestPostgres.dropDatabase(url)
                 throw error

@@ -27,6 +27,13 @@ public struct PushFigures: Sendable, Hashable {
         self.funnel = funnel
     }
 
+    /// An unregistered push's figures.
+    package init(pushID: String, firstEventMillis: Int64?, funnel: Funnel) {
+        self.init(
+            pushID: pushID, campaign: nil, title: nil, sentAtMillis: nil, app: nil, environment: nil,
+            firstEventMillis: firstEventMillis, funnel: funnel)
+    }
+
     /// The time reports filter on: `sent_at`, or the first receipt when the push has none.
     public var referenceMillis: Int64? { sentAtMillis ?? firstEventMillis }
 }

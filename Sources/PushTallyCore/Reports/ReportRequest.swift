@@ -87,7 +87,7 @@ public struct ReportNotFound: Error, Sendable, CustomStringConvertible {
     public var field: String
 }
 
-extension PushTallyStore {
+extension ReportReader {
     /// Runs a report against the rollups.
     /// - Throws: ``ReportNotFound`` for an unknown campaign or push; ``FieldError`` for a bad range.
     public func report(_ request: ReportRequest) async throws -> ReportTable {

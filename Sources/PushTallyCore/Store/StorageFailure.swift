@@ -1,15 +1,12 @@
-import GRDB
+/// An engine's error meaning the storage itself is unavailable (disk full, an I/O error, a read-only or locked
+/// database): the machine's state, not a bug, so it is answered 503 + Retry-After. Engines wrap such errors
+/// in a type conforming to this protocol at their boundary.
+public protocol StorageUnavailableError: Error, CustomStringConvertible {}
 
-/// Classifies database failures that are the machine's state, not a bug: answered 503 + Retry-After.
+/// Classifies errors for the HTTP layer.
 public enum StorageFailure {
-    /// Disk full, I/O error, read-only or locked database: a retry later may well succeed.
+    /// Whether `error` says the storage is unavailable for now: a retry later may well succeed.
     public static func isUnavailable(_ error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        switch error.resultCode {
-        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_NOMEM:
-            return true
-        default:
-            return false
-        }
+        error is any StorageUnavailableError
     }
 }

@@ -1,0 +1,74 @@
+/// Which rows a report reads, decided once here; each engine only renders it in its SQL dialect (its own
+/// placeholders), so a filter cannot narrow differently on SQLite and PostgreSQL.
+package enum PushScope: Sendable, Equatable {
+    /// Every push.
+    case all
+    /// One push's rows.
+    case push(String)
+    /// The rows of a campaign's pushes (every table is keyed by `push_id` first, and `pushes` has an index by
+    /// campaign, so a report's cost follows what was asked for, not the database's size).
+    case campaign(String)
+
+    package init(_ filter: ReportFilter) {
+        if let pushID = filter.pushID {
+            self = .push(pushID)
+        } else if let campaign = filter.campaign {
+            self = .campaign(campaign)
+        } else {
+            self = .all
+        }
+    }
+
+    /// The `WHERE` clause over a table keyed by `push_id`, with `placeholder` standing for the one value.
+    package func clause(placeholder: String) -> (sql: String, value: String?) {
+        switch self {
+        case .all: ("", nil)
+        case .push(let id): ("WHERE push_id = \(placeholder)", id)
+        case .campaign(let name): ("WHERE push_id IN (SELECT push_id FROM pushes WHERE campaign = \(placeholder))", name)
+        }
+    }
+}
+
+/// A value a scope compares with.
+package enum ScopeValue: Sendable, Hashable {
+    case text(String)
+    case integer(Int64)
+}
+
+/// Conditions narrowing rollup rows (table alias `b`) to the pushes a filter selects, and optionally to an
+/// event-time range of 15-minute buckets. Orphans have no `pushes` row, so they drop out once campaign, app
+/// or environment is set.
+package struct RollupScope: Sendable {
+    /// Whether the rows must be joined with `pushes` (alias `p`).
+    package var joinsPushes = false
+    /// `column operator` and the value it is compared with, ANDed.
+    package var conditions: [(test: String, value: ScopeValue)] = []
+
+    package init(_ filter: ReportFilter, bucketRange: Bool = false) {
+        let pushConditions = [("p.campaign =", filter.campaign), ("p.app =", filter.app), ("p.environment =", filter.environment)]
+        for case (let test, let value?) in pushConditions {
+            joinsPushes = true
+            conditions.append((test, .text(value)))
+        }
+        if let pushID = filter.pushID { conditions.append(("b.push_id =", .text(pushID))) }
+        guard bucketRange else { return }
+        if let from = filter.fromMillis { conditions.append(("b.bucket >=", .integer(EventTime.bucket(ofMillis: from)))) }
+        if let to = filter.toMillis { conditions.append(("b.bucket <=", .integer(EventTime.bucket(ofMillis: to - 1)))) }
+    }
+
+    /// This scope with one more condition.
+    package func requiring(_ test: String, _ value: ScopeValue) -> RollupScope {
+        var scope = self
+        scope.conditions.append((test, value))
+        return scope
+    }
+
+    /// `JOIN … WHERE …` for rows of `table b`, with each value's placeholder from `placeholder(index)`.
+    package func sql(placeholder: (Int) -> String) -> String {
+        var sql = joinsPushes ? "JOIN pushes p ON p.push_id = b.push_id" : ""
+        if !conditions.isEmpty {
+            sql += " WHERE " + conditions.indices.map { "\(conditions[$0].test) \(placeholder($0))" }.joined(separator: " AND ")
+        }
+        return sql
+    }
+}

@@ -1,0 +1,53 @@
+/// Counts stored events into rollup deltas: ingest, imports, pruning and rebuilds count through this one
+/// type on every engine, so all of them agree (a recount test holds them to it).
+///
+/// Unique displays are also timed against their push's `sent_at`; the engine says how to look it up, and
+/// it is asked once per push per counter.
+package struct RollupCounter {
+    package let maturityWindow: Int64
+    package private(set) var accumulator = RollupAccumulator()
+    private var sentAtByPush: [String: Int64?] = [:]
+
+    package init(maturityWindow: Int64) {
+        self.maturityWindow = maturityWindow
+    }
+
+    package var isEmpty: Bool { accumulator.pushes.isEmpty }
+
+    /// Counts one event. `sentAt` is called at most once per push, only for unique displays.
+    package mutating func add(
+        pushID: String, kind: EventKind, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
+        appVersion: String?, osVersion: String?, sentAt: (String) throws -> Int64?
+    ) rethrows {
+        accumulator.add(
+            pushID: pushID, kind: kind, action: action, eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
+            osVersion: osVersion)
+        guard kind == .display, !duplicate else { return }
+        let known: Int64?
+        if let cached = sentAtByPush[pushID] {
+            known = cached
+        } else {
+            known = try sentAt(pushID)
+            sentAtByPush[pushID] = .some(known)
+        }
+        accumulator.addTiming(
+            pushID: pushID, eventTime: eventTime, receivedAt: receivedAt, sentAt: known, maturityWindow: maturityWindow)
+    }
+
+    /// Counts one stored event with its duplicate flag.
+    package mutating func add(_ event: StoredEvent, duplicate: Bool, sentAt: (String) throws -> Int64?) rethrows {
+        try add(
+            pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
+            receivedAt: event.receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
+            sentAt: sentAt)
+    }
+
+    /// The pushes whose `sent_at` counting `events` needs (those with a unique display): an engine that reads
+    /// them in one query first, and under the push locks, asks for exactly these.
+    package static func timedPushIDs<Events: Sequence>(_ events: Events) -> Set<String>
+    where Events.Element == (StoredEvent, Bool) {
+        var pushIDs = Set<String>()
+        for (event, duplicate) in events where event.kind == .display && !duplicate { pushIDs.insert(event.pushID) }
+        return pushIDs
+    }
+}

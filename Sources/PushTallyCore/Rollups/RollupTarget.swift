@@ -1,0 +1,15 @@
+/// Which set of aggregate tables a count goes to: the live rollups, or the ledger of pruned events.
+/// Both engines name their tables alike, so the names are part of the rulebook.
+package enum RollupTarget: Sendable {
+    case rollups
+    case ledger
+
+    package var push: String { self == .rollups ? "rollup_push" : "ledger_push" }
+    package var bucket: String { self == .rollups ? "rollup_bucket" : "ledger_bucket" }
+    package var timing: String { self == .rollups ? "rollup_timing" : "ledger_timing" }
+    package var pending: String { self == .rollups ? "pending_timing" : "ledger_pending" }
+    package var version: String { self == .rollups ? "rollup_version" : "ledger_version" }
+
+    /// Every table of the set, in one order: a rebuild pairs each rollup table with its ledger twin by position.
+    package var tables: [String] { [push, bucket, timing, pending, version] }
+}

@@ -1,0 +1,20 @@
+/// Stores receipts and actions durably: the ingest pipeline's only need of a store.
+public protocol EventIngestor: Sendable {
+    /// Stores events durably: `completion` runs once, after the commit holding them is durable, or with the
+    /// error, on any thread, and should only hand the result off. The result says, per event, whether it was
+    /// a recognised retry. Event-loop code calls this form directly; ``ingest(_:)`` awaits it.
+    func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void)
+    /// Events waiting for the writer (a gauge for operators).
+    var queuedEvents: Int { get }
+}
+
+extension EventIngestor {
+    /// Stores events durably and returns, per event, whether it was a recognised retry; returns only after
+    /// the commit holding them (the completion form, awaited).
+    /// - Throws: ``WriterError/overloaded`` when the writer's queue is past its high-water mark.
+    public func ingest(_ events: [IncomingEvent]) async throws -> [Bool] {
+        try await withCheckedThrowingContinuation { continuation in
+            ingest(events) { continuation.resume(with: $0) }
+        }
+    }
+}

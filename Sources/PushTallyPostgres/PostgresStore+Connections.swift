@@ -1,0 +1,140 @@
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import PushTallyCore
+
+extension PostgresStore {
+    /// Runs `body` in a transaction on a pooled connection, running it again (up to five times) when
+    /// PostgreSQL aborted it as a deadlock or serialization failure, which collectors writing the same rows
+    /// can meet; nothing of an aborted attempt was committed.
+    static func transaction<Result: Sendable>(
+        _ client: PostgresClient, timeout: Duration, logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try await withConnection(client, timeout: timeout) { connection in
+                    try await connection.run("BEGIN", logger: logger)
+                    do {
+                        let result = try await body(connection)
+                        try await connection.commit(logger: logger)
+                        return result
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch where PostgresFailure.isRetryable(error) && attempt < 5 {
+                logger.debug("transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            } catch {
+                throw PostgresFailure.surface(error)
+            }
+        }
+    }
+
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await Self.transaction(client, timeout: connectionTimeout, logger: logger, body)
+    }
+
+    /// Runs one statement outside an explicit transaction and returns its rows, with the same error mapping
+    /// and the same bound on waiting for a connection.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = logger
+        do {
+            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                var rows: [PostgresRow] = []
+                for row in try await connection.run(query, logger: logger) { rows.append(row) }
+                return rows
+            }
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
+    }
+
+    /// Runs `body`'s reads in one read-only snapshot (`REPEATABLE READ`), like a SQLite read transaction.
+    func readSnapshot<Result: Sendable>(_ body: @escaping @Sendable (SnapshotReader) async throws -> Result) async throws -> Result {
+        let logger = logger
+        do {
+            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                do {
+                    let result = try await body(SnapshotReader(connection: connection, logger: logger))
+                    try await connection.run("COMMIT", logger: logger)
+                    return result
+                } catch {
+                    _ = try? await connection.run("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
+    }
+
+    /// Leases a pooled connection for `body`. When none comes within `timeout` (the server is down, the
+    /// database gone, every connection busy) it fails with ``StoreError/unavailable(reason:)`` (503 +
+    /// Retry-After) instead of waiting out the pool's reconnection attempts, which left clients hanging.
+    static func withConnection<Result: Sendable>(
+        _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        // Whether the lease or its deadline came first, decided once for both racing tasks.
+        let outcome = NIOLockedValueBox<LeaseOutcome?>(nil)
+        @Sendable func settle(_ mine: LeaseOutcome) -> Bool {
+            outcome.withLockedValue { settled in
+                if settled == nil { settled = mine }
+                return settled == mine
+            }
+        }
+        let late = StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    // A connection that comes after the deadline is not used: the caller was told it failed.
+                    guard settle(.leased) else { throw late }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                if settle(.timedOut) { throw late }
+                return nil
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
+        }
+    }
+}
+
+/// Reads within one snapshot (see `PostgresStore.readSnapshot`).
+struct SnapshotReader: Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func callAsFunction(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await connection.run(query, logger: logger)
+    }
+}
+
+/// Which came first for a connection lease: the connection or its deadline.
+private enum LeaseOutcome: Sendable {
+    case leased, timedOut
+}
+
+
+extension Array where Element == PostgresRow {
+    /// Every row decoded as `columns`, as `PostgresRowSequence.decode` does for a stream.
+    func decode<each Column: PostgresDecodable>(_ columns: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try map { try $0.decode(columns) }
+    }
+}

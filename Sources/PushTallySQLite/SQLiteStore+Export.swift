@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import PushTallyCore
+
+extension SQLiteStore {
+    /// This database's id, as exports name their source.
+    public func databaseID() async throws -> String {
+        try await read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'database_id'") ?? "" }
+    }
+
+    /// Streams raw events received in [since, until) to `write`, oldest first, in one read transaction
+    /// (a consistent snapshot while ingest goes on); returns the count.
+    public func exportEvents(
+        sinceMillis: Int64?, untilMillis: Int64?, write: @escaping @Sendable (ExportedEvent) throws -> Void
+    ) async throws -> Int {
+        try await read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT rowid, push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id,
+                           platform, app_version, os_version
+                    FROM events WHERE received_at >= ? AND received_at < ? ORDER BY rowid
+                    """,
+                arguments: [sinceMillis ?? .min, untilMillis ?? .max])
+            var count = 0
+            while let row = try rows.next() {
+                let event = StoredEvent(
+                    pushID: row[1], kind: EventKind(rawValue: row[2]) ?? .display, action: row[3], receivedAt: row[4],
+                    eventTime: row[5], duplicate: row[6] as Bool, deviceID: row[7], receiptID: row[8], platform: row[9],
+                    appVersion: row[10], osVersion: row[11])
+                try write(ExportedEvent(event, seq: row[0]))
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// Adds exported events with their rollups, skipping any this database already holds from `source`
+    /// (or that came from itself), so importing the same file twice changes nothing. Returns how many were new.
+    public func importEvents(_ events: [ExportedEvent], source: String) async throws -> Int {
+        let own = try await databaseID()
+        if source == own { return 0 }
+        let window = configuration.maturityWindowMillis
+        return try await write { db in
+            let remember = try db.cachedStatement(
+                sql: "INSERT INTO imported_events (source, seq) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
+                                    device_id, receipt_id, platform, app_version, os_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let key = try db.cachedStatement(sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            let sentAt = try SentAtLookup(db)
+            var counter = RollupCounter(maturityWindow: window)
+            var added = 0
+            for exported in events {
+                try remember.execute(arguments: [source, exported.seq])
+                guard db.changesCount > 0 else { continue }
+                let event = StoredEvent(imported: exported)
+                try insert.execute(arguments: [
+                    event.pushID, event.kind.rawValue, event.action, event.receivedAt, event.eventTime, event.duplicate,
+                    event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
+                ])
+                for dedupeKey in event.dedupeKeys { try key.execute(arguments: [event.pushID, dedupeKey]) }
+                try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
+                added += 1
+            }
+            try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+            return added
+        }
+    }
+}

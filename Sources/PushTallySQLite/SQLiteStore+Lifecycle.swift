@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import PushTallyCore
+
+extension SQLiteStore: StoreMaintenance, FileStore {
+    /// Deletes raw events received before `cutoffMillis`, folding their counts into the ledger first, in
+    /// transactions of `batchSize` so the writer is never held for long. Reports do not change.
+    /// - Returns: the number of events pruned.
+    @discardableResult
+    public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
+        try await foldIntoLedger(where: "received_at < ?", arguments: [cutoffMillis], batchSize: batchSize)
+    }
+
+    /// Deletes every raw event of one device (by its keyed hash), folding their counts into the ledger.
+    /// Rollup counts stay: they are aggregates that no longer name the device.
+    @discardableResult
+    public func forget(deviceID: String) async throws -> Int {
+        let hashed = deviceHasher.hash(deviceID)
+        let forgotten = try await foldIntoLedger(where: "device_id = ?", arguments: [hashed], batchSize: MaintenancePlan.batchSize)
+        // An exact suffix match: LIKE would ignore case and read the hash's `_` as a wildcard.
+        let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
+        try await write { db in
+            try db.execute(sql: "DELETE FROM dedupe WHERE substr(key, -?) = ?", arguments: [suffix.count, suffix])
+        }
+        return forgotten
+    }
+
+    private func foldIntoLedger(where condition: String, arguments: StatementArguments, batchSize: Int) async throws -> Int {
+        let window = configuration.maturityWindowMillis
+        var total = 0
+        var afterRowID: Int64 = 0
+        while true {
+            let start = afterRowID
+            let (count, lastRowID) = try await write { db -> (Int, Int64) in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT rowid, \(StoredEvent.countedColumns) FROM events
+                        WHERE rowid > ? AND \(condition) ORDER BY rowid LIMIT \(batchSize)
+                        """,
+                    arguments: [start] + arguments)
+                guard let last = rows.last else { return (0, start) }
+                let sentAt = try SentAtLookup(db)
+                var counter = RollupCounter(maturityWindow: window)
+                for row in rows {
+                    let event = StoredEvent(countedRow: row, offset: 1)
+                    try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
+                }
+                try RollupWriter.write(counter.accumulator, to: .ledger, in: db)
+                let lastRowID: Int64 = last[0]
+                try db.execute(
+                    sql: "DELETE FROM events WHERE rowid > ? AND rowid <= ? AND \(condition)",
+                    arguments: [start, lastRowID] + arguments)
+                return (rows.count, lastRowID)
+            }
+            total += count
+            afterRowID = lastRowID
+            if count < batchSize { return total }
+        }
+    }
+
+    /// Recomputes every rollup from the ledger plus the raw events, in one transaction; the result equals
+    /// what ingest maintained incrementally (a test holds it to that).
+    public func rebuildRollups() async throws {
+        let window = configuration.maturityWindowMillis
+        try await write { db in
+            for (rollup, ledger) in MaintenancePlan.rebuildPairs {
+                try db.execute(sql: "DELETE FROM \(rollup)")
+                // By name: a column added to a rollup table later (ALTER TABLE) may stand elsewhere in its twin.
+                let columns = try db.columns(in: ledger).map(\.name).joined(separator: ", ")
+                try db.execute(sql: "INSERT INTO \(rollup) (\(columns)) SELECT \(columns) FROM \(ledger)")
+            }
+            let events = try Row.fetchCursor(db, sql: "SELECT \(StoredEvent.countedColumns) FROM events ORDER BY rowid")
+            let sentAt = try SentAtLookup(db)
+            var counter = RollupCounter(maturityWindow: window)
+            var counted = 0
+            while let row = try events.next() {
+                let event = StoredEvent(countedRow: row, offset: 0)
+                try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
+                counted += 1
+                if counted % MaintenancePlan.rebuildChunk == 0 {
+                    try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+                    counter = RollupCounter(maturityWindow: window)
+                }
+            }
+            try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+        }
+    }
+
+    /// Writes a consistent copy of the database to `path` while the server keeps running (`VACUUM INTO`).
+    public func backup(to path: String) async throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw FieldError("exists", "\(path) already exists; backups never overwrite", field: "path")
+        }
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+        }
+    }
+
+    /// Raw events still stored (not pruned).
+    public func rawEventCount() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
+    }
+}
+
+extension StoredEvent {
+    /// An event read back by ``StoredEvent/countedColumns`` starting at column `offset`.
+    init(countedRow row: Row, offset: Int) {
+        self.init(
+            pushID: row[offset], kind: EventKind(rawValue: row[offset + 1]) ?? .display, action: row[offset + 2],
+            receivedAt: row[offset + 3], eventTime: row[offset + 4], duplicate: row[offset + 5] as Bool,
+            appVersion: row[offset + 6], osVersion: row[offset + 7])
+    }
+}
+
+extension SQLiteStore {
+    /// Runs a read-only query and returns every value as text (integers in decimal, blobs in hex, NULL as
+    /// `nil`): what tests and diagnostics compare across stores.
+    package func textRows(_ sql: String) async throws -> [[String?]] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                row.databaseValues.map { value in
+                    switch value.storage {
+                    case .null: nil
+                    case .int64(let integer): String(integer)
+                    case .double(let double): String(double)
+                    case .string(let string): string
+                    case .blob(let data): data.map { String(format: "%02x", $0) }.joined()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import GRDB
+import PushTallyCore
+
+extension SQLiteStore: PushRegistry {
+    /// Registers a push or replaces its totals; the same call twice leaves the same state.
+    ///
+    /// - Throws: ``StoreError/sentAtImmutable(pushID:current:)`` when `sent_at` would move.
+    @discardableResult
+    public func register(_ push: PushRegistration) async throws -> RegistrationOutcome {
+        let now = configuration.clock()
+        let window = configuration.maturityWindowMillis
+        return try await write { db in try Self.register(push, now: now, maturityWindow: window, in: db) }
+    }
+
+    /// Registers many pushes in one transaction; each element fails or succeeds by itself.
+    public func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>] {
+        let now = configuration.clock()
+        let window = configuration.maturityWindowMillis
+        return try await write { db in
+            try pushes.map { push in
+                do {
+                    return .success(try Self.register(push, now: now, maturityWindow: window, in: db))
+                } catch let error as StoreError {
+                    return .failure(error)
+                }
+            }
+        }
+    }
+
+    /// Adds (or, for a repeated `batch_id`, replaces) one parallel sender's counts.
+    public func addSends(_ batch: SendBatch) async throws {
+        let now = configuration.clock()
+        try await write { db in
+            let registered = try Bool.fetchOne(db, sql: "SELECT 1 FROM pushes WHERE push_id = ?", arguments: [batch.pushID]) ?? false
+            if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
+                try db.execute(
+                    sql: "INSERT INTO pushes (push_id, campaign, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    arguments: [batch.pushID, campaign, now, now])
+            }
+            try Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, in: db)
+        }
+    }
+
+    private static func register(
+        _ push: PushRegistration, now: Int64, maturityWindow: Int64, in db: Database
+    ) throws -> RegistrationOutcome {
+        let stored = try Row.fetchOne(db, sql: "SELECT sent_at FROM pushes WHERE push_id = ?", arguments: [push.pushID])
+            .map { $0["sent_at"] as Int64? }
+        let plan = try RegistrationPlan(push, stored: stored)
+        switch plan.outcome {
+        case .updated:
+            try db.execute(
+                sql: """
+                    UPDATE pushes SET campaign = ?, title = ?, sent_at = COALESCE(sent_at, ?), app = ?,
+                        environment = ?, updated_at = ?
+                    WHERE push_id = ?
+                    """,
+                arguments: [push.campaign, push.title, push.sentAtMillis, push.app, push.environment, now, push.pushID])
+        case .created:
+            try db.execute(
+                sql: """
+                    INSERT INTO pushes (push_id, campaign, title, sent_at, app, environment, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [push.pushID, push.campaign, push.title, push.sentAtMillis, push.app, push.environment, now, now])
+        }
+        try replaceCounts(push.counts, pushID: push.pushID, batchID: "", in: db)
+        if let sentAt = plan.settleTimingAt {
+            try EventWriter.settleTiming(pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, in: db)
+        }
+        return plan.outcome
+    }
+
+    private static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (?, ?, ?, ?)
+                ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
+                """,
+            arguments: [pushID, batchID, counts.targeted, counts.sent])
+        try db.execute(
+            sql: "DELETE FROM push_failures WHERE push_id = ? AND batch_id = ?", arguments: [pushID, batchID])
+        for (reason, count) in counts.failureRows {
+            try db.execute(
+                sql: "INSERT INTO push_failures (push_id, batch_id, reason, count) VALUES (?, ?, ?, ?)",
+                arguments: [pushID, batchID, reason, count])
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import GRDB
+import PushTallyCore
+
+extension SQLiteStore: ReportReader {
+    /// Every push matching `filter`, registered or orphan, with counts from the rollups (never raw events).
+    public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
+        try await read { db in try Self.pushFigures(filter, in: db) }
+    }
+
+    static func pushFigures(_ filter: ReportFilter, in db: Database) throws -> [PushFigures] {
+        let (scope, value) = PushScope(filter).clause(placeholder: "?")
+        let arguments: StatementArguments = value.map { [$0] } ?? []
+        // Columns are read by position: GRDB's by-name lookup scans the column names for every value, and a
+        // report over many pushes reads tens of thousands of rows.
+        var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1)
+        let registered = try Row.fetchCursor(
+            db, sql: "SELECT push_id, campaign, title, sent_at, app, environment FROM pushes \(scope)", arguments: arguments)
+        while let row = try registered.next() {
+            assembly.registered(pushID: row[0], campaign: row[1], title: row[2], sentAtMillis: row[3], app: row[4], environment: row[5])
+        }
+        // Sends by their own scan, in key order, rather than joined: the join cost most of this function's time.
+        let sends = try Row.fetchCursor(
+            db, sql: "SELECT push_id, SUM(targeted), SUM(sent) FROM push_sends \(scope) GROUP BY push_id", arguments: arguments)
+        while let row = try sends.next() {
+            assembly.sends(pushID: row[0], targeted: row[1], sent: row[2])
+        }
+        let failures = try Row.fetchCursor(
+            db, sql: "SELECT push_id, reason, SUM(count) AS count FROM push_failures \(scope) GROUP BY push_id, reason",
+            arguments: arguments)
+        while let row = try failures.next() {
+            assembly.failures(pushID: row[0], reason: row[1], count: row[2])
+        }
+        let rollups = try Row.fetchCursor(
+            db, sql: "SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push \(scope)",
+            arguments: arguments)
+        while let row = try rollups.next() {
+            assembly.rollup(
+                pushID: row[0], kind: EventKind(rawValue: row[1]) ?? .display, action: row[2],
+                count: EventCount(total: row[3], duplicates: row[4]), late: row[6], firstEvent: row[5])
+        }
+        try TimingTable.forEachHistogram(in: "rollup_timing", scope: scope, arguments: arguments, db: db) { id, histogram in
+            assembly.timing(pushID: id, histogram: histogram)
+        }
+        return assembly.figures(filter)
+    }
+
+    /// 15-minute rollup counts of the pushes matching `filter`, whose `from`/`to` bound the event time here.
+    public func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] {
+        let scope = RollupScope(filter, bucketRange: true)
+        return try await read { db in
+            try Self.rows(
+                "SELECT b.bucket, b.kind, b.action, SUM(b.total), SUM(b.duplicates) FROM rollup_bucket b",
+                scope, groupBy: "b.bucket, b.kind, b.action", in: db
+            ).map { row in
+                BucketCount(
+                    bucket: row[0], kind: EventKind(rawValue: row[1]) ?? .display, action: row[2],
+                    count: EventCount(total: row[3], duplicates: row[4]))
+            }
+        }
+    }
+
+    /// Receipts and actions per app version or OS version, over the pushes `filter` selects.
+    public func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] {
+        let versionScope = RollupScope(filter).requiring("b.dimension =", .integer(Int64(dimension.rawValue)))
+        return try await read { db in
+            let named = try Self.rows(
+                "SELECT b.version, b.kind, b.action, SUM(b.total), SUM(b.duplicates) FROM rollup_version b",
+                versionScope, groupBy: "b.version, b.kind, b.action", in: db
+            ).map { row in
+                VersionCount(
+                    version: row[0], kind: EventKind(rawValue: row[1]) ?? .display, action: row[2],
+                    count: EventCount(total: row[3], duplicates: row[4]))
+            }
+            let totals = try Self.rows(
+                "SELECT b.kind, b.action, SUM(b.total), SUM(b.duplicates) FROM rollup_push b",
+                RollupScope(filter), groupBy: "b.kind, b.action", in: db
+            ).map { row in
+                (kind: EventKind(rawValue: row[0]) ?? .display, action: row[1] as String, count: EventCount(total: row[2], duplicates: row[3]))
+            }
+            return VersionCount.completing(named, pushTotals: totals)
+        }
+    }
+
+    /// Rows of `select` (over a rollup table aliased `b`) narrowed by `scope` and grouped.
+    private static func rows(_ select: String, _ scope: RollupScope, groupBy: String, in db: Database) throws -> [Row] {
+        let arguments = scope.conditions.map { condition -> any DatabaseValueConvertible in
+            switch condition.value {
+            case .text(let text): text
+            case .integer(let integer): integer
+            }
+        }
+        return try Row.fetchAll(
+            db, sql: "\(select) \(scope.sql { _ in "?" }) GROUP BY \(groupBy)", arguments: StatementArguments(arguments))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import PushTallyCore
+
+/// The embedded store: one SQLite file in WAL mode, one group-commit writer, a pool of readers.
+public final class SQLiteStore: Sendable {
+    /// The database file's path.
+    public let path: String
+    /// The device-id secret's file, to back up with the database.
+    public let deviceSecretPath: String
+    package let pool: DatabasePool
+    /// The tunables this store was opened with.
+    public let configuration: StoreConfiguration
+    let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
+    let deviceHasher: DeviceHasher
+
+    /// Opens (creating if needed) and migrates the database at `path`. The device-id secret lives beside it,
+    /// at `path + ".secret"` unless `deviceSecretPath` says otherwise, created on first start: back it up with
+    /// the database.
+    ///
+    /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
+    public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil) throws {
+        self.path = path
+        self.deviceSecretPath = deviceSecretPath ?? path + ".secret"
+        self.configuration = configuration
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        }
+        let pool = try DatabasePool(path: path, configuration: config)
+        // DatabasePool sets synchronous=NORMAL in WAL mode after prepareDatabase; an ack must survive a
+        // power loss, so the one writer connection is set back to FULL here.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let migrator = Migrations.migrator
+        if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+            throw StoreError.databaseNewerThanCode(path: path)
+        }
+        try migrator.migrate(pool)
+        self.pool = pool
+        self.deviceHasher = try DeviceHasher.loadOrCreate(at: self.deviceSecretPath)
+        let clock = configuration.clock
+        let window = configuration.maturityWindowMillis
+        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
+            let receivedAt = clock()
+            let started = ContinuousClock.now
+            let flags: [[Bool]]
+            do {
+                flags = try pool.write { db in
+                    try EventWriter.commit(batches, receivedAt: receivedAt, maturityWindow: window, in: db)
+                }
+            } catch {
+                throw SQLiteUnavailable.surface(error)
+            }
+            // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
+            StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
+            StoreMetrics.recordIngest(batches.joined(), duplicates: flags.joined())
+            return flags
+        }
+    }
+
+    deinit {
+        writer.close()
+    }
+
+    /// The writer connection's `PRAGMA synchronous` (2 = FULL).
+    public func writerSynchronousLevel() async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+}
+
+extension SQLiteStore: StoreLifecycle {
+    public var location: String { path }
+
+    /// Commits everything acknowledged and stops taking writes; safe to call more than once.
+    public func close() {
+        writer.close()
+    }
+
+    /// Whether the database commits a write now (for `/healthz`): a real, durable one-row write.
+    public func isWritable() async -> Bool {
+        let now = configuration.clock()
+        do {
+            try await write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO healthcheck (id, checked_at) VALUES (1, ?)
+                        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+                        """,
+                    arguments: [now])
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+extension SQLiteStore: PushTallyStore {}

@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import PushTallyCore
+import PushTallyPostgres
+import PushTallySQLite
+
+/// How to open a store: what `serve`, the CLI's commands and the tests say beside the location.
+public struct StoreOptions: Sendable {
+    /// The clock, maturity window and writer limits.
+    public var configuration = StoreConfiguration()
+    /// The device-id secret's file: SQLite keeps it at `DATABASE.secret` unless this says otherwise; every
+    /// collector of a PostgreSQL database needs the same one (default `./pushtally.secret`).
+    public var deviceSecretPath: String?
+    /// Whether the caller sees raw device ids (serve, forget). PostgreSQL commands that do not never touch
+    /// the secret file; SQLite always keeps its secret beside the database.
+    public var needsDeviceSecret = false
+    /// A SQLite file that does not exist yet is created (serve, keys) or refused (reports: a mistyped path must
+    /// not quietly create an empty database).
+    public var createIfMissing = true
+    /// PostgreSQL connections per process.
+    public var maximumConnections = 8
+    /// PostgreSQL group-commit writers per process (each with a transaction in flight).
+    public var postgresWriters = 2
+    /// This collector's first PostgreSQL rollup shard; drawn at random when `nil`.
+    public var rollupShard: Int64?
+    public var logger = Logger(label: "pushtally.postgres")
+
+    public init() {}
+}
+
+/// Opening a store failed before any engine was asked.
+public enum StoreOpenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite file that does not exist, opened with ``StoreOptions/createIfMissing`` off.
+    case missingDatabase(path: String)
+
+    public var description: String {
+        switch self {
+        case .missingDatabase(let path): "no database at \(path) (pushtally serve --database \(path) creates one)"
+        }
+    }
+}
+
+/// Opens the engine a location names. The one place that knows which engines exist: `serve`, every CLI
+/// command and the tests open stores here, and see them only through the core's store roles.
+public enum StoreFactory {
+    /// The default device-secret file of PostgreSQL collectors.
+    public static let defaultSharedSecretPath = "./pushtally.secret"
+
+    /// Opens (creating and migrating where allowed) the store at `location`.
+    /// - Throws: ``StoreOpenError/missingDatabase(path:)``, ``StoreError`` (a newer schema, a mismatched
+    ///   secret, an unreachable server), or the engine's error.
+    public static func open(_ location: StoreLocation, _ options: StoreOptions = StoreOptions()) async throws -> any PushTallyStore {
+        switch location {
+        case .sqlite(let path):
+            if !options.createIfMissing, !FileManager.default.fileExists(atPath: path) {
+                throw StoreOpenError.missingDatabase(path: path)
+            }
+            return try SQLiteStore(path: path, configuration: options.configuration, deviceSecretPath: options.deviceSecretPath)
+        case .postgres(let url):
+            let secret = options.needsDeviceSecret ? (options.deviceSecretPath ?? defaultSharedSecretPath) : nil
+            return try await PostgresStore(
+                url: url, configuration: options.configuration, deviceSecretPath: secret,
+                maximumConnections: options.maximumConnections, writers: options.postgresWriters,
+                rollupShard: options.rollupShard, logger: options.logger)
+        }
+    }
+}
