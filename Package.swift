@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PushTallySQLite", targets: ["PushTallySQLite"]),
         .library(name: "PushTallyPostgres", targets: ["PushTallyPostgres"]),
         .library(name: "PushTallyStores", targets: ["PushTallyStores"]),
+        .library(name: "PushTallyAPI", targets: ["PushTallyAPI"]),
         .library(name: "PushTallyServer", targets: ["PushTallyServer"]),
         .library(name: "PushTallyKit", targets: ["PushTallyKit"]),
         .executable(name: "pushtally", targets: ["pushtally"]),
@@ -64,6 +65,8 @@ let package = Package(
             name: "PushTallyStores",
             dependencies: ["PushTallyCore", "PushTallySQLite", "PushTallyPostgres"]
         ),
+        // A typed client of the HTTP API, on the core's request and answer types (`pushtally --server`).
+        .target(name: "PushTallyAPI", dependencies: ["PushTallyCore"]),
         .target(
             name: "PushTallyServer",
             dependencies: [
@@ -88,6 +91,7 @@ let package = Package(
                 "PushTallyServer",
                 "PushTallyStores",
                 "PushTallyPostgres",
+                "PushTallyAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,10 +2,6 @@ import ArgumentParser
 import Foundation
 import PushTallyCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Why one record was not registered.
 struct Refusal: Error {
     let message: String
@@ -99,53 +95,22 @@ struct Progress {
 }
 
 extension SourceOptions.Source {
-    /// Registers pushes in the file or through `POST /v1/pushes`; per push, its outcome or why it was refused.
+    /// Registers pushes in the database or through `POST /v1/pushes`; per push, its outcome or why it was refused.
     func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, Refusal>] {
         switch self {
         case .database(let store):
             return try await store.register(pushes).map { $0.mapError { Refusal(message: $0.description) } }
-        case .server(let base, let token):
-            var request = URLRequest(url: base.appendingPathComponent("v1/pushes"))
-            request.httpMethod = "POST"
-            request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(pushes.map(\.ndjsonLine).joined(separator: "\n").utf8)
-            // 400 means every record was refused; its body still says why, record by record.
-            let (status, data) = try await exchange(request, token: token)
-            if status != 400 { try checkStatus(status, data) }
-            struct Answer: Decodable {
-                struct Rejected: Decodable {
-                    let index: Int
-                    let message: String
-                }
-                let rejected: [Rejected]
-                let created: Int?
-            }
-            let answer = try JSONDecoder().decode(Answer.self, from: data)
+        case .server(let client):
+            let answer = try await Self.remote { try await client.register(pushes) }
             let refused = Dictionary(answer.rejected.map { ($0.index, $0.message) }, uniquingKeysWith: { a, _ in a })
             // The server reports created and updated as totals, and only totals are summed from here: the
             // first `created` accepted lines stand for the created ones (which lines they were is not printed).
-            var created = answer.created ?? 0
+            var created = answer.created
             return pushes.indices.map { index in
                 if let message = refused[index] { return .failure(Refusal(message: message)) }
                 defer { created -= 1 }
                 return .success(created > 0 ? .created : .updated)
             }
         }
-    }
-}
-
-extension PushRegistration {
-    /// The record as one JSON line for `POST /v1/pushes`.
-    var ndjsonLine: String {
-        var object: [String: Any] = [
-            "push_id": pushID, "campaign": campaign, "targeted": counts.targeted, "sent": counts.sent,
-            "failed": counts.failed,
-        ]
-        object["title"] = title
-        object["sent_at"] = sentAtMillis.map { Double($0) / 1000 }
-        object["app"] = app
-        object["environment"] = environment
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -43,14 +43,12 @@ struct ReportCommand: AsyncParsableCommand {
             let source = try await source.open()
             defer { source.close() }
             let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .csv)
-            let text = try await source.fetch(ReportRequest(subject, filter: filter), json: format == .json, bom: bom && format == .csv)
+            let request = ReportRequest(subject, filter: filter)
             let output: String
             switch format {
-            case .table:
-                // From the CSV, without its spreadsheet guard: a terminal runs no formulas.
-                output = TextTableRenderer.render(records: CSVParser.parse(text).map { $0.map(CSVRenderer.unneutralised) })
-            case .csv: output = text
-            case .json: output = text + "\n"
+            case .table: output = TextTableRenderer.render(try await source.table(request))
+            case .csv: output = try await source.text(request, json: false, bom: bom)
+            case .json: output = try await source.text(request, json: true, bom: false) + "\n"
             }
             FileHandle.standardOutput.write(Data(output.utf8))
         }
@@ -167,20 +165,20 @@ struct RateCommand: AsyncParsableCommand {
         }
         let source = try await source.open()
         defer { source.close() }
-        let text = try await source.fetch(ReportRequest(.campaigns, filter: filter), json: format == .json, bom: false)
+        let request = ReportRequest(.campaigns, filter: filter)
         if format == .json {
-            print(text)
+            print(try await source.text(request, json: true, bom: false))
             return
         }
-        let records = CSVParser.parse(text)
-        guard records.count > 1, let column = records[0].firstIndex(of: "display_rate") else {
+        let table = try await source.table(request)
+        guard let rate = table.values(of: "display_rate").first else {
             printError("no push is registered in campaign \(campaign)\(since.map { " sent since \($0)" } ?? "")")
             throw Exit.notFound
         }
         switch format {
-        case .plain: print(records[1][column])
-        case .csv: FileHandle.standardOutput.write(Data(text.utf8))
-        default: FileHandle.standardOutput.write(Data(TextTableRenderer.render(records: records).utf8))
+        case .plain: print(rate.map(CSVRenderer.cell) ?? "")
+        case .csv: FileHandle.standardOutput.write(Data(CSVRenderer.render(table).utf8))
+        default: FileHandle.standardOutput.write(Data(TextTableRenderer.render(table).utf8))
         }
     }
 

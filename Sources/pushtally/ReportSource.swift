@@ -1,12 +1,9 @@
 import ArgumentParser
 import Foundation
+import PushTallyAPI
 import PushTallyCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// Where reports come from: the database file directly, or a running server (`--server URL --token T`).
+/// Where reports come from: the database directly, or a running server (`--server URL --token T`).
 struct SourceOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
@@ -18,7 +15,7 @@ struct SourceOptions: ParsableArguments {
 
     enum Source {
         case database(any PushTallyStore)
-        case server(URL, token: String?)
+        case server(PushTallyAPIClient)
     }
 
     /// - Parameter mustExist: whether a missing database file is an error (exit 3) rather than a new database.
@@ -27,79 +24,58 @@ struct SourceOptions: ParsableArguments {
             guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
                 throw ValidationError("--server must be an http(s) URL, not \(server)")
             }
-            return .server(url, token: token ?? environment("PUSHTALLY_TOKEN"))
+            return .server(PushTallyAPIClient(baseURL: url, token: token ?? environment("PUSHTALLY_TOKEN")))
         }
         return .database(try await database.open(mustExist: mustExist))
     }
 }
 
 extension SourceOptions.Source {
+    /// The report's table: the rows the renderers and the terminal table draw from.
+    func table(_ request: ReportRequest) async throws -> ReportTable {
+        switch self {
+        case .database(let store): try await Self.local(request, on: store)
+        case .server(let client): try await Self.remote { try await client.report(request) }
+        }
+    }
+
     /// The report rendered as CSV or JSON, exactly as the HTTP API renders it.
-    func fetch(_ request: ReportRequest, json: Bool, bom: Bool) async throws -> String {
+    func text(_ request: ReportRequest, json: Bool, bom: Bool) async throws -> String {
         switch self {
         case .database(let store):
-            let table: ReportTable
-            do {
-                table = try await store.report(request)
-            } catch let error as ReportNotFound {
-                printError(error.description)
-                throw Exit.notFound
-            } catch let error as FieldError {
-                throw ValidationError(error.message)
-            }
+            let table = try await Self.local(request, on: store)
             return json ? String(decoding: JSONRenderer.render(table), as: UTF8.self) : CSVRenderer.render(table, bom: bom)
-        case .server(let base, let token):
-            var (path, query) = request.httpPath()
-            query.append(URLQueryItem(name: "format", value: json ? "json" : "csv"))
-            if bom { query.append(URLQueryItem(name: "bom", value: "1")) }
-            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
-            components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
-            components.queryItems = query
-            let data = try await send(URLRequest(url: components.url!), token: token)
-            return String(decoding: data, as: UTF8.self)
+        case .server(let client):
+            return try await Self.remote { try await client.reportText(request, json: json, bom: bom) }
         }
     }
 
     func close() {
         if case .database(let store) = self { store.close() }
     }
-}
 
-/// Sends a request to a PushTally server; an unreachable server is exit code 4.
-func exchange(_ request: URLRequest, token: String?) async throws -> (status: Int, data: Data) {
-    var request = request
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    do {
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-    } catch {
-        printError("cannot reach \(request.url?.absoluteString ?? "server"): \(error.localizedDescription)")
-        throw Exit.storeFailure
-    }
-}
-
-/// Sends a request to a PushTally server and maps its errors to the CLI's exit codes.
-func send(_ request: URLRequest, token: String?) async throws -> Data {
-    let (status, data) = try await exchange(request, token: token)
-    try checkStatus(status, data)
-    return data
-}
-
-/// Prints the server's error message and throws the matching exit code, unless `status` is a 2xx.
-func checkStatus(_ status: Int, _ data: Data) throws {
-    guard (200..<300).contains(status) else {
-        let message = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["message"] as? String
-        printError("server answered \(status): \(message ?? String(decoding: data.prefix(200), as: UTF8.self))")
-        switch status {
-        case 404: throw Exit.notFound
-        case 400: throw ExitCode.validationFailure
-        default: throw Exit.storeFailure
+    private static func local(_ request: ReportRequest, on store: any ReportReader) async throws -> ReportTable {
+        do {
+            return try await store.report(request)
+        } catch let error as ReportNotFound {
+            printError(error.description)
+            throw Exit.notFound
+        } catch let error as FieldError {
+            throw ValidationError(error.message)
         }
     }
-}
 
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    /// Runs a call to the server, mapping its failures to the CLI's exit codes.
+    static func remote<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as PushTallyAPIError {
+            printError(error.description)
+            switch error {
+            case .refused(status: 404, _, _): throw Exit.notFound
+            case .refused(status: 400, _, _): throw ExitCode.validationFailure
+            default: throw Exit.storeFailure
+            }
+        }
     }
 }

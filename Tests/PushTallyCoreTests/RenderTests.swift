@@ -50,11 +50,15 @@ import Testing
         #expect(CSVRenderer.neutralised("") == "")
     }
 
-    /// The terminal table shows what the user sent: the guard comes off again, and only the guard.
-    @Test func theGuardComesOffForTheTerminal() {
-        for text in ["=1+1", "+1", "-1", "@SUM(A1)", "plain", "'quoted", "'", ""] {
-            #expect(CSVRenderer.unneutralised(CSVRenderer.neutralised(text)) == text)
-        }
+    /// The terminal table is drawn from the rows, not from the CSV: it shows what the user sent, with neither
+    /// the spreadsheet guard nor CSV quoting, while numbers read as the CSV has them.
+    @Test func theTerminalTableShowsUserTextAsSent() {
+        let texts = ["=1+1", "+1", "-1", "@SUM(A1)", "plain", "'quoted", "a, \"b\""]
+        let table = ReportTable(name: "t", rows: texts.map { [("campaign", .text($0)), ("rate", .rate(-0.25))] })
+        let lines = TextTableRenderer.render(table).split(separator: "\n").dropFirst()
+        #expect(lines.map { $0.split(separator: "  ").first.map(String.init) } == texts)
+        #expect(lines.allSatisfy { $0.hasSuffix("-0.25") })
+        #expect(CSVRenderer.render(table).contains("\"'=1+1\"") == false && CSVRenderer.render(table).contains("'=1+1,"))
     }
 
     @Test func jsonHasNullRatesAndActionObjects() throws {

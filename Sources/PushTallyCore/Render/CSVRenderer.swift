@@ -2,32 +2,23 @@
 public enum CSVRenderer {
     /// Renders `table` with a header row, CRLF line ends, and optionally a UTF-8 BOM so Excel reads CJK text.
     public static func render(_ table: ReportTable, bom: Bool = false) -> String {
-        let layout = table.csvLayout
-        let columns = layout.fixed + layout.expanded
-        let expanded = Set(layout.expanded)
-        var out = bom ? "\u{FEFF}" : ""
-        out += columns.map { field($0) }.joined(separator: ",") + "\r\n"
-        for row in table.rows {
-            var cells: [String: String] = [:]
-            for (name, value) in row {
-                switch value {
-                case .counts(let counts, let prefix?):
-                    for (key, count) in counts { cells[prefix + key] = String(count) }
-                case .counts(_, nil):
-                    continue
-                default:
-                    cells[name] = cell(value)
-                }
-            }
-            // A map key absent from this row is a count of zero, not unknown.
-            out += columns.map { cells[$0] ?? (expanded.contains($0) ? "0" : "") }.joined(separator: ",") + "\r\n"
-        }
-        return out
+        var records = table.records { field(neutralised($0)) }
+        records[0] = records[0].map(field)
+        return (bom ? "\u{FEFF}" : "") + records.map { $0.joined(separator: ",") + "\r\n" }.joined()
     }
 
-    static func cell(_ value: ReportValue) -> String {
+    /// A cell's text, user text given by `text`.
+    static func cell(_ value: ReportValue, text: (String) -> String) -> String {
         switch value {
-        case .text(let text): text.map { field(neutralised($0)) } ?? ""
+        case .text(let value): value.map(text) ?? ""
+        default: cell(value)
+        }
+    }
+
+    /// A cell as CSV writes it (user text unguarded and unquoted): `0.5`, `12`, `true`, or empty for unknown.
+    public static func cell(_ value: ReportValue) -> String {
+        switch value {
+        case .text(let text): text ?? ""
         case .integer(let n): String(n)
         case .rate(let rate): rate.map { String($0) } ?? ""
         case .seconds(let seconds): seconds.map { String($0) } ?? ""
@@ -40,12 +31,6 @@ public enum CSVRenderer {
     public static func neutralised(_ text: String) -> String {
         guard let first = text.unicodeScalars.first else { return text }
         return "=+-@\t\r".unicodeScalars.contains(first) ? "'" + text : text
-    }
-
-    /// The text ``neutralised(_:)`` was given: for showing a cell where no spreadsheet runs it (a terminal).
-    public static func unneutralised(_ cell: String) -> String {
-        guard cell.hasPrefix("'"), neutralised(String(cell.dropFirst())) == cell else { return cell }
-        return String(cell.dropFirst())
     }
 
     /// Quotes a field when it holds a separator, a quote or a line break, doubling inner quotes.

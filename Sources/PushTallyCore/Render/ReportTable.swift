@@ -66,3 +66,36 @@ public struct ReportTable: Sendable, Hashable {
         hasher.combine(rows.count)
     }
 }
+
+extension ReportTable {
+    /// The header and every row as cell texts, in CSV column order: the values CSV holds, with user text as
+    /// `text` renders it (CSV guards and quotes it; a terminal shows it as it is). A map key absent from a row is
+    /// a count of zero, not unknown.
+    package func records(text: (String) -> String = { $0 }) -> [[String]] {
+        let layout = csvLayout
+        let columns = layout.fixed + layout.expanded
+        let expanded = Set(layout.expanded)
+        var records = [columns]
+        records.reserveCapacity(rows.count + 1)
+        for row in rows {
+            var cells: [String: String] = [:]
+            for (name, value) in row {
+                switch value {
+                case .counts(let counts, let prefix?):
+                    for (key, count) in counts { cells[prefix + key] = String(count) }
+                case .counts(_, nil):
+                    continue
+                default:
+                    cells[name] = CSVRenderer.cell(value, text: text)
+                }
+            }
+            records.append(columns.map { cells[$0] ?? (expanded.contains($0) ? "0" : "") })
+        }
+        return records
+    }
+
+    /// The value of `column` in each row (`nil` where a row lacks it).
+    public func values(of column: String) -> [ReportValue?] {
+        rows.map { row in row.first { $0.0 == column }?.1 }
+    }
+}

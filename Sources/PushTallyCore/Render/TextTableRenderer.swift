@@ -1,8 +1,9 @@
 /// An aligned plain-text table for people at a terminal.
 public enum TextTableRenderer {
-    /// Renders the table's CSV cells aligned, so a table shows exactly the values the CSV holds.
+    /// Renders the table's cells aligned, drawn from its rows: exactly the values the CSV holds, without the
+    /// CSV's quoting and spreadsheet guard (a terminal runs no formulas).
     public static func render(_ table: ReportTable) -> String {
-        render(records: CSVParser.parse(CSVRenderer.render(table)))
+        render(records: table.records())
     }
 
     /// Aligns records (the first is the header) into columns two spaces apart.

@@ -20,13 +20,6 @@ struct PushController<Context: RequestContext>: Sendable {
         let status: String
     }
 
-    struct BatchAnswer: Encodable {
-        let accepted: Int
-        let created: Int
-        let updated: Int
-        let rejected: [RejectedItem]
-    }
-
     struct SendsRecorded: Encodable {
         let push_id: String
         let batch_id: String
@@ -86,7 +79,7 @@ struct PushController<Context: RequestContext>: Sendable {
         rejected.sort { $0.index < $1.index }
         let accepted = created + updated
         return try .json(
-            BatchAnswer(accepted: accepted, created: created, updated: updated, rejected: rejected),
+            PushBatchAnswer(accepted: accepted, created: created, updated: updated, rejected: rejected),
             status: accepted == 0 ? .badRequest : .ok)
     }
 

@@ -18,13 +18,6 @@ extension Response {
     }
 }
 
-/// One element of a batch that was refused, by its position in the batch.
-struct RejectedItem: Encodable, Sendable {
-    let index: Int
-    let error: String
-    let message: String
-    let field: String?
-}
 
 /// A path parameter, percent-decoded (Hummingbird hands them over as sent).
 func pathParameter(_ name: String, _ context: some RequestContext) throws -> String {
