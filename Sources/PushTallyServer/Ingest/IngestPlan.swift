@@ -47,7 +47,7 @@ enum IngestPlan: Sendable {
     func answer(duplicates: [Bool], route: APIRoute) throws -> IngestResponse {
         switch self {
         case .single:
-            return IngestResponse(route: route, status: .noContent, headers: [:], body: nil)
+            return IngestResponse(route: route, status: .noContent, headers: HTTPFields(), body: nil)
         case .batch(let events, let rejected):
             struct Body: Encodable {
                 let accepted: Int
