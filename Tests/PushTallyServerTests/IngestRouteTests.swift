@@ -209,4 +209,21 @@ import Testing
             #expect(try await fixture.store.pushFigures().map(\.pushID) == [nasty])
         }
     }
+
+    /// Admission runs in one order on both paths: the body limit, then the rate limit, then the ingest key.
+    @Test(arguments: IngestPath.allCases) func admissionStepsRunInOneOrder(_ path: IngestPath) async throws {
+        var configuration = ServerConfiguration(port: 0, requireIngestKey: true, maxBodyBytes: 1024)
+        configuration.ingestRateLimit = RateLimiter.Limit(ratePerSecond: 0.001, burst: 2)
+        try await withApp(path.setup, configuration: configuration) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            // Too large is refused before the key is asked for, and takes no token from the client's bucket.
+            let big = try await client.form("/v1/receipts", "push_id=1&pad=" + String(repeating: "x", count: 2048))
+            #expect(big.status == .contentTooLarge)
+            // Without a key: the rate limit's token is taken first, then the key is missing.
+            #expect(try await client.form("/v1/receipts", "push_id=1").status == .unauthorized)
+            #expect(try await client.form("/v1/receipts", "push_id=1", headers: fixture.bearer(.ingest)).status == .noContent)
+            let limited = try await client.form("/v1/receipts", "push_id=1")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
 }

@@ -15,23 +15,24 @@ public func buildRouter(
     return (built.router, built.routes)
 }
 
-/// The router, what it registered, and the ingest controller the fast path shares with it.
+/// The router, what it registered, and the ingest pipeline the fast path shares with it.
 func buildRoutes(
     configuration: ServerConfiguration, store: any PushTallyStore
-) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription], ingest: IngestController<PushTallyRequestContext>) {
+) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription], ingest: IngestPipeline) {
     ServerMetrics.bootstrap()
     let router = Router(context: PushTallyRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestMetricsMiddleware())
-    router.add(middleware: JSONErrorMiddleware())
     let routes = RouteTable(router: router)
     let authorizer = Authorizer(store: store)
     let reader = BodyReader(maxBytes: configuration.maxBodyBytes)
     let limiter = configuration.ingestRateLimit.map {
         RateLimiter(limit: $0, trustedProxies: Set(configuration.trustedProxies))
     }
-    let ingest = IngestController<PushTallyRequestContext>(
-        store: store, authorizer: authorizer, configuration: configuration, reader: reader, limiter: limiter)
-    ingest.register(on: routes)
+    let ingest = IngestPipeline(store: store, authorizer: authorizer, configuration: configuration, reader: reader, limiter: limiter)
+    // Before the middlewares, which Hummingbird wraps around the routes registered after them: the ingest
+    // pipeline answers its errors and counts its answers itself, as it does on the fast path.
+    IngestController<PushTallyRequestContext>(pipeline: ingest).register(on: routes)
+    router.add(middleware: RequestMetricsMiddleware())
+    router.add(middleware: JSONErrorMiddleware())
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
     ReportController(store: store, authorizer: authorizer).register(on: routes)
@@ -54,7 +55,7 @@ public func buildApplication(
     let (router, _, ingest) = buildRoutes(configuration: configuration, store: store)
     // The fast path keeps every connection's idle and slow-client clock, so Hummingbird's is off.
     let shared = IngestFastPath.Shared(
-        ingest: ingest, answersIngest: configuration.ingestFastPath,
+        pipeline: ingest, answersIngest: configuration.ingestFastPath,
         idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), logger: logger)
     var server = HTTPServerBuilder.http1(
         configuration: .init(additionalChannelHandlers: [IngestFastPath(shared)], idleTimeout: nil))

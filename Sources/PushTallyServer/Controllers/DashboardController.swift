@@ -2,11 +2,13 @@ import HTTPTypes
 import Hummingbird
 
 /// `GET /dashboard/`: the web dashboard for marketers, shipped inside the binary (see `scripts/embed-dashboard`).
+///
+/// Its data comes from the report routes of ``APIRoute``, with the user's token; a test holds every `/v1/` path
+/// the page's script calls to a `GET` route of that table that takes a `read` token.
 struct DashboardController<Context: RequestContext>: Sendable {
     func register(on routes: RouteTable<Context>) {
-        // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
-        routes.on(.get, "/dashboard") { _, _ in try Self.asset("index.html") }
-        routes.on(.get, "/dashboard/:file") { _, context in try Self.asset(try pathParameter("file", context)) }
+        routes.on(.dashboard) { _, _ in try Self.asset("index.html") }
+        routes.on(.dashboardFile) { _, context in try Self.asset(try pathParameter("file", context)) }
     }
 
     static func asset(_ name: String) throws -> Response {

@@ -1,7 +1,7 @@
 import Hummingbird
 import PushTallyCore
 
-/// `GET /healthz`: 200 while the database takes writes, 503 otherwise (for load balancers).
+/// ``APIRoute/health``: 200 while the database takes writes, 503 otherwise (for load balancers).
 struct HealthController<Context: RequestContext>: Sendable {
     let store: any PushTallyStore
 
@@ -11,7 +11,7 @@ struct HealthController<Context: RequestContext>: Sendable {
     }
 
     func register(on routes: RouteTable<Context>) {
-        routes.on(.get, "/healthz") { _, _ in
+        routes.on(.health) { _, _ in
             let writable = await store.isWritable()
             return try .json(
                 Health(status: writable ? "ok" : "unwritable", queued_events: store.queuedEvents),

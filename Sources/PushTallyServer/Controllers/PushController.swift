@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import PushTallyCore
 
-/// The push backend's send records: `PUT /v1/pushes/{push_id}`, `POST /v1/pushes`, `POST /v1/pushes/{push_id}/sends`.
+/// The push backend's send records: ``APIRoute/registerPush``, ``APIRoute/registerPushes`` and
+/// ``APIRoute/recordSends``, each behind a token of the route's role (`backend`).
 struct PushController<Context: RequestContext>: Sendable {
     let store: any PushTallyStore
     let authorizer: Authorizer
@@ -10,9 +11,9 @@ struct PushController<Context: RequestContext>: Sendable {
     let maxBatch: Int
 
     func register(on routes: RouteTable<Context>) {
-        routes.on(.put, "/v1/pushes/:push_id") { request, context in try await self.put(request, context) }
-        routes.on(.post, "/v1/pushes") { request, _ in try await self.postBatch(request) }
-        routes.on(.post, "/v1/pushes/:push_id/sends") { request, context in try await self.postSends(request, context) }
+        routes.on(.registerPush, authorizedBy: authorizer) { request, context in try await self.put(request, context) }
+        routes.on(.registerPushes, authorizedBy: authorizer) { request, _ in try await self.postBatch(request) }
+        routes.on(.recordSends, authorizedBy: authorizer) { request, context in try await self.postSends(request, context) }
     }
 
     struct Registered: Encodable {
@@ -27,7 +28,6 @@ struct PushController<Context: RequestContext>: Sendable {
     }
 
     func put(_ request: Request, _ context: Context) async throws -> Response {
-        try await authorizer.require(.backend, request)
         let pushID = try pathParameter("push_id", context)
         let json = try JSONValue.parse(try await jsonBody(request))
         let push = try PushValidator.registration(json, pushID: pushID)
@@ -38,7 +38,6 @@ struct PushController<Context: RequestContext>: Sendable {
     }
 
     func postBatch(_ request: Request) async throws -> Response {
-        try await authorizer.require(.backend, request)
         let body = try await reader.read(request)
         let data = Data(body.readableBytesView)
         let elements: [Result<JSONValue, FieldError>]
@@ -84,7 +83,6 @@ struct PushController<Context: RequestContext>: Sendable {
     }
 
     func postSends(_ request: Request, _ context: Context) async throws -> Response {
-        try await authorizer.require(.backend, request)
         let pushID = try pathParameter("push_id", context)
         let batch = try PushValidator.sendBatch(try JSONValue.parse(try await jsonBody(request)), pushID: pushID)
         try await store.addSends(batch)

@@ -8,25 +8,19 @@ struct ReportController<Context: RequestContext>: Sendable {
     let authorizer: Authorizer
 
     func register(on routes: RouteTable<Context>) {
-        routes.on(.get, "/v1/reports/campaigns") { request, _ in
-            try await respond(request, .campaigns)
-        }
-        routes.on(.get, "/v1/reports/campaigns/:campaign") { request, context in
-            try await respond(request, .campaign(try pathParameter("campaign", context)))
-        }
-        routes.on(.get, "/v1/reports/pushes") { request, _ in
+        report(.campaignsReport, on: routes) { _, _ in .campaigns }
+        report(.campaignReport, on: routes) { _, context in .campaign(try pathParameter("campaign", context)) }
+        report(.pushesReport, on: routes) { request, _ in
             let orphan = try request.uri.queryParameters["orphan"].map { value in
                 guard let flag = Bool(String(value)) else {
                     throw APIError(.badRequest, "bad_value", "orphan must be true or false", field: "orphan")
                 }
                 return flag
             }
-            return try await respond(request, .pushes(orphan: orphan))
+            return .pushes(orphan: orphan)
         }
-        routes.on(.get, "/v1/reports/pushes/:push_id") { request, context in
-            try await respond(request, .push(try pathParameter("push_id", context)))
-        }
-        routes.on(.get, "/v1/reports/timeseries") { request, _ in
+        report(.pushReport, on: routes) { _, context in .push(try pathParameter("push_id", context)) }
+        report(.timeseriesReport, on: routes) { request, _ in
             let query = request.uri.queryParameters
             let width = try query["bucket"].map { value in
                 guard let width = TimeseriesOptions.Width(rawValue: String(value)) else {
@@ -36,24 +30,32 @@ struct ReportController<Context: RequestContext>: Sendable {
             } ?? .day
             let name = query["tz"].map(String.init) ?? "UTC"
             let zone = try TimeseriesOptions.zone(named: name)
-            return try await respond(request, .timeseries(TimeseriesOptions(width: width, timeZone: zone, name: name)))
+            return .timeseries(TimeseriesOptions(width: width, timeZone: zone, name: name))
         }
-        routes.on(.get, "/v1/reports/versions") { request, _ in
+        report(.versionsReport, on: routes) { request, _ in
             let name = request.uri.queryParameters["dimension"].map(String.init) ?? "app_version"
             guard let dimension = VersionDimension(name: name) else {
                 throw APIError(.badRequest, "bad_value", "dimension must be app_version or os_version", field: "dimension")
             }
-            return try await respond(request, .versions(dimension))
+            return .versions(dimension)
         }
     }
 
-    private func respond(_ request: Request, _ subject: ReportSubject) async throws -> Response {
-        try await authorizer.require(.read, request)
-        let report = ReportRequest(subject, filter: try Self.filter(request))
-        do {
-            return try ReportResponse.make(try await store.report(report), name: report.name, request: request)
-        } catch let notFound as ReportNotFound {
-            throw APIError(.notFound, "not_found", notFound.description, field: notFound.field)
+    /// Registers a report route: what to report comes from the request, and a bad parameter is answered before
+    /// the token is checked; then a token of the route's role (`read`) is required.
+    private func report(
+        _ route: APIRoute, on routes: RouteTable<Context>,
+        subject: @escaping @Sendable (Request, Context) throws -> ReportSubject
+    ) {
+        routes.on(route) { request, context in
+            let subject = try subject(request, context)
+            if let role = route.role { try await authorizer.require(role, request) }
+            let report = ReportRequest(subject, filter: try Self.filter(request))
+            do {
+                return try ReportResponse.make(try await store.report(report), name: report.name, request: request)
+            } catch let notFound as ReportNotFound {
+                throw APIError(.notFound, "not_found", notFound.description, field: notFound.field)
+            }
         }
     }
 

@@ -8,25 +8,44 @@ import PushTallyCore
 struct BodyReader: Sendable {
     let maxBytes: Int
 
+    /// The whole body, inflated, within the limit.
     func read(_ request: Request) async throws -> ByteBuffer {
+        try inflate(try await collect(request), contentEncoding: request.headers[.contentEncoding])
+    }
+
+    /// The whole body as sent, refused when its declared length or its length on the wire is over the limit.
+    func collect(_ request: Request) async throws -> ByteBuffer {
         try checkDeclaredLength(request.headers)
-        let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: maxBytes)
+            return try await request.body.collect(upTo: maxBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         } catch is NIOTooManyBytesError {
             // A chunked body has no Content-Length to refuse early: it is cut off at the limit instead.
             throw tooLarge
         }
-        return try inflate(body, contentEncoding: request.headers[.contentEncoding])
     }
 
     /// Refuses a body whose declared `Content-Length` is over the limit before a byte of it is read.
     func checkDeclaredLength(_ headers: HTTPFields) throws {
-        if let length = headers[.contentLength].flatMap(Int.init), length > maxBytes {
-            throw tooLarge
-        }
+        if !admitsDeclaredLength(headers) { throw tooLarge }
+    }
+
+    /// Whether the declared `Content-Length`, if any, is within the limit.
+    func admitsDeclaredLength(_ headers: HTTPFields) -> Bool {
+        guard let length = headers[.contentLength].flatMap(Int.init) else { return true }
+        return length <= maxBytes
+    }
+
+    /// Whether a body of `bytes` so far is still within the limit.
+    func admits(bytes: Int) -> Bool {
+        bytes <= maxBytes
+    }
+
+    /// Whether to stop reading a refused body that goes on past `bytes`: past four times the limit, reading on
+    /// only serves whoever is flooding the connection; short of it, the client should get the 413, not a reset.
+    func givesUpDiscarding(after bytes: Int) -> Bool {
+        bytes > 4 * maxBytes
     }
 
     /// The body as sent (`identity`) or gzip-inflated, never past the limit.

@@ -3,7 +3,8 @@ import Logging
 import PushTallyCore
 
 /// Turns every error into a JSON error response, so no client ever sees an HTML or empty error body,
-/// and bad input can never surface as a 500. Added first, so it also wraps the router's 404.
+/// and bad input can never surface as a 500. Added before every route but the ingest ones (whose pipeline
+/// answers its own errors), so it also wraps the router's 404.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -26,7 +27,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static func answer(_ error: any Error, method: HTTPRequest.Method, path: String?, logger: Logger) -> APIError {
         let apiError = apiError(for: error, logger: logger)
         if (400..<500).contains(apiError.status.code) {
-            if let path, path.hasPrefix("/v1/receipts") || path.hasPrefix("/v1/actions") || path.hasPrefix("/v1/pushes") {
+            if let path, APIRoute.matching(path: path[...])?.countsRejectedEvents == true {
                 ServerMetrics.rejected(apiError.code)
             }
             logger.info(

@@ -38,13 +38,13 @@ public enum ServerMetrics {
     }
 }
 
-/// `GET /metrics`: Prometheus text, with the gauges that are cheapest read at scrape time.
+/// ``APIRoute/metrics``: Prometheus text, with the gauges that are cheapest read at scrape time.
 struct MetricsController<Context: RequestContext>: Sendable {
     let store: any PushTallyStore
     let databasePath: String?
 
     func register(on routes: RouteTable<Context>) {
-        routes.on(.get, "/metrics") { _, _ in
+        routes.on(.metrics) { _, _ in
             Gauge(label: "pushtally_writer_queue_events").record(store.queuedEvents)
             if let databasePath {
                 let bytes = ["", "-wal"].compactMap { suffix in

@@ -7,8 +7,8 @@ public struct RouteDescription: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(method) \(path)" }
 }
 
-/// Registers routes on a router and remembers them, so that a wrong method on a known path answers 405
-/// with `Allow` (Hummingbird alone answers 404), and so tests can check the OpenAPI document covers them.
+/// Registers the routes of ``APIRoute`` on a router and remembers them, so that a wrong method on a known path
+/// answers 405 with `Allow` (Hummingbird alone answers 404), and so tests can check every route is served.
 final class RouteTable<Context: RequestContext> {
     let router: Router<Context>
     private(set) var routes: [RouteDescription] = []
@@ -17,12 +17,22 @@ final class RouteTable<Context: RequestContext> {
         self.router = router
     }
 
+    /// Registers `route`; its handler checks the route's role itself (or the route has none).
+    func on(_ route: APIRoute, use handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+        router.on(RouterPath(route.path), method: route.method, use: handler)
+        routes.append(RouteDescription(method: route.method.rawValue, path: Self.openAPIPath(route.path)))
+    }
+
+    /// Registers `route` behind a bearer token of its declared role, checked before the handler runs.
     func on(
-        _ method: HTTPRequest.Method, _ path: String,
+        _ route: APIRoute, authorizedBy authorizer: Authorizer,
         use handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
-        router.on(RouterPath(path), method: method, use: handler)
-        routes.append(RouteDescription(method: method.rawValue, path: Self.openAPIPath(path)))
+        guard let role = route.role else { return on(route, use: handler) }
+        on(route) { request, context in
+            try await authorizer.require(role, request)
+            return try await handler(request, context)
+        }
     }
 
     /// Adds a 405 responder for every common method a registered path does not handle.
@@ -54,5 +64,12 @@ final class RouteTable<Context: RequestContext> {
         openAPIPath.split(separator: "/", omittingEmptySubsequences: false).map { part in
             part.hasPrefix("{") ? ":\(part.dropFirst().dropLast())" : String(part)
         }.joined(separator: "/")
+    }
+}
+
+extension APIRoute {
+    /// The route as ``RouteTable`` lists it and docs/openapi.yaml names it.
+    var routeDescription: RouteDescription {
+        RouteDescription(method: method.rawValue, path: RouteTable<BasicRequestContext>.openAPIPath(path))
     }
 }

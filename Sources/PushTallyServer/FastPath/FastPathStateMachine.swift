@@ -1,0 +1,286 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import PushTallyCore
+
+/// The fast path's rules for one connection, with no I/O: request parts, answers becoming ready, the router's
+/// responses ending, timer checks and a shutdown's quiesce go in; what to do comes out, and ``IngestFastPath``
+/// does it.
+///
+/// - Answers go out in request order whichever path answers each request: a request that needs the other path
+///   waits (held, with reads paused) until the answers ahead of it are written.
+/// - An ingest body is refused (413) when its declared or received length is over the limit; the rest is read
+///   and thrown away, unless it goes on past four times the limit, which closes the connection.
+/// - `Connection: close` on an ingest request, or a quiesce, closes once this path's answers are written; what
+///   arrives after that is never answered (the client sees the close and retries).
+/// - Reads pause while requests are held or `maxPipelined` answers are pending (back-pressure).
+/// - The connection's idle and slow-client clock (``ConnectionClock``) is kept here for both paths.
+struct FastPathStateMachine {
+    struct Configuration {
+        /// `false` passes the ingest routes on to the router too (`serve --no-fast-path`): only the clock is kept.
+        var answersIngest: Bool
+        /// The body limit, the pipeline's.
+        var bodyLimit: BodyReader
+        /// Pipelined ingest requests answered concurrently before reads pause.
+        var maxPipelined: Int
+        var idleTimeout: TimeAmount
+    }
+
+    /// One of this path's answers.
+    struct Answer {
+        var head: HTTPResponse
+        var body: ByteBuffer?
+    }
+
+    /// An ingest request this path answers; the answer goes to `slot` (``answerReady(_:slot:)``).
+    struct IngestRequest {
+        let head: HTTPRequest
+        let route: APIRoute
+        let kind: EventKind
+        let slot: Int
+    }
+
+    /// What to do with a request part that arrived, or that waited and may go now.
+    enum PartAction {
+        /// Nothing: the part was collected, thrown away, or waits for the other path.
+        case nothing
+        /// Pass the part on to the router.
+        case forward(HTTPRequestPart)
+        /// Run the ingest pipeline on a request that arrived whole.
+        case ingest(IngestRequest, body: ByteBuffer)
+        /// Answer 413: the request's body is over the limit (the rest of it is thrown away as it comes).
+        case refuseTooLarge(IngestRequest)
+        /// Close the connection.
+        case close
+    }
+
+    /// What follows writing the answers that were ready.
+    enum AfterWrite: Equatable {
+        case nothing
+        case close
+        /// Let the requests that waited for this path's answers go (``releaseNextHeld()``).
+        case releaseHeld
+    }
+
+    enum QuiesceAction: Equatable {
+        /// This path's answers are still to come; the connection closes after the last.
+        case closeAfterAnswers
+        case close
+        /// The router has a request in flight: pass the quiesce on, so its handler closes after that response.
+        case forwardToRouter
+    }
+
+    private enum Reading {
+        /// Between requests.
+        case idle
+        /// Collecting an ingest request's body.
+        case ingest(IngestRequest, body: ByteBuffer?)
+        /// Passing a request's parts on to the router.
+        case passing
+        /// Throwing away the rest of a refused body, counting it.
+        case discarding(bytes: Int)
+    }
+
+    let configuration: Configuration
+    private var reading = Reading.idle
+    /// This path's answers in request order; `nil` until ready. `firstSlot` is the number of the first.
+    private var answers = CircularBuffer<Answer?>()
+    private var firstSlot = 0
+    /// Requests passed on to the router whose response has not ended yet.
+    private var passedInFlight = 0
+    /// Parts of requests that wait for the other path's answers, in arrival order.
+    private var held = CircularBuffer<HTTPRequestPart>()
+    private var isReleasingHeld = false
+    private var releasedAny = false
+    private var readPending = false
+    /// Close once every answer is written (`Connection: close`, or a quiesce).
+    private var closeAfterAnswers = false
+    private(set) var clock: ConnectionClock
+
+    init(_ configuration: Configuration, now: NIODeadline) {
+        self.configuration = configuration
+        self.clock = ConnectionClock(idleTimeout: configuration.idleTimeout, now: now)
+    }
+
+    /// Whether this path or the router is working on a request that arrived whole.
+    var isWaitingForServer: Bool { !answers.isEmpty || passedInFlight > 0 }
+
+    // MARK: Events
+
+    /// The connection opened: the first idle check is due at the returned deadline.
+    mutating func becameActive(now: NIODeadline) -> NIODeadline {
+        clock.touch(now: now)
+        return clock.deadline
+    }
+
+    /// A request part arrived from the HTTP decoder.
+    mutating func received(_ part: HTTPRequestPart, now: NIODeadline) -> PartAction {
+        switch part {
+        case .head: clock.requestBegan(now: now)
+        case .body(let chunk): clock.received(bytes: chunk.readableBytes, now: now)
+        case .end: clock.requestEnded(now: now)
+        }
+        if !held.isEmpty {
+            held.append(part)
+            return .nothing
+        }
+        if let action = process(part) { return action }
+        // It needs the other path, which has answers to write first.
+        held.append(part)
+        return .nothing
+    }
+
+    /// The channel asks for more to read: `true` to read now; otherwise reads resume once requests go.
+    mutating func readRequested() -> Bool {
+        if !held.isEmpty || answers.count >= configuration.maxPipelined {
+            readPending = true
+            return false
+        }
+        return true
+    }
+
+    /// A response the router wrote ended: `true` when held requests may go (``releaseNextHeld()``).
+    mutating func routerResponseEnded(now: NIODeadline) -> Bool {
+        guard passedInFlight > 0 else { return false }
+        passedInFlight -= 1
+        clock.touch(now: now)
+        return passedInFlight == 0
+    }
+
+    /// The answer of the ingest request in `slot` is ready: write ``nextAnswerToWrite()`` until it is `nil`.
+    mutating func answerReady(_ answer: Answer, slot: Int) {
+        answers[offset: slot - firstSlot] = answer
+    }
+
+    /// The next answer that is ready with no unanswered request ahead of it, and whether the connection closes
+    /// after it (its answer says `Connection: close` then).
+    mutating func nextAnswerToWrite() -> (answer: Answer, isLast: Bool)? {
+        guard let first = answers.first, let answer = first else { return nil }
+        answers.removeFirst()
+        firstSlot += 1
+        return (answer, closeAfterAnswers && answers.isEmpty)
+    }
+
+    /// The answers from ``nextAnswerToWrite()`` were written and flushed.
+    mutating func answersWritten(now: NIODeadline) -> AfterWrite {
+        clock.touch(now: now)
+        guard answers.isEmpty else { return .nothing }
+        if closeAfterAnswers { return .close }
+        return isReleasingHeld ? .nothing : .releaseHeld
+    }
+
+    /// The idle timer fired.
+    mutating func idleCheck(now: NIODeadline) -> ConnectionClock.Decision {
+        clock.check(now: now, waitingForServer: isWaitingForServer)
+    }
+
+    /// A graceful shutdown began: requests not yet started are never answered.
+    mutating func quiesce() -> QuiesceAction {
+        // What is held begins with a request's head; the rest of that request is thrown away as it comes.
+        if !held.isEmpty { reading = .discarding(bytes: 0) }
+        held.removeAll()
+        closeAfterAnswers = true
+        if passedInFlight > 0 {
+            // The router's request in flight: its handler closes after that response (this path's answers are
+            // never in flight at the same time: a request of one path waits for the other's answers).
+            return .forwardToRouter
+        }
+        return answers.isEmpty ? .close : .closeAfterAnswers
+    }
+
+    // MARK: Requests that waited
+
+    /// Starts letting held requests go, part by part (``releaseNextHeld()``); `false` while that is under way
+    /// already, further up the stack, where it goes on.
+    mutating func beginReleasingHeld() -> Bool {
+        guard !isReleasingHeld else { return false }
+        isReleasingHeld = true
+        releasedAny = false
+        return true
+    }
+
+    /// The next held part that may go now, and what to do with it; `nil` once none may.
+    mutating func releaseNextHeld() -> PartAction? {
+        guard let part = held.first, let action = process(part) else { return nil }
+        held.removeFirst()
+        releasedAny = true
+        return action
+    }
+
+    /// Done letting held requests go: whether to tell the router a read cycle ended (it hands requests on then,
+    /// and these came outside one), and whether to resume reading.
+    mutating func endReleasingHeld() -> (readComplete: Bool, read: Bool) {
+        isReleasingHeld = false
+        let read = readPending && held.isEmpty && answers.count < configuration.maxPipelined
+        if read { readPending = false }
+        return (releasedAny, read)
+    }
+
+    // MARK: Rules
+
+    /// What to do with a part, or `nil` when it must wait for the other path's answers (nothing changes then).
+    private mutating func process(_ part: HTTPRequestPart) -> PartAction? {
+        switch (reading, part) {
+        case (.idle, .head(let head)):
+            if closeAfterAnswers {
+                reading = .discarding(bytes: 0)
+                return .nothing
+            }
+            if configuration.answersIngest, let target = head.path,
+                case let (route, kind)? = IngestPipeline.route(method: head.method, target: target)
+            {
+                if passedInFlight > 0 { return nil }
+                return startIngest(IngestRequest(head: head, route: route, kind: kind, slot: firstSlot + answers.count))
+            }
+            if !answers.isEmpty { return nil }
+            passedInFlight += 1
+            reading = .passing
+            return .forward(part)
+        case (.ingest(let request, var body), .body(var chunk)):
+            let total = (body?.readableBytes ?? 0) + chunk.readableBytes
+            guard configuration.bodyLimit.admits(bytes: total) else {
+                reading = .discarding(bytes: total)
+                return .refuseTooLarge(request)
+            }
+            reading = .idle  // lets `body` be appended to without a copy
+            if body == nil {
+                // Most bodies come in one part: it is kept as it is, not copied.
+                body = chunk
+            } else {
+                body!.writeBuffer(&chunk)
+            }
+            reading = .ingest(request, body: body)
+            return .nothing
+        case (.ingest(let request, let body), .end):
+            reading = .idle
+            return .ingest(request, body: body ?? ByteBuffer())
+        case (.passing, _):
+            if case .end = part { reading = .idle }
+            return .forward(part)
+        case (.discarding, .end):
+            reading = .idle
+            return .nothing
+        case (.discarding(let bytes), .body(let chunk)):
+            reading = .discarding(bytes: bytes + chunk.readableBytes)
+            return configuration.bodyLimit.givesUpDiscarding(after: bytes + chunk.readableBytes) ? .close : .nothing
+        case (.discarding, .head):
+            return .nothing
+        case (.idle, _), (.ingest, .head):
+            // Not HTTP as the decoder delivers it; let the router's handling refuse it.
+            reading = .passing
+            passedInFlight += 1
+            return .forward(part)
+        }
+    }
+
+    private mutating func startIngest(_ request: IngestRequest) -> PartAction {
+        answers.append(nil)
+        if request.head.headerFields[.connection]?.lowercased() == "close" { closeAfterAnswers = true }
+        guard configuration.bodyLimit.admitsDeclaredLength(request.head.headerFields) else {
+            reading = .discarding(bytes: 0)
+            return .refuseTooLarge(request)
+        }
+        reading = .ingest(request, body: nil)
+        return .nothing
+    }
+}

@@ -1,0 +1,111 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PushTallyCore
+
+/// Every step an ingest request takes, written once: admission (the body limit, the rate limit, the ingest key),
+/// decoding and validation, the hand-over to the store's writer, and the answer.
+///
+/// The router's ingest routes (``IngestController``) and the event-loop fast path (``IngestFastPath``) are two
+/// adapters that move bytes in and answers out; neither decides anything an ingest request is answered.
+/// The steps run in one order on both: the declared body length as soon as the head is in, the body's length
+/// as it arrives (``BodyReader``), then ``process(_:body:sink:)``. Every answer leaves as an
+/// ``IngestResponse``, which the adapter counts (``RequestCounters``) and writes.
+struct IngestPipeline: Sendable {
+    let store: any PushTallyStore
+    let authorizer: Authorizer
+    let configuration: ServerConfiguration
+    /// The body limit, declared, on the wire and after gzip inflation.
+    let reader: BodyReader
+    /// Per-client-IP limit, when configured (off by default).
+    let limiter: RateLimiter?
+
+    /// What the pipeline needs of a request besides its body.
+    struct Request: Sendable {
+        let route: APIRoute
+        let kind: EventKind
+        let headers: HTTPFields
+        /// The request target, query included: an ingest key may come as `?key=`.
+        let target: String
+        let peer: SocketAddress?
+        /// Where a refusal is logged (the router's request logger carries the request's id).
+        let logger: Logger
+    }
+
+    /// The ingest route a request is for (method and path, its query aside), if it is one.
+    static func route(method: HTTPRequest.Method, target: String) -> (APIRoute, EventKind)? {
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        for route in APIRoute.ingestRoutes where route.method == method && path == route.path {
+            if let kind = route.eventKind { return (route, kind) }
+        }
+        return nil
+    }
+
+    /// The rate limit, then the ingest key when one is required, then the store; `sink` gets the answer once,
+    /// on whatever thread has it. The body arrived whole and within the limit.
+    ///
+    /// The key is a database read, so it is checked off the calling thread; everything else runs on it until
+    /// the store takes the events, so the fast path's common case never leaves the event loop.
+    func process<Sink: IngestSink>(_ request: Request, body: ByteBuffer, sink: Sink) {
+        do {
+            try limiter?.check(headers: request.headers, peer: request.peer)
+        } catch {
+            return sink.deliver(Self.refusal(error, request))
+        }
+        guard configuration.requireIngestKey, let role = request.route.role else { return commit(request, body, sink) }
+        Task {
+            do {
+                try await authorizer.require(role, headers: request.headers, queryKey: Authorizer.queryKey(in: request.target))
+            } catch {
+                return sink.deliver(Self.refusal(error, request))
+            }
+            commit(request, body, sink)
+        }
+    }
+
+    /// Inflates, decodes and validates the body, then answers once the store committed it (or refused it:
+    /// an overloaded writer is a 503 with `Retry-After`).
+    private func commit<Sink: IngestSink>(_ request: Request, _ body: ByteBuffer, _ sink: Sink) {
+        let plan: IngestPlan
+        do {
+            let body = try reader.inflate(body, contentEncoding: request.headers[.contentEncoding])
+            plan = try IngestPlan(body, contentType: request.headers[.contentType], kind: request.kind, maxBatchEvents: configuration.maxBatchEvents)
+        } catch {
+            return sink.deliver(Self.refusal(error, request))
+        }
+        store.ingest(plan.events) { result in
+            do {
+                sink.deliver(try plan.answer(duplicates: try result.get(), route: request.route))
+            } catch {
+                sink.deliver(Self.refusal(error, request))
+            }
+        }
+    }
+
+    /// The JSON error answer for anything that stopped a request, logged and counted as a rejection when it
+    /// is the client's (``JSONErrorMiddleware/answer(_:method:path:logger:)``, shared with every other route).
+    static func refusal(_ error: any Error, _ request: Request) -> IngestResponse {
+        let apiError = JSONErrorMiddleware<BasicRequestContext>.answer(
+            error, method: request.route.method, path: request.route.path, logger: request.logger)
+        return IngestResponse(route: request.route, status: apiError.status, headers: apiError.responseHeaders, body: apiError.body)
+    }
+}
+
+/// Where ``IngestPipeline`` hands a request's answer: exactly once, on any thread.
+protocol IngestSink: Sendable {
+    func deliver(_ response: IngestResponse)
+}
+
+/// What an ingest request is answered, on either path.
+struct IngestResponse: Sendable {
+    let route: APIRoute
+    let status: HTTPResponse.Status
+    /// `Content-Type` and the error's own headers (`Retry-After`); the adapter adds the framing ones.
+    let headers: HTTPFields
+    let body: ByteBuffer?
+}
+
+extension APIRoute {
+    /// The routes that take events (receipts and actions), in the table's order.
+    static let ingestRoutes = allCases.filter { $0.eventKind != nil }
+}

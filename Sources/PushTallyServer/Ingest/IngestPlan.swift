@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PushTallyCore
+
+/// A decoded and validated ingest body: what goes to the store, and how to answer once it committed.
+enum IngestPlan: Sendable {
+    /// One form body or JSON object: `204` after commit.
+    case single(IncomingEvent)
+    /// A JSON array or NDJSON: `200` with what was accepted, recognised as retries, and refused.
+    case batch([IncomingEvent], rejected: [RejectedItem])
+
+    /// Decodes and validates a whole (inflated) body into the events to store and the batch elements refused.
+    init(_ body: ByteBuffer, contentType: String?, kind: EventKind, maxBatchEvents: Int) throws {
+        switch try Self.decode(body, contentType: contentType) {
+        case .single(let raw):
+            self = .single(try EventValidator.validate(raw, kind: kind))
+        case .batch(let items):
+            guard items.count <= maxBatchEvents else {
+                throw APIError(
+                    .contentTooLarge, "batch_too_large",
+                    "a batch holds at most \(maxBatchEvents) events; this one has \(items.count)")
+            }
+            var events: [IncomingEvent] = []
+            var rejected: [RejectedItem] = []
+            events.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                do throws(FieldError) {
+                    events.append(try EventValidator.validate(try item.get(), kind: kind))
+                } catch {
+                    rejected.append(RejectedItem(index: index, error: error.code, message: error.message, field: error.field))
+                    ServerMetrics.rejected(error.code)
+                }
+            }
+            self = .batch(events, rejected: rejected)
+        }
+    }
+
+    var events: [IncomingEvent] {
+        switch self {
+        case .single(let event): [event]
+        case .batch(let events, _): events
+        }
+    }
+
+    /// The answer, given the store's per-event retry flags.
+    func answer(duplicates: [Bool], route: APIRoute) throws -> IngestResponse {
+        switch self {
+        case .single:
+            return IngestResponse(route: route, status: .noContent, headers: HTTPFields(), body: nil)
+        case .batch(let events, let rejected):
+            struct Body: Encodable {
+                let accepted: Int
+                let duplicates: Int
+                let rejected: [RejectedItem]
+            }
+            let body = Body(accepted: events.count, duplicates: duplicates.filter { $0 }.count, rejected: rejected)
+            return IngestResponse(
+                route: route, status: events.isEmpty ? .badRequest : .ok, headers: [.contentType: jsonContentType],
+                body: try encodeJSON(body))
+        }
+    }
+
+    /// The body's shape from its media type; a missing type is sniffed, since some HTTP stacks drop it.
+    static func decode(_ body: ByteBuffer, contentType: String?) throws -> EventBody {
+        let bytes = body.readableBytesView
+        switch mediaType(contentType) {
+        case "application/x-www-form-urlencoded":
+            return .single(RawEvent(form: try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.parse(buffer) }))
+        case "application/json":
+            return try EventBody.json(Data(bytes))
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines":
+            return EventBody.ndjson(Data(bytes))
+        case nil:
+            let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try EventBody.json(Data(bytes)) }
+            return .single(RawEvent(form: try FormBody.parse(bytes)))
+        case let other?:
+            throw APIError(
+                .unsupportedMediaType, "unsupported_media_type",
+                "Content-Type \(other) is not accepted; use application/x-www-form-urlencoded, application/json or application/x-ndjson")
+        }
+    }
+}

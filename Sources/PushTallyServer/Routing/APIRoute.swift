@@ -1,0 +1,115 @@
+import HTTPTypes
+import PushTallyCore
+
+/// Every route the server answers, declared once with its method, path and the role a token needs.
+///
+/// The router registers these (``RouteTable``), the ingest fast path matches requests against them, the
+/// dashboard's page calls the report routes, and the tests hold the OpenAPI document and the dashboard's
+/// JavaScript to them: a route added or renamed here is added or renamed everywhere.
+enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
+    case receipts
+    case actions
+    case registerPush
+    case registerPushes
+    case recordSends
+    case campaignsReport
+    case campaignReport
+    case pushesReport
+    case pushReport
+    case timeseriesReport
+    case versionsReport
+    case health
+    case metrics
+    case dashboard
+    case dashboardFile
+
+    var method: HTTPRequest.Method {
+        switch self {
+        case .receipts, .actions, .registerPushes, .recordSends: .post
+        case .registerPush: .put
+        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport, .health,
+            .metrics, .dashboard, .dashboardFile:
+            .get
+        }
+    }
+
+    /// The path as the router takes it, path parameters as `:name`.
+    var path: String {
+        switch self {
+        case .receipts: "/v1/receipts"
+        case .actions: "/v1/actions"
+        case .registerPush: "/v1/pushes/:push_id"
+        case .registerPushes: "/v1/pushes"
+        case .recordSends: "/v1/pushes/:push_id/sends"
+        case .campaignsReport: "/v1/reports/campaigns"
+        case .campaignReport: "/v1/reports/campaigns/:campaign"
+        case .pushesReport: "/v1/reports/pushes"
+        case .pushReport: "/v1/reports/pushes/:push_id"
+        case .timeseriesReport: "/v1/reports/timeseries"
+        case .versionsReport: "/v1/reports/versions"
+        case .health: "/healthz"
+        case .metrics: "/metrics"
+        // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
+        case .dashboard: "/dashboard"
+        case .dashboardFile: "/dashboard/:file"
+        }
+    }
+
+    /// The role a token must grant; `nil` for routes anyone may call (extensions cannot keep a secret, probes
+    /// and scrapers carry none, and the dashboard's files hold no data).
+    ///
+    /// The ingest routes name `ingest`, which is asked for only when the server requires ingest keys.
+    var role: Role? {
+        switch self {
+        case .receipts, .actions: .ingest
+        case .registerPush, .registerPushes, .recordSends: .backend
+        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport: .read
+        case .health, .metrics, .dashboard, .dashboardFile: nil
+        }
+    }
+
+    /// The events an ingest route takes; `nil` for every other route.
+    var eventKind: EventKind? {
+        switch self {
+        case .receipts: .display
+        case .actions: .action
+        default: nil
+        }
+    }
+
+    /// Whether refusals on this route count in `pushtally_events_rejected_total`: the routes that take events
+    /// and sends, so a browser's favicon 404 or a report with a bad time zone does not look like lost data.
+    var countsRejectedEvents: Bool {
+        eventKind != nil || role == .backend
+    }
+
+    /// `POST /v1/receipts`.
+    var description: String { "\(method.rawValue) \(path)" }
+
+    /// The route that takes events of `kind`.
+    static func ingest(_ kind: EventKind) -> APIRoute {
+        kind == .display ? .receipts : .actions
+    }
+
+    /// Whether a request path (no query) has this route's shape, whatever its method: `:name` takes one segment,
+    /// and a trailing `/` is ignored, as the router ignores it.
+    func matches(path candidate: Substring) -> Bool {
+        let candidate = candidate.count > 1 && candidate.hasSuffix("/") ? candidate.dropLast() : candidate
+        var pattern = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)[...]
+        var segments = candidate.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)[...]
+        while let expected = pattern.popFirst() {
+            guard let segment = segments.popFirst() else { return false }
+            if expected.first == UInt8(ascii: ":") {
+                if segment.isEmpty { return false }
+            } else if !expected.elementsEqual(segment) {
+                return false
+            }
+        }
+        return segments.isEmpty
+    }
+
+    /// The route a request path (no query) has the shape of, whatever its method.
+    static func matching(path: Substring) -> APIRoute? {
+        allCases.first { $0.matches(path: path) }
+    }
+}
