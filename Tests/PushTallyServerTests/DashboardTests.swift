@@ -27,7 +27,12 @@ import Testing
                 #expect(page.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
                 #expect(!page.text.contains("http://") && !page.text.contains("https://"))
             }
-            #expect(try await client.send(.get, "/dashboard/app.js").headers[.contentType]?.hasPrefix("text/javascript") == true)
+            // Browsers refuse a module script served as anything but JavaScript, so every module is checked.
+            let modules = DashboardAssets.files.keys.filter { $0.hasSuffix(".js") }.sorted()
+            #expect(modules.contains("app.js"))
+            for module in modules {
+                #expect(try await client.send(.get, "/dashboard/\(module)").headers[.contentType]?.hasPrefix("text/javascript") == true, "\(module)")
+            }
             #expect(try await client.send(.head, "/dashboard/style.css").status == .ok)
             #expect(try await client.send(.get, "/dashboard/nope.js").status == .notFound)
         }

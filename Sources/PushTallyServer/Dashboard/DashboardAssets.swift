@@ -3,19 +3,17 @@
 /// The web dashboard's files, served at `/dashboard/`.
 enum DashboardAssets {
     static let files: [String: (contentType: String, body: String)] = [
-        "app.js": (
+        "api.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// PushTally dashboard: plain JavaScript, no build step, no CDN. Charts are SVG drawn here.
-"use strict";
+// The token and the report API: every request carries the token as a Bearer header.
+import { state } from "./state.js";
 
 const TOKEN_KEY = "pushtally.token";
-const state = { campaign: null, sort: { key: "sent", dir: -1 }, campaigns: [] };
-const $ = (id) => document.getElementById(id);
 
 // A token may arrive in the URL fragment (never sent to the server, so never in its logs); it moves to
 // this tab's session storage and leaves the address bar at once.
-function takeTokenFromFragment() {
+export function takeTokenFromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("token")) sessionStorage.setItem(TOKEN_KEY, params.get("token"));
   if (params.get("campaign")) state.campaign = params.get("campaign");
@@ -25,17 +23,13 @@ function takeTokenFromFragment() {
   }
 }
 
-function token() { return sessionStorage.getItem(TOKEN_KEY); }
+export function token() { return sessionStorage.getItem(TOKEN_KEY); }
+export function saveToken(value) { sessionStorage.setItem(TOKEN_KEY, value); }
+export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 
-function setStatus(text, isError) {
-  const status = $("status");
-  status.textContent = text || "";
-  status.className = isError ? "error" : "";
-}
+export class AuthError extends Error {}
 
-class AuthError extends Error {}
-
-async function api(path, params = {}, format = "json") {
+export async function api(path, params = {}, format = "json") {
   const query = new URLSearchParams({ ...params, format });
   if (format === "csv") query.set("bom", "1");
   let response;
@@ -54,89 +48,194 @@ async function api(path, params = {}, format = "json") {
   }
   return format === "csv" ? response : response.json();
 }
+"""####
+        ),
+        "app.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// PushTally dashboard: plain JavaScript modules, no build step, no CDN. This one signs in and out, loads the
+// views, and wires the page's controls; each view lives in its own module.
+import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
+import { loadCampaign } from "./campaign-detail.js";
+import { loadCampaigns } from "./campaigns.js";
+import { downloadCSV } from "./csv.js";
+import { $, setStatus } from "./dom.js";
+import { fillTimeZones } from "./filters.js";
+import { loadVersions } from "./receipt-health.js";
+import { state } from "./state.js";
+import { loadSeries } from "./timeseries.js";
 
-// Days in the browser's zone; "To" is inclusive, so the range ends where the day after it begins (the API's
-// `to` is exclusive).
-function filters() {
-  const params = {};
-  const from = $("from").value, to = $("to").value;
-  if (from) params.from = new Date(from + "T00:00:00").toISOString();
-  if (to) {
-    const end = new Date(to + "T00:00:00");
-    end.setDate(end.getDate() + 1);
-    params.to = end.toISOString();
-  }
-  return params;
+// Each campaign picked is a history entry, so Back returns to the previous view.
+function selectCampaign(name) {
+  state.campaign = name;
+  history.pushState(null, "", location.pathname + (name === null ? "" : "#campaign=" + encodeURIComponent(name)));
+  refresh();
 }
 
-// The campaign picked in the table narrows the time series and receipt health too (and their CSVs).
-const campaignFilter = () => state.campaign ? { campaign: state.campaign } : {};
-
-const percent = (value) => value === null || value === undefined ? "–" : (value * 100).toFixed(1) + "%";
-const number = (value) => value === null || value === undefined ? "–" : Number(value).toLocaleString();
-const seconds = (value) => {
-  if (value === null || value === undefined) return "–";
-  if (value < 120) return `${value} s`;
-  if (value < 7200) return `${Math.round(value / 60)} min`;
-  if (value < 172800) return `${Math.round(value / 3600)} h`;
-  return `${Math.round(value / 86400)} d`;
-};
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else node.setAttribute(key, value);
+async function refresh() {
+  setStatus("Loading…");
+  try {
+    await loadCampaigns(selectCampaign);
+    await Promise.all([loadCampaign(), loadSeries(), loadVersions()]);
+    setStatus("");
+    document.body.dataset.loaded = "true";
+  } catch (error) {
+    if (error instanceof AuthError) signOut();
+    setStatus(error.message, true);
   }
-  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  return node;
 }
 
-// A table whose header cells sort it (buttons, so the keyboard works), with formatted cells.
-function renderTable(table, columns, rows, options = {}) {
-  table.replaceChildren();
-  const sort = options.sort;
-  const sorted = sort ? [...rows].sort((a, b) => compare(a[sort.key], b[sort.key]) * sort.dir) : rows;
-  const head = el("tr");
-  for (const column of columns) {
-    const th = el("th", { scope: "col" });
-    if (sort) {
-      if (sort.key === column.key) th.setAttribute("aria-sort", sort.dir > 0 ? "ascending" : "descending");
-      th.append(el("button", { type: "button", onclick: () => {
-        sort.dir = sort.key === column.key ? -sort.dir : -1;
-        sort.key = column.key;
-        renderTable(table, columns, rows, options);
-      } }, column.title));
-    } else {
-      th.textContent = column.title;
-    }
-    head.append(th);
-  }
-  table.append(el("thead", {}, head));
-  const body = el("tbody");
-  for (const row of sorted) {
-    const tr = el("tr", options.flagged && options.flagged(row) ? { class: "flagged" } : {});
-    for (const column of columns) {
-      const value = (column.format || ((v) => v ?? "–"))(row[column.key], row);
-      tr.append(el("td", {}, value));
-    }
-    body.append(tr);
-  }
-  table.append(body);
+function signOut() {
+  forgetToken();
+  showSignIn();
 }
 
-function compare(a, b) {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  return typeof a === "number" ? a - b : String(a).localeCompare(String(b));
+function showSignIn() {
+  $("sign-in").hidden = false;
+  $("dashboard").hidden = true;
+  $("sign-out").hidden = true;
+  $("token").focus();
 }
+
+function showDashboard() {
+  $("sign-in").hidden = true;
+  $("dashboard").hidden = false;
+  $("sign-out").hidden = false;
+  refresh();
+}
+
+takeTokenFromFragment();
+fillTimeZones();
+$("sign-in-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  saveToken($("token").value.trim());
+  $("token").value = "";
+  showDashboard();
+});
+$("sign-out").addEventListener("click", signOut);
+$("all-campaigns").addEventListener("click", () => selectCampaign(null));
+window.addEventListener("popstate", () => {
+  state.campaign = new URLSearchParams(location.hash.slice(1)).get("campaign");
+  refresh();
+});
+$("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
+$("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
+for (const button of document.querySelectorAll("button.csv")) {
+  button.addEventListener("click", () => downloadCSV(button.dataset.report));
+}
+if (token()) showDashboard(); else showSignIn();
+"""####
+        ),
+        "campaign-detail.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// One campaign's drill-down: funnel, time to display, actions, and its pushes.
+import { api } from "./api.js";
+import { barChart } from "./charts.js";
+import { $ } from "./dom.js";
+import { filters } from "./filters.js";
+import { number, percent, seconds } from "./format.js";
+import { state } from "./state.js";
+import { renderTable } from "./table.js";
+
+const pushColumns = [
+  { key: "push_id", title: "Push" },
+  { key: "title", title: "Title" },
+  { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
+  { key: "sent", title: "Sent", format: number },
+  { key: "displayed_unique", title: "Displayed", format: number },
+  { key: "display_rate", title: "Display rate", format: percent },
+  { key: "opened_unique", title: "Opened", format: number },
+  { key: "open_rate", title: "Open rate", format: percent },
+  { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
+];
+
+export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
+
+// Reads the campaign's row from the campaigns report, so it must run after loadCampaigns.
+export async function loadCampaign() {
+  const section = $("campaign-detail");
+  if (!state.campaign) { section.hidden = true; $("filter-note").hidden = true; return; }
+  const report = await api(campaignPath(), filters());
+  const row = state.campaigns.find((campaign) => campaign.campaign === state.campaign) || {};
+  section.hidden = false;
+  $("detail-title").textContent = `Campaign ${state.campaign}`;
+  $("filter-note").hidden = false;
+  $("filter-campaign").textContent = state.campaign;
+  barChart($("funnel-chart"), [
+    // Targeted only when the backend reported it: a bar of 0 above Sent would read as a loss.
+    ...(row.targeted ? [{ label: "Targeted", value: row.targeted }] : []),
+    { label: "Sent (APNs)", value: row.sent || 0 },
+    { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
+    { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
+  ], { label: "Funnel" });
+  const histogram = Object.entries(row.time_to_display_histogram || {})
+    .map(([bound, count]) => ({ bound: parseInt(bound, 10), count, open: bound.endsWith("+") }))
+    .sort((a, b) => a.bound - b.bound);
+  barChart($("latency-chart"), histogram.map((bucket) => ({
+    label: (bucket.open ? "≥ " : "< ") + seconds(bucket.bound), value: bucket.count })),
+  { label: "Time to display histogram", empty: "No timed displays: pushes need a sent_at." });
+  barChart($("actions-chart"), [
+    { label: "open", value: row.opened || 0 }, { label: "dismiss", value: row.dismissed || 0 },
+    ...Object.entries(row.actions || {}).map(([name, count]) => ({ label: name, value: count })),
+  ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
+  renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
+}
+"""####
+        ),
+        "campaigns.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// The campaigns table, and the hints shown when it is empty.
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { filters } from "./filters.js";
+import { number, percent, seconds } from "./format.js";
+import { state } from "./state.js";
+import { renderTable } from "./table.js";
+
+// A campaign's name links to its drill-down; `select` is given by the page, which owns navigation.
+const campaignColumns = (select) => [
+  { key: "campaign", title: "Campaign", format: (value, row) => row.orphan ? "(unregistered pushes)" :
+    el("a", { href: "#campaign=" + encodeURIComponent(value), onclick: (event) => {
+      event.preventDefault();
+      select(value);
+    } }, value) },
+  { key: "sent", title: "Sent", format: number },
+  { key: "displayed_unique", title: "Displayed", format: number },
+  { key: "display_rate", title: "Display rate", format: percent },
+  { key: "opened_unique", title: "Opened", format: number },
+  { key: "open_rate", title: "Open rate", format: percent },
+  { key: "unexplained_loss", title: "Unexplained loss", format: number },
+  { key: "time_to_display_p50", title: "Median time to display", format: seconds },
+  { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
+];
+
+export async function loadCampaigns(select) {
+  const report = await api("/v1/reports/campaigns", filters());
+  state.campaigns = report.campaigns;
+  const filtered = Boolean($("from").value || $("to").value);
+  $("campaigns-empty").hidden = report.campaigns.length > 0 || filtered;
+  $("campaigns-none-in-range").hidden = report.campaigns.length > 0 || !filtered;
+  // Pushes registered but not one receipt: the extension is the first suspect.
+  const registered = report.campaigns.filter((row) => !row.orphan);
+  $("receipts-empty").hidden = registered.length === 0 || report.campaigns.some((row) => row.displayed > 0);
+  renderTable($("campaigns-table"), campaignColumns(select), report.campaigns, { sort: state.sort });
+}
+"""####
+        ),
+        "charts.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// Charts, drawn here as SVG (no chart library, no CDN).
+import { el } from "./dom.js";
+import { number } from "./format.js";
 
 // Charts are drawn at the container's own width, so their 11 px labels stay 11 px on a phone.
 const chartWidth = (container, fallback) => Math.max(container.clientWidth || fallback, 260);
 
 // Horizontal bars: [{label, value, second?}].
-function barChart(container, items, options = {}) {
+export function barChart(container, items, options = {}) {
   container.replaceChildren();
   if (!items.length) {
     container.append(el("p", { class: "empty" }, options.empty || "Nothing yet."));
@@ -158,7 +257,7 @@ function barChart(container, items, options = {}) {
 }
 
 // Vertical bars per time bucket: displayed_unique, with opened_unique beside it, a baseline and a legend.
-function seriesChart(container, buckets, bucketSize) {
+export function seriesChart(container, buckets, bucketSize) {
   container.replaceChildren();
   const width = chartWidth(container, 900), height = 180, left = 44, top = 22, bottom = 30, usable = width - left - 8;
   const max = Math.max(1, ...buckets.map((b) => b.displayed_unique));
@@ -193,129 +292,25 @@ function svgNode(tag, attributes = {}, ...children) {
   for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   return node;
 }
+"""####
+        ),
+        "csv.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// "Download CSV": the same report and filters as the view above the button, as a file (with BOM, for Excel).
+import { api } from "./api.js";
+import { campaignPath } from "./campaign-detail.js";
+import { el, setStatus } from "./dom.js";
+import { filters } from "./filters.js";
+import { versionsParams } from "./receipt-health.js";
+import { seriesParams } from "./timeseries.js";
 
-const campaignColumns = [
-  { key: "campaign", title: "Campaign", format: (value, row) => row.orphan ? "(unregistered pushes)" :
-    el("a", { href: "#campaign=" + encodeURIComponent(value), onclick: (event) => {
-      event.preventDefault();
-      selectCampaign(value);
-    } }, value) },
-  { key: "sent", title: "Sent", format: number },
-  { key: "displayed_unique", title: "Displayed", format: number },
-  { key: "display_rate", title: "Display rate", format: percent },
-  { key: "opened_unique", title: "Opened", format: number },
-  { key: "open_rate", title: "Open rate", format: percent },
-  { key: "unexplained_loss", title: "Unexplained loss", format: number },
-  { key: "time_to_display_p50", title: "Median time to display", format: seconds },
-  { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
-];
-
-const pushColumns = [
-  { key: "push_id", title: "Push" },
-  { key: "title", title: "Title" },
-  { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
-  { key: "sent", title: "Sent", format: number },
-  { key: "displayed_unique", title: "Displayed", format: number },
-  { key: "display_rate", title: "Display rate", format: percent },
-  { key: "opened_unique", title: "Opened", format: number },
-  { key: "open_rate", title: "Open rate", format: percent },
-  { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
-];
-
-const versionColumns = [
-  { key: "version", title: "Version" },
-  { key: "receipts", title: "Receipts", format: number },
-  { key: "opens", title: "Opens", format: number },
-  { key: "receipt_share", title: "Share of receipts", format: percent },
-  { key: "open_share", title: "Share of opens", format: percent },
-  { key: "flagged", title: "Extension", format: (value) => value ? "⚠ not posting?" : "ok" },
-];
-
-async function loadCampaigns() {
-  const report = await api("/v1/reports/campaigns", filters());
-  state.campaigns = report.campaigns;
-  const filtered = Boolean($("from").value || $("to").value);
-  $("campaigns-empty").hidden = report.campaigns.length > 0 || filtered;
-  $("campaigns-none-in-range").hidden = report.campaigns.length > 0 || !filtered;
-  // Pushes registered but not one receipt: the extension is the first suspect.
-  const registered = report.campaigns.filter((row) => !row.orphan);
-  $("receipts-empty").hidden = registered.length === 0 || report.campaigns.some((row) => row.displayed > 0);
-  renderTable($("campaigns-table"), campaignColumns, report.campaigns, { sort: state.sort });
-}
-
-async function loadSeries() {
-  const bucket = $("bucket").value, tz = $("tz").value;
-  const report = await api("/v1/reports/timeseries", { ...filters(), bucket, tz, ...campaignFilter() });
-  const empty = report.buckets.every((row) => !row.displayed && !row.opened);
-  $("series-empty").hidden = !empty;
-  $("series-chart").hidden = empty;
-  if (!empty) seriesChart($("series-chart"), report.buckets, bucket);
-}
-
-async function loadVersions() {
-  const dimension = $("dimension");
-  const report = await api("/v1/reports/versions", { ...filters(), dimension: dimension.value, ...campaignFilter() });
-  $("health-title").textContent = "Receipt health by " + dimension.selectedOptions[0].textContent.toLowerCase();
-  $("versions-empty").hidden = report.versions.length > 0;
-  $("versions-table").hidden = report.versions.length === 0;
-  renderTable($("versions-table"), versionColumns, report.versions, { flagged: (row) => row.flagged });
-}
-
-async function loadCampaign() {
-  const section = $("campaign-detail");
-  if (!state.campaign) { section.hidden = true; $("filter-note").hidden = true; return; }
-  const report = await api("/v1/reports/campaigns/" + encodeURIComponent(state.campaign), filters());
-  const row = state.campaigns.find((campaign) => campaign.campaign === state.campaign) || {};
-  section.hidden = false;
-  $("detail-title").textContent = `Campaign ${state.campaign}`;
-  $("filter-note").hidden = false;
-  $("filter-campaign").textContent = state.campaign;
-  barChart($("funnel-chart"), [
-    // Targeted only when the backend reported it: a bar of 0 above Sent would read as a loss.
-    ...(row.targeted ? [{ label: "Targeted", value: row.targeted }] : []),
-    { label: "Sent (APNs)", value: row.sent || 0 },
-    { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
-    { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
-  ], { label: "Funnel" });
-  const histogram = Object.entries(row.time_to_display_histogram || {})
-    .map(([bound, count]) => ({ bound: parseInt(bound, 10), count, open: bound.endsWith("+") }))
-    .sort((a, b) => a.bound - b.bound);
-  barChart($("latency-chart"), histogram.map((bucket) => ({
-    label: (bucket.open ? "≥ " : "< ") + seconds(bucket.bound), value: bucket.count })),
-  { label: "Time to display histogram", empty: "No timed displays: pushes need a sent_at." });
-  barChart($("actions-chart"), [
-    { label: "open", value: row.opened || 0 }, { label: "dismiss", value: row.dismissed || 0 },
-    ...Object.entries(row.actions || {}).map(([name, count]) => ({ label: name, value: count })),
-  ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
-  renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
-}
-
-// Each campaign picked is a history entry, so Back returns to the previous view.
-function selectCampaign(name) {
-  state.campaign = name;
-  history.pushState(null, "", location.pathname + (name === null ? "" : "#campaign=" + encodeURIComponent(name)));
-  refresh();
-}
-
-async function refresh() {
-  setStatus("Loading…");
-  try {
-    await loadCampaigns();
-    await Promise.all([loadCampaign(), loadSeries(), loadVersions()]);
-    setStatus("");
-    document.body.dataset.loaded = "true";
-  } catch (error) {
-    if (error instanceof AuthError) signOut();
-    setStatus(error.message, true);
-  }
-}
-
-async function downloadCSV(report) {
+export async function downloadCSV(report) {
   const paths = {
     campaigns: ["/v1/reports/campaigns", filters()],
-    campaign: ["/v1/reports/campaigns/" + encodeURIComponent(state.campaign || ""), filters()],
-    timeseries: ["/v1/reports/timeseries", { ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() }],
-    versions: ["/v1/reports/versions", { ...filters(), dimension: $("dimension").value, ...campaignFilter() }],
+    campaign: [campaignPath(), filters()],
+    timeseries: ["/v1/reports/timeseries", seriesParams()],
+    versions: ["/v1/reports/versions", versionsParams()],
   };
   try {
     const response = await api(...paths[report], "csv");
@@ -328,27 +323,57 @@ async function downloadCSV(report) {
     setStatus(error.message, true);
   }
 }
+"""####
+        ),
+        "dom.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// DOM helpers shared by every view.
 
-function signOut() {
-  sessionStorage.removeItem(TOKEN_KEY);
-  showSignIn();
+export const $ = (id) => document.getElementById(id);
+
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
 }
 
-function showSignIn() {
-  $("sign-in").hidden = false;
-  $("dashboard").hidden = true;
-  $("sign-out").hidden = true;
-  $("token").focus();
+export function setStatus(text, isError) {
+  const status = $("status");
+  status.textContent = text || "";
+  status.className = isError ? "error" : "";
+}
+"""####
+        ),
+        "filters.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// The filter form (date range, time zone) and the campaign picked, as report query parameters.
+import { $, el } from "./dom.js";
+import { state } from "./state.js";
+
+// Days in the browser's zone; "To" is inclusive, so the range ends where the day after it begins (the API's
+// `to` is exclusive).
+export function filters() {
+  const params = {};
+  const from = $("from").value, to = $("to").value;
+  if (from) params.from = new Date(from + "T00:00:00").toISOString();
+  if (to) {
+    const end = new Date(to + "T00:00:00");
+    end.setDate(end.getDate() + 1);
+    params.to = end.toISOString();
+  }
+  return params;
 }
 
-function showDashboard() {
-  $("sign-in").hidden = true;
-  $("dashboard").hidden = false;
-  $("sign-out").hidden = false;
-  refresh();
-}
+// The campaign picked in the table narrows the time series and receipt health too (and their CSVs).
+export const campaignFilter = () => state.campaign ? { campaign: state.campaign } : {};
 
-function fillTimeZones() {
+export function fillTimeZones() {
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone")
     : ["UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Asia/Taipei", "Asia/Tokyo"];
@@ -356,27 +381,22 @@ function fillTimeZones() {
     $("tz").append(el("option", zone === browserZone ? { value: zone, selected: "" } : { value: zone }, zone));
   }
 }
+"""####
+        ),
+        "format.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// How numbers read in tables and charts; "–" where the server has no value.
 
-takeTokenFromFragment();
-fillTimeZones();
-$("sign-in-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  sessionStorage.setItem(TOKEN_KEY, $("token").value.trim());
-  $("token").value = "";
-  showDashboard();
-});
-$("sign-out").addEventListener("click", signOut);
-$("all-campaigns").addEventListener("click", () => selectCampaign(null));
-window.addEventListener("popstate", () => {
-  state.campaign = new URLSearchParams(location.hash.slice(1)).get("campaign");
-  refresh();
-});
-$("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
-$("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
-for (const button of document.querySelectorAll("button.csv")) {
-  button.addEventListener("click", () => downloadCSV(button.dataset.report));
-}
-if (token()) showDashboard(); else showSignIn();
+export const percent = (value) => value === null || value === undefined ? "–" : (value * 100).toFixed(1) + "%";
+export const number = (value) => value === null || value === undefined ? "–" : Number(value).toLocaleString();
+export const seconds = (value) => {
+  if (value === null || value === undefined) return "–";
+  if (value < 120) return `${value} s`;
+  if (value < 7200) return `${Math.round(value / 60)} min`;
+  if (value < 172800) return `${Math.round(value / 3600)} h`;
+  return `${Math.round(value / 86400)} d`;
+};
 """####
         ),
         "index.html": (
@@ -485,9 +505,48 @@ if (token()) showDashboard(); else showSignIn();
       </section>
     </section>
   </main>
-  <script src="/dashboard/app.js"></script>
+  <script type="module" src="/dashboard/app.js"></script>
 </body>
 </html>
+"""####
+        ),
+        "receipt-health.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// Receipt health by app or OS version: flags versions whose extension seems not to post.
+import { api } from "./api.js";
+import { $ } from "./dom.js";
+import { campaignFilter, filters } from "./filters.js";
+import { number, percent } from "./format.js";
+import { renderTable } from "./table.js";
+
+const versionColumns = [
+  { key: "version", title: "Version" },
+  { key: "receipts", title: "Receipts", format: number },
+  { key: "opens", title: "Opens", format: number },
+  { key: "receipt_share", title: "Share of receipts", format: percent },
+  { key: "open_share", title: "Share of opens", format: percent },
+  { key: "flagged", title: "Extension", format: (value) => value ? "⚠ not posting?" : "ok" },
+];
+
+export const versionsParams = () => ({ ...filters(), dimension: $("dimension").value, ...campaignFilter() });
+
+export async function loadVersions() {
+  const dimension = $("dimension");
+  const report = await api("/v1/reports/versions", versionsParams());
+  $("health-title").textContent = "Receipt health by " + dimension.selectedOptions[0].textContent.toLowerCase();
+  $("versions-empty").hidden = report.versions.length > 0;
+  $("versions-table").hidden = report.versions.length === 0;
+  renderTable($("versions-table"), versionColumns, report.versions, { flagged: (row) => row.flagged });
+}
+"""####
+        ),
+        "state.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// What the page remembers between refreshes: the campaign picked, the campaigns table's sort, and the last
+// campaigns report (the drill-down reads its row from there).
+export const state = { campaign: null, sort: { key: "sent", dir: -1 }, campaigns: [] };
 """####
         ),
         "style.css": (
@@ -554,6 +613,74 @@ figcaption { font-weight: 600; margin-bottom: .5rem; }
   header, main { padding-left: .75rem; padding-right: .75rem; }
   .tagline { display: none; }
   th, td { padding: .35rem .4rem; }
+}
+"""####
+        ),
+        "table.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// Tables: header cells sort them, cells are formatted per column.
+import { el } from "./dom.js";
+
+// A table whose header cells sort it (buttons, so the keyboard works), with formatted cells.
+export function renderTable(table, columns, rows, options = {}) {
+  table.replaceChildren();
+  const sort = options.sort;
+  const sorted = sort ? [...rows].sort((a, b) => compare(a[sort.key], b[sort.key]) * sort.dir) : rows;
+  const head = el("tr");
+  for (const column of columns) {
+    const th = el("th", { scope: "col" });
+    if (sort) {
+      if (sort.key === column.key) th.setAttribute("aria-sort", sort.dir > 0 ? "ascending" : "descending");
+      th.append(el("button", { type: "button", onclick: () => {
+        sort.dir = sort.key === column.key ? -sort.dir : -1;
+        sort.key = column.key;
+        renderTable(table, columns, rows, options);
+      } }, column.title));
+    } else {
+      th.textContent = column.title;
+    }
+    head.append(th);
+  }
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const row of sorted) {
+    const tr = el("tr", options.flagged && options.flagged(row) ? { class: "flagged" } : {});
+    for (const column of columns) {
+      const value = (column.format || ((v) => v ?? "–"))(row[column.key], row);
+      tr.append(el("td", {}, value));
+    }
+    body.append(tr);
+  }
+  table.append(body);
+}
+
+function compare(a, b) {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  return typeof a === "number" ? a - b : String(a).localeCompare(String(b));
+}
+"""####
+        ),
+        "timeseries.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// Displays and opens over time.
+import { api } from "./api.js";
+import { seriesChart } from "./charts.js";
+import { $ } from "./dom.js";
+import { campaignFilter, filters } from "./filters.js";
+
+export const seriesParams = () => ({ ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() });
+
+export async function loadSeries() {
+  const params = seriesParams();
+  const report = await api("/v1/reports/timeseries", params);
+  const empty = report.buckets.every((row) => !row.displayed && !row.opened);
+  $("series-empty").hidden = !empty;
+  $("series-chart").hidden = empty;
+  if (!empty) seriesChart($("series-chart"), report.buckets, params.bucket);
 }
 """####
         ),

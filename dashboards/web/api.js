@@ -1,0 +1,42 @@
+// The token and the report API: every request carries the token as a Bearer header.
+import { state } from "./state.js";
+
+const TOKEN_KEY = "pushtally.token";
+
+// A token may arrive in the URL fragment (never sent to the server, so never in its logs); it moves to
+// this tab's session storage and leaves the address bar at once.
+export function takeTokenFromFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("token")) sessionStorage.setItem(TOKEN_KEY, params.get("token"));
+  if (params.get("campaign")) state.campaign = params.get("campaign");
+  if (params.has("token")) {
+    params.delete("token");
+    history.replaceState(null, "", location.pathname + (params.toString() ? "#" + params : ""));
+  }
+}
+
+export function token() { return sessionStorage.getItem(TOKEN_KEY); }
+export function saveToken(value) { sessionStorage.setItem(TOKEN_KEY, value); }
+export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
+
+export class AuthError extends Error {}
+
+export async function api(path, params = {}, format = "json") {
+  const query = new URLSearchParams({ ...params, format });
+  if (format === "csv") query.set("bom", "1");
+  let response;
+  try {
+    response = await fetch(`${path}?${query}`, { headers: { Authorization: `Bearer ${token()}` } });
+  } catch (error) {
+    throw new Error("Cannot reach the PushTally server. Is it running?");
+  }
+  if (response.status === 401 || response.status === 403) {
+    throw new AuthError("Your token was refused (expired, revoked, or without the read role). Sign in again.");
+  }
+  if (!response.ok) {
+    let message = `The server answered ${response.status}.`;
+    try { message = (await response.json()).message || message; } catch (_) { /* not JSON */ }
+    throw new Error(message);
+  }
+  return format === "csv" ? response : response.json();
+}

@@ -1,0 +1,52 @@
+// One campaign's drill-down: funnel, time to display, actions, and its pushes.
+import { api } from "./api.js";
+import { barChart } from "./charts.js";
+import { $ } from "./dom.js";
+import { filters } from "./filters.js";
+import { number, percent, seconds } from "./format.js";
+import { state } from "./state.js";
+import { renderTable } from "./table.js";
+
+const pushColumns = [
+  { key: "push_id", title: "Push" },
+  { key: "title", title: "Title" },
+  { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
+  { key: "sent", title: "Sent", format: number },
+  { key: "displayed_unique", title: "Displayed", format: number },
+  { key: "display_rate", title: "Display rate", format: percent },
+  { key: "opened_unique", title: "Opened", format: number },
+  { key: "open_rate", title: "Open rate", format: percent },
+  { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
+];
+
+export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
+
+// Reads the campaign's row from the campaigns report, so it must run after loadCampaigns.
+export async function loadCampaign() {
+  const section = $("campaign-detail");
+  if (!state.campaign) { section.hidden = true; $("filter-note").hidden = true; return; }
+  const report = await api(campaignPath(), filters());
+  const row = state.campaigns.find((campaign) => campaign.campaign === state.campaign) || {};
+  section.hidden = false;
+  $("detail-title").textContent = `Campaign ${state.campaign}`;
+  $("filter-note").hidden = false;
+  $("filter-campaign").textContent = state.campaign;
+  barChart($("funnel-chart"), [
+    // Targeted only when the backend reported it: a bar of 0 above Sent would read as a loss.
+    ...(row.targeted ? [{ label: "Targeted", value: row.targeted }] : []),
+    { label: "Sent (APNs)", value: row.sent || 0 },
+    { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
+    { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
+  ], { label: "Funnel" });
+  const histogram = Object.entries(row.time_to_display_histogram || {})
+    .map(([bound, count]) => ({ bound: parseInt(bound, 10), count, open: bound.endsWith("+") }))
+    .sort((a, b) => a.bound - b.bound);
+  barChart($("latency-chart"), histogram.map((bucket) => ({
+    label: (bucket.open ? "≥ " : "< ") + seconds(bucket.bound), value: bucket.count })),
+  { label: "Time to display histogram", empty: "No timed displays: pushes need a sent_at." });
+  barChart($("actions-chart"), [
+    { label: "open", value: row.opened || 0 }, { label: "dismiss", value: row.dismissed || 0 },
+    ...Object.entries(row.actions || {}).map(([name, count]) => ({ label: name, value: count })),
+  ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
+  renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
+}
