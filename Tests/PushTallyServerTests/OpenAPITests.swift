@@ -42,4 +42,13 @@ import Testing
             }
         }
     }
+
+    /// `/dashboard/{file}` documents exactly the files the binary serves (schemathesis only asks for those).
+    @Test func theDashboardFilesAreDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("enum: [") && $0.contains("index.html") })
+        let documented = line.split(separator: "[")[1].dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Set(documented) == Set(DashboardAssets.files.keys))
+    }
 }

@@ -79,7 +79,7 @@ public func buildApplication(
 
 /// Keeps the store open while the server runs and closes it (committing the writer's queue) at shutdown.
 struct StoreService: Service {
-    let store: any PushTallyStore
+    let store: any StoreLifecycle
 
     func run() async throws {
         try? await gracefulShutdown()
@@ -89,7 +89,7 @@ struct StoreService: Service {
 
 /// Prunes raw events past the retention window in the background, in small batches, until shutdown.
 struct RetentionService: Service {
-    let store: any PushTallyStore
+    let store: any StoreMaintenance & ReportReader
     let configuration: ServerConfiguration
     let logger: Logger
 
@@ -99,7 +99,7 @@ struct RetentionService: Service {
             while !Task.isCancelled {
                 do {
                     let pruned = try await store.prune(
-                        receivedBefore: store.configuration.clock() - retention, batchSize: 5000)
+                        receivedBefore: store.configuration.clock() - retention, batchSize: MaintenancePlan.batchSize)
                     if pruned > 0 { logger.info("pruned raw events past retention", metadata: ["count": "\(pruned)"]) }
                 } catch {
                     logger.warning("retention prune failed; will retry", metadata: ["error": "\(error)"])

@@ -3,7 +3,7 @@ import PushTallyCore
 
 /// ``APIRoute/health``: 200 while the database takes writes, 503 otherwise (for load balancers).
 struct HealthController<Context: RequestContext>: Sendable {
-    let store: any PushTallyStore
+    let store: any StoreLifecycle & EventIngestor
 
     struct Health: Encodable {
         let status: String

@@ -5,7 +5,7 @@ import PushTallyCore
 /// The push backend's send records: ``APIRoute/registerPush``, ``APIRoute/registerPushes`` and
 /// ``APIRoute/recordSends``, each behind a token of the route's role (`backend`).
 struct PushController<Context: RequestContext>: Sendable {
-    let store: any PushTallyStore
+    let store: any PushRegistry
     let authorizer: Authorizer
     let reader: BodyReader
     let maxBatch: Int

@@ -4,7 +4,7 @@ import PushTallyCore
 
 /// `GET /v1/reports/...`: sent vs displayed vs opened, from rollups only.
 struct ReportController<Context: RequestContext>: Sendable {
-    let store: any PushTallyStore
+    let store: any ReportReader
     let authorizer: Authorizer
 
     func register(on routes: RouteTable<Context>) {

@@ -4,7 +4,7 @@ import PushTallyCore
 
 /// Checks bearer tokens against the store: 401 for missing, unknown or revoked, 403 for the wrong role.
 struct Authorizer: Sendable {
-    let store: any PushTallyStore
+    let store: any TokenStore
 
     /// Throws unless the request carries a token whose role grants `role`.
     /// - Parameter allowQueryKey: accept `?key=` for ingest clients that cannot set headers.

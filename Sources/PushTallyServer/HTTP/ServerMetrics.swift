@@ -40,7 +40,7 @@ public enum ServerMetrics {
 
 /// ``APIRoute/metrics``: Prometheus text, with the gauges that are cheapest read at scrape time.
 struct MetricsController<Context: RequestContext>: Sendable {
-    let store: any PushTallyStore
+    let store: any EventIngestor
     let databasePath: String?
 
     func register(on routes: RouteTable<Context>) {

@@ -12,7 +12,7 @@ import PushTallyCore
 /// as it arrives (``BodyReader``), then ``process(_:body:sink:)``. Every answer leaves as an
 /// ``IngestResponse``, which the adapter counts (``RequestCounters``) and writes.
 struct IngestPipeline: Sendable {
-    let store: any PushTallyStore
+    let store: any EventIngestor
     let authorizer: Authorizer
     let configuration: ServerConfiguration
     /// The body limit, declared, on the wire and after gzip inflation.
