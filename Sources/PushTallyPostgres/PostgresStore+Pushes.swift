@@ -3,8 +3,8 @@ import PostgresNIO
 import PushTallyCore
 
 extension PostgresStore: PushRegistry {
-    /// Registers a push or replaces its totals; the same call twice leaves the same state.
-    /// - Throws: ``StoreError/sentAtImmutable(pushID:current:)`` when `sent_at` would move.
+    /// Registers a push (``RegistrationPlan``) under its exclusive push lock, so a receipt committing at once
+    /// on another collector is timed either before or after, never lost in between.
     @discardableResult
     public func register(_ push: PushRegistration) async throws -> RegistrationOutcome {
         let now = configuration.clock()
