@@ -95,7 +95,7 @@ import FoundationNetworking
         defer { server.removeFiles() }
         let reports: [[String]] = [
             ["campaigns"], ["campaign", "新年促销"], ["push", "p1"], ["pushes", "--orphan"],
-            ["timeseries", "--bucket", "hour", "--tz", "Asia/Kolkata"],
+            ["timeseries", "--bucket", "hour", "--tz", "Asia/Kolkata"], ["versions", "--dimension", "os_version"],
         ]
         for report in reports {
             for format in ["csv", "json", "table"] {
@@ -107,6 +107,14 @@ import FoundationNetworking
                 #expect(local.stdout == remote.stdout, "\(report) \(format)")
                 #expect(!local.stdout.isEmpty)
             }
+        }
+        // `rate` reads the display rate from the report's rows, decoded from the server's JSON when remote.
+        for format in ["plain", "table", "csv", "json"] {
+            let arguments = ["rate", "--campaign", "新年促销", "--format", format]
+            let local = try runPushtally(arguments + ["--database", server.databasePath])
+            let remote = try runPushtally(arguments + ["--server", server.baseURL.absoluteString, "--token", server.adminToken])
+            #expect(local.status == 0 && remote.status == 0, "rate \(format): \(remote.stderr)")
+            #expect(local.stdout == remote.stdout, "rate \(format)")
         }
         // Environment variables stand in for the flags.
         let viaEnvironment = try runPushtally(
