@@ -3,7 +3,7 @@ import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { number, percent, seconds } from "./format.js";
+import { funnelColumns, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -11,11 +11,7 @@ const pushColumns = [
   { key: "push_id", title: "Push" },
   { key: "title", title: "Title" },
   { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
-  { key: "sent", title: "Sent", format: number },
-  { key: "displayed_unique", title: "Displayed", format: number },
-  { key: "display_rate", title: "Display rate", format: percent },
-  { key: "opened_unique", title: "Opened", format: number },
-  { key: "open_rate", title: "Open rate", format: percent },
+  ...funnelColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
 ];
 

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
-import { number, percent, seconds } from "./format.js";
+import { funnelColumns, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -13,11 +13,7 @@ const campaignColumns = (select) => [
       event.preventDefault();
       select(value);
     } }, value) },
-  { key: "sent", title: "Sent", format: number },
-  { key: "displayed_unique", title: "Displayed", format: number },
-  { key: "display_rate", title: "Display rate", format: percent },
-  { key: "opened_unique", title: "Opened", format: number },
-  { key: "open_rate", title: "Open rate", format: percent },
+  ...funnelColumns,
   { key: "unexplained_loss", title: "Unexplained loss", format: number },
   { key: "time_to_display_p50", title: "Median time to display", format: seconds },
   { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },

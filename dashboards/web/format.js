@@ -9,3 +9,12 @@ export const seconds = (value) => {
   if (value < 172800) return `${Math.round(value / 3600)} h`;
   return `${Math.round(value / 86400)} d`;
 };
+
+// The funnel's columns, in the order every table of campaigns or pushes shows them.
+export const funnelColumns = [
+  { key: "sent", title: "Sent", format: number },
+  { key: "displayed_unique", title: "Displayed", format: number },
+  { key: "display_rate", title: "Display rate", format: percent },
+  { key: "opened_unique", title: "Opened", format: number },
+  { key: "open_rate", title: "Open rate", format: percent },
+];

@@ -134,7 +134,7 @@ import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { number, percent, seconds } from "./format.js";
+import { funnelColumns, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -142,11 +142,7 @@ const pushColumns = [
   { key: "push_id", title: "Push" },
   { key: "title", title: "Title" },
   { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
-  { key: "sent", title: "Sent", format: number },
-  { key: "displayed_unique", title: "Displayed", format: number },
-  { key: "display_rate", title: "Display rate", format: percent },
-  { key: "opened_unique", title: "Opened", format: number },
-  { key: "open_rate", title: "Open rate", format: percent },
+  ...funnelColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
 ];
 
@@ -190,7 +186,7 @@ export async function loadCampaign() {
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
-import { number, percent, seconds } from "./format.js";
+import { funnelColumns, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -201,11 +197,7 @@ const campaignColumns = (select) => [
       event.preventDefault();
       select(value);
     } }, value) },
-  { key: "sent", title: "Sent", format: number },
-  { key: "displayed_unique", title: "Displayed", format: number },
-  { key: "display_rate", title: "Display rate", format: percent },
-  { key: "opened_unique", title: "Opened", format: number },
-  { key: "open_rate", title: "Open rate", format: percent },
+  ...funnelColumns,
   { key: "unexplained_loss", title: "Unexplained loss", format: number },
   { key: "time_to_display_p50", title: "Median time to display", format: seconds },
   { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
@@ -397,6 +389,15 @@ export const seconds = (value) => {
   if (value < 172800) return `${Math.round(value / 3600)} h`;
   return `${Math.round(value / 86400)} d`;
 };
+
+// The funnel's columns, in the order every table of campaigns or pushes shows them.
+export const funnelColumns = [
+  { key: "sent", title: "Sent", format: number },
+  { key: "displayed_unique", title: "Displayed", format: number },
+  { key: "display_rate", title: "Display rate", format: percent },
+  { key: "opened_unique", title: "Opened", format: number },
+  { key: "open_rate", title: "Open rate", format: percent },
+];
 """####
         ),
         "index.html": (
