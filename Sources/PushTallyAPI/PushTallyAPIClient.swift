@@ -58,7 +58,8 @@ public struct PushTallyAPIClient: Sendable {
         query.append(URLQueryItem(name: "format", value: json ? "json" : "csv"))
         if bom { query.append(URLQueryItem(name: "bom", value: "1")) }
         var components = URLComponents(url: url(path), resolvingAgainstBaseURL: false)!
-        components.queryItems = query
+        // Encoded as a browser encodes a form, so a `+` or `&` in a campaign name reads back as itself.
+        components.percentEncodedQuery = FormBody.encode(query.map { ($0.name, $0.value ?? "") })
         let (status, data) = try await exchange(URLRequest(url: components.url!))
         try Self.check(status, data)
         return data

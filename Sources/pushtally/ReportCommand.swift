@@ -34,7 +34,7 @@ struct ReportCommand: AsyncParsableCommand {
         func filter() throws -> ReportFilter {
             ReportFilter(
                 fromMillis: try parseTime(from, "from"), toMillis: try parseTime(to, "to"), app: app,
-                environment: environment)
+                environment: try environment.map { value in try checked { () throws(FieldError) in try ReportQuery.environment(value) } })
         }
 
         func run(_ subject: ReportSubject, configure: (inout ReportFilter) -> Void = { _ in }) async throws {
@@ -93,11 +93,8 @@ struct ReportCommand: AsyncParsableCommand {
         @OptionGroup var options: ReportOptions
 
         func run() async throws {
-            guard let width = TimeseriesOptions.Width(rawValue: bucket) else {
-                throw ValidationError("--bucket must be hour or day")
-            }
-            let zone: TimeZone
-            do { zone = try TimeseriesOptions.zone(named: tz) } catch { throw ValidationError(error.message) }
+            let width = try checked { () throws(FieldError) in try ReportQuery.bucket(bucket) }
+            let zone = try checked { () throws(FieldError) in try TimeseriesOptions.zone(named: tz) }
             try await options.run(.timeseries(TimeseriesOptions(width: width, timeZone: zone, name: tz))) {
                 $0.campaign = campaign
                 $0.pushID = pushID
@@ -116,14 +113,23 @@ extension ReportCommand {
         @OptionGroup var options: ReportOptions
 
         func run() async throws {
-            guard let dimension = VersionDimension(name: dimension) else {
-                throw ValidationError("--dimension must be app_version or os_version")
-            }
-            try await options.run(.versions(dimension)) {
+            let name = dimension
+            let parsed = try checked { () throws(FieldError) in try ReportQuery.dimension(name) }
+            try await options.run(.versions(parsed)) {
                 $0.campaign = campaign
                 $0.pushID = pushID
             }
         }
+    }
+}
+
+/// A flag's value checked by the core's rule for the same API parameter: a refusal is a usage error (exit 64)
+/// with the message the server answers with.
+func checked<T>(_ check: () throws(FieldError) -> T) throws -> T {
+    do {
+        return try check()
+    } catch {
+        throw ValidationError(error.message)
     }
 }
 

@@ -137,7 +137,8 @@ func shell(_ command: String) -> Int32 {
         }
         let refused = try #require(refusal, "the disk never filled")
         #expect(refused.status == 503)
-        #expect(refused.retryAfter != nil)
+        // Storage unavailable (Retry-After 30), not an overloaded writer (Retry-After 1).
+        #expect(refused.retryAfter == "30")
         #expect(refused.error == "unavailable")
         #expect(acknowledged.count == 600)
         let health = try await httpRequest(server.baseURL.appendingPathComponent("healthz"))

@@ -34,11 +34,55 @@ public enum FormBody {
         return result
     }
 
+    /// Encodes pairs as browsers do (WHATWG `application/x-www-form-urlencoded`, like `URLSearchParams` and
+    /// Python's `urlencode`): a space is `+`, every byte but `*-._` and ASCII letters and digits is escaped, so a
+    /// `+`, `&`, `=`, `%` or `#` in a value reads back as itself.
+    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        func component(_ text: String) -> String {
+            var out = ""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                    out.unicodeScalars.append(Unicode.Scalar(byte))
+                case UInt8(ascii: " "):
+                    out += "+"
+                default:
+                    let hex = Array("0123456789ABCDEF".unicodeScalars)
+                    out += "%"
+                    out.unicodeScalars.append(hex[Int(byte >> 4)])
+                    out.unicodeScalars.append(hex[Int(byte & 0xF)])
+                }
+            }
+            return out
+        }
+        return pairs.map { component($0.name) + "=" + component($0.value) }.joined(separator: "&")
+    }
+
+    /// Every `name=value` pair of a query string or form body in order, repeats kept, decoded as browsers encode
+    /// them (WHATWG `application/x-www-form-urlencoded`: `+` is a space, percent-escapes are UTF-8).
+    public static func pairs(_ text: Substring) throws(FieldError) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        for part in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = part.firstIndex(of: UInt8(ascii: "="))
+            let name = try decode(part[..<(equals ?? part.endIndex)])
+            let value = try equals.map { index throws(FieldError) in try decode(part[part.index(after: index)...]) } ?? ""
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    private static func decode(_ component: Substring.UTF8View.SubSequence) throws(FieldError) -> String {
+        let bytes = Array(component)
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(FieldError) -> String in try decode(buffer) } }
+        return try result.get()
+    }
+
     private static func decode(_ component: UnsafeRawBufferPointer) throws(FieldError) -> String {
         // Most components need no decoding: validate them as they are, without a copy.
         if !component.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
             guard let string = String(validating: component, as: UTF8.self) else {
-                throw FieldError("invalid_utf8", "form body is not valid UTF-8")
+                throw FieldError("invalid_utf8", "not valid UTF-8 once percent-decoded")
             }
             return string
         }
@@ -52,7 +96,7 @@ public enum FormBody {
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard index + 2 < component.count, let h = hexValue(component[index + 1]), let l = hexValue(component[index + 2]) else {
-                    throw FieldError("malformed_form", "bad percent-encoding in form body")
+                    throw FieldError("malformed_form", "bad percent-encoding (a % must be followed by two hex digits)")
                 }
                 bytes.append(h << 4 | l)
                 index += 2
@@ -62,7 +106,7 @@ public enum FormBody {
             index += 1
         }
         guard let string = String(validating: bytes, as: UTF8.self) else {
-            throw FieldError("invalid_utf8", "form body is not valid UTF-8")
+            throw FieldError("invalid_utf8", "not valid UTF-8 once percent-decoded")
         }
         return string
     }

@@ -13,7 +13,7 @@ public enum Timestamp {
                 return try millis(seconds: seconds, field: field)
             }
             if let date = parseISO8601(trimmed) {
-                return floorMillis(seconds: date.timeIntervalSince1970)
+                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
             }
             throw FieldError(
                 "bad_timestamp", "\(field) must be unix seconds or ISO 8601 (2026-11-20T08:00:00Z)", field: field)
@@ -29,14 +29,7 @@ public enum Timestamp {
         guard seconds.isFinite, abs(seconds) <= maximumSeconds else {
             throw FieldError("bad_timestamp", "\(field) is out of range for unix seconds", field: field)
         }
-        return floorMillis(seconds: seconds)
-    }
-
-    /// Whole milliseconds, floored, of a time in seconds. Via microseconds rounded to nearest: a decimal such as
-    /// 1795000000.123 has no exact binary value (it is 1795000000.12299990…), and flooring it directly lost
-    /// the millisecond the client sent.
-    private static func floorMillis(seconds: Double) -> Int64 {
-        Int64(((seconds * 1_000_000).rounded() / 1000).rounded(.down))
+        return Int64((seconds * 1000).rounded(.down))
     }
 
     private static func parseISO8601(_ text: String) -> Date? {

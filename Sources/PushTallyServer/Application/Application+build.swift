@@ -101,6 +101,8 @@ struct RetentionService: Service {
                     let pruned = try await store.prune(
                         receivedBefore: store.configuration.clock() - retention, batchSize: MaintenancePlan.batchSize)
                     if pruned > 0 { logger.info("pruned raw events past retention", metadata: ["count": "\(pruned)"]) }
+                } catch is CancellationError {
+                    return
                 } catch {
                     logger.warning("retention prune failed; will retry", metadata: ["error": "\(error)"])
                 }

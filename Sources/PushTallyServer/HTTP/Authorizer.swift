@@ -9,7 +9,7 @@ struct Authorizer: Sendable {
     /// Throws unless the request carries a token whose role grants `role`.
     /// - Parameter allowQueryKey: accept `?key=` for ingest clients that cannot set headers.
     func require(_ role: Role, _ request: Request, allowQueryKey: Bool = false) async throws {
-        let queryKey = allowQueryKey ? request.uri.queryParameters["key"].map(String.init) : nil
+        let queryKey = allowQueryKey ? APIRoute.queryKey(in: request.uri.description) : nil
         try await require(role, headers: request.headers, queryKey: queryKey)
     }
 
@@ -40,8 +40,4 @@ struct Authorizer: Sendable {
         return queryKey
     }
 
-    /// The `key` query parameter of a request target such as `/v1/receipts?key=pt_...`.
-    static func queryKey(in target: String) -> String? {
-        URI(target).queryParameters["key"].map(String.init)
-    }
 }

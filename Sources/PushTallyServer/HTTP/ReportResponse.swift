@@ -5,32 +5,22 @@ import PushTallyCore
 
 /// Renders a report table as JSON or CSV, as the request asks, gzip-compressed when the client accepts it.
 struct ReportResponse {
-    enum Format: String {
-        case json, csv
-    }
-
     /// `?format=json|csv` wins; otherwise `Accept: text/csv` picks CSV; JSON by default.
-    static func format(of request: Request) throws -> Format {
-        if let value = request.uri.queryParameters["format"] {
-            guard let format = Format(rawValue: String(value).lowercased()) else {
-                throw APIError(.badRequest, "bad_value", "format must be json or csv", field: "format")
-            }
-            return format
-        }
+    static func format(_ query: ReportQuery, request: Request) -> ReportQuery.Format {
+        if let format = query.format { return format }
         let accept = request.headers[.accept]?.lowercased() ?? ""
         return accept.contains("text/csv") ? .csv : .json
     }
 
-    static func make(_ table: ReportTable, name: String, request: Request, now: Date = Date()) throws -> Response {
+    static func make(_ table: ReportTable, name: String, query: ReportQuery, request: Request, now: Date = Date()) throws -> Response {
         var headers: HTTPFields = [:]
         let data: Data
-        switch try format(of: request) {
+        switch format(query, request: request) {
         case .json:
             data = JSONRenderer.render(table)
             headers[.contentType] = "application/json; charset=utf-8"
         case .csv:
-            let bom = request.uri.queryParameters["bom"].map { $0 == "1" || $0 == "true" } ?? false
-            data = Data(CSVRenderer.render(table, bom: bom).utf8)
+            data = Data(CSVRenderer.render(table, bom: query.bom).utf8)
             headers[.contentType] = "text/csv; charset=utf-8; header=present"
             let day = now.formatted(.iso8601.year().month().day())
             headers[.contentDisposition] = "attachment; filename=\"pushtally-\(name)-\(day).csv\""

@@ -48,6 +48,9 @@ struct IngestPipeline: Sendable {
     /// the store takes the events, so the fast path's common case never leaves the event loop.
     func process<Sink: IngestSink>(_ request: Request, body: ByteBuffer, sink: Sink) {
         do {
+            if let mark = request.target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                try request.route.checkQuery(request.target[request.target.index(after: mark)...])
+            }
             try limiter?.check(headers: request.headers, peer: request.peer)
         } catch {
             return sink.deliver(Self.refusal(error, request))
@@ -55,7 +58,7 @@ struct IngestPipeline: Sendable {
         guard configuration.requireIngestKey, let role = request.route.role else { return commit(request, body, sink) }
         Task {
             do {
-                try await authorizer.require(role, headers: request.headers, queryKey: Authorizer.queryKey(in: request.target))
+                try await authorizer.require(role, headers: request.headers, queryKey: APIRoute.queryKey(in: request.target))
             } catch {
                 return sink.deliver(Self.refusal(error, request))
             }

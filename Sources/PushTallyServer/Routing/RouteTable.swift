@@ -17,8 +17,18 @@ final class RouteTable<Context: RequestContext> {
         self.router = router
     }
 
-    /// Registers `route`; its handler checks the route's role itself (or the route has none).
+    /// Registers `route`; its handler checks the route's role itself (or the route has none). A query parameter
+    /// the route does not take is refused before the handler runs (``APIRoute/checkQuery(_:)``), except on the
+    /// ingest routes, whose pipeline answers every refusal itself, on both of its paths.
     func on(_ route: APIRoute, use handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+        guard route.eventKind == nil else { return register(route, handler) }
+        register(route) { request, context in
+            try route.checkQuery(request.uri.query.map { $0[...] })
+            return try await handler(request, context)
+        }
+    }
+
+    private func register(_ route: APIRoute, _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
         router.on(RouterPath(route.path), method: route.method, use: handler)
         routes.append(RouteDescription(method: route.method.rawValue, path: Self.openAPIPath(route.path)))
     }
