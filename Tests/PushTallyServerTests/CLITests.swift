@@ -139,6 +139,16 @@ import FoundationNetworking
         #expect(badZone.status == 64)
         let badTime = try runPushtally(["report", "campaigns", "--from", "whenever", "--database", server.databasePath])
         #expect(badTime.status == 64)
+        // The CLI refuses what the API refuses, with the API's message.
+        for (arguments, message) in [
+            (["report", "campaigns", "--environment", "prod"], "environment must be one of production, sandbox, not prod"),
+            (["report", "timeseries", "--bucket", "week"], "bucket must be one of hour, day, not week"),
+            (["report", "versions", "--dimension", "sdk"], "dimension must be one of app_version, os_version, not sdk"),
+        ] {
+            let refused = try runPushtally(arguments + ["--database", server.databasePath])
+            #expect(refused.status == 64, "\(arguments)")
+            #expect(refused.stderr.contains(message), "\(refused.stderr)")
+        }
         #expect(try server.stop() == 0)
         let unreachable = try runPushtally(["report", "campaigns", "--server", server.baseURL.absoluteString])
         #expect(unreachable.status == 4)

@@ -1,0 +1,85 @@
+"""Drives the dashboard in Chromium as a person would: signs in through its form with a token, clicks each
+campaign named on the command line in the campaigns table, and reads what the page shows (funnel, time
+series, receipt health) beside what the CSV downloads hold for the same campaign. Prints one JSON object.
+
+Usage: dashboard_clicks.py BASE_URL TOKEN CAMPAIGN...   (run by DashboardTests; needs chromium-driver, selenium)
+"""
+import csv
+import io
+import json
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def wait(what, check, seconds=15):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            value = check()
+            if value:
+                return value
+        except Exception:  # the page is still drawing
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+def csv_rows(base, token, path, campaign):
+    query = urllib.parse.urlencode({"format": "csv", "campaign": campaign})
+    request = urllib.request.Request(f"{base}{path}?{query}", headers={"Authorization": "Bearer " + token})
+    text = urllib.request.urlopen(request).read().decode("utf-8-sig")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def main(base, token, campaigns):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    results = []
+    try:
+        driver.get(base + "/dashboard/")
+        field = wait("the sign-in form", lambda: driver.find_element(By.ID, "token"))
+        field.send_keys(token)
+        driver.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
+        wait("the campaigns table", lambda: driver.find_elements(By.CSS_SELECTOR, "#campaigns-table tbody tr"))
+        for name in campaigns:
+            link = wait(f"a link for {name}", lambda: driver.find_element(By.LINK_TEXT, name))
+            link.click()
+            wait(f"the drill-down of {name}", lambda: driver.find_element(By.ID, "detail-title").text == f"Campaign {name}")
+            funnel = wait("the funnel", lambda: driver.find_element(By.ID, "funnel-chart").text)
+            series = wait("the series", lambda: [
+                element.get_attribute("textContent")
+                for element in driver.find_elements(By.CSS_SELECTOR, "#series-chart title")
+                if element.get_attribute("textContent").endswith(" displayed")])
+            health = wait("receipt health", lambda: [
+                [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                for row in driver.find_elements(By.CSS_SELECTOR, "#versions-table tbody tr")])
+            campaign_csv = [row for row in csv_rows(base, token, "/v1/reports/campaigns", name) if row["campaign"] == name]
+            results.append({
+                "name": name,
+                "address": driver.current_url,
+                "funnel": funnel,
+                "series_displayed": sum(int(title.split(": ")[-1].split(" ")[0]) for title in series),
+                "health_receipts": sum(int(cells[1].replace(",", "")) for cells in health),
+                "csv_displayed_unique": int(campaign_csv[0]["displayed_unique"]) if campaign_csv else None,
+                "csv_display_rate": campaign_csv[0]["display_rate"] if campaign_csv else None,
+                "csv_series_displayed": sum(int(row["displayed_unique"]) for row in csv_rows(base, token, "/v1/reports/timeseries", name)),
+                "csv_health_receipts": sum(int(row["receipts"]) for row in csv_rows(base, token, "/v1/reports/versions", name)),
+            })
+            driver.find_element(By.ID, "all-campaigns").click()
+            wait("the campaign filter to clear", lambda: not driver.find_element(By.ID, "filter-note").is_displayed())
+    finally:
+        driver.quit()
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], sys.argv[3:])
