@@ -16,6 +16,9 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(help: "Output format: table, csv or json (default: table on a terminal, csv otherwise).")
         var format: OutputFormat?
 
+        @Flag(help: "In a table, every column (by its CSV name) instead of the key ones.")
+        var wide = false
+
         @Option(help: "From this time (ISO 8601 or unix seconds); on sent_at, or on event time for timeseries.")
         var from: String?
 
@@ -42,11 +45,11 @@ struct ReportCommand: AsyncParsableCommand {
             configure(&filter)
             let source = try await source.open()
             defer { source.close() }
-            let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .csv)
+            let format = format ?? (Terminal.isInteractive ? .table : .csv)
             let request = ReportRequest(subject, filter: filter)
             let output: String
             switch format {
-            case .table: output = TextTableRenderer.render(try await source.table(request))
+            case .table: output = HumanTableRenderer.render(try await source.table(request), style: Terminal.style(wide: wide))
             case .csv: output = try await source.text(request, json: false, bom: bom)
             case .json: output = try await source.text(request, json: true, bom: false) + "\n"
             }
@@ -155,8 +158,8 @@ struct RateCommand: AsyncParsableCommand {
     @Option(help: "Only pushes sent within this long before now: 90m, 24h, 7d (or a time, ISO 8601 / unix seconds).")
     var since: String?
 
-    @Option(help: "Output format: table, csv or json; plain (the default) prints the rate alone.")
-    var format: RateFormat = .plain
+    @Option(help: "Output format: plain (the rate alone, as a number), table, csv or json (default: the rate as a percent on a terminal, plain otherwise).")
+    var format: RateFormat?
 
     @OptionGroup var source: SourceOptions
 
@@ -182,9 +185,10 @@ struct RateCommand: AsyncParsableCommand {
             throw Exit.notFound
         }
         switch format {
-        case .plain: print(rate.map(CSVRenderer.cell) ?? "")
+        case nil where Terminal.isInteractive: print(rate.map { HumanTableRenderer.cell($0) } ?? "–")
+        case nil, .plain: print(rate.map(CSVRenderer.cell) ?? "")
         case .csv: FileHandle.standardOutput.write(Data(CSVRenderer.render(table).utf8))
-        default: FileHandle.standardOutput.write(Data(TextTableRenderer.render(table).utf8))
+        default: FileHandle.standardOutput.write(Data(HumanTableRenderer.render(table, style: Terminal.style(wide: false)).utf8))
         }
     }
 

@@ -1,0 +1,150 @@
+import Foundation
+
+/// How a report is drawn for people at a terminal.
+public struct HumanTableStyle: Sendable, Equatable {
+    /// The terminal's width in columns.
+    public var width: Int
+    /// Every column (by its CSV name) instead of the key ones, none cut to the terminal's width.
+    public var wide: Bool
+    /// ANSI colour (a bold header): only on a terminal, and never with `NO_COLOR`.
+    public var colour: Bool
+
+    public init(width: Int = 120, wide: Bool = false, colour: Bool = false) {
+        self.width = width
+        self.wide = wide
+        self.colour = colour
+    }
+}
+
+/// A report as a compact table for people, as `gh` and `kubectl` draw theirs: the key columns first, counts
+/// with thousands separators (`1,000`), rates as percents with one decimal (`33.3%`), durations in units
+/// (`45 s`, `3 min`), long names cut with `…` by display width (CJK characters count two), fitted to the
+/// terminal's width. Pipes get CSV or JSON instead; ``TextTableRenderer`` keeps the raw values.
+public enum HumanTableRenderer {
+    /// The columns shown without `--wide`, in this order, with the label people read; a report shows those it has.
+    static let keyColumns: [(name: String, label: String)] = [
+        ("campaign", "campaign"), ("push_id", "push"), ("start", "start"), ("version", "version"),
+        ("sent", "sent"), ("displayed_unique", "displayed"), ("display_rate", "display rate"),
+        ("opened_unique", "opened"), ("open_rate", "open rate"), ("time_to_display_p50", "p50 to display"),
+        ("receipts", "receipts"), ("opens", "opens"), ("receipt_share", "receipt share"), ("open_share", "open share"),
+        ("flagged", "flagged"),
+    ]
+
+    /// Text columns give up width first, down to this many columns.
+    static let narrowestText = 8
+
+    public static func render(_ table: ReportTable, style: HumanTableStyle) -> String {
+        let shape = table.rows.first ?? table.template
+        var columns: [(name: String, label: String, isText: Bool)] = keyColumns.compactMap { key in
+            guard let value = shape.first(where: { $0.0 == key.name })?.1 else { return nil }
+            return (key.name, style.wide ? key.name : key.label, isText(value))
+        }
+        if style.wide {
+            for (name, value) in shape where !columns.contains(where: { $0.name == name }) {
+                if case .counts = value { continue }
+                columns.append((name, name, isText(value)))
+            }
+        }
+        var cells = table.rows.map { row in
+            columns.map { column in row.first { $0.0 == column.name }.map { cell($0.1, column: column.name) } ?? "–" }
+        }
+        if style.wide {
+            // Map columns (actions by identifier) expand as the CSV expands them, after the fixed ones.
+            let records = table.records()
+            let expanded = table.csvLayout.expanded
+            for name in expanded {
+                let index = records[0].firstIndex(of: name)!
+                columns.append((name, name, false))
+                for row in cells.indices { cells[row].append(grouped(Int64(records[row + 1][index]) ?? 0)) }
+            }
+        }
+        var widths = columns.indices.map { index in
+            max(displayWidth(columns[index].label), cells.map { displayWidth($0[index]) }.max() ?? 0)
+        }
+        // `--wide` asks for every column whole, as `kubectl -o wide` does: the terminal wraps or scrolls.
+        if !style.wide { fit(&widths, &columns, width: style.width) }
+        var lines = [line(columns.map(\.label), widths, columns)]
+        if style.colour { lines[0] = "\u{1B}[1m" + lines[0] + "\u{1B}[0m" }
+        lines += cells.map { line(Array($0.prefix(columns.count)), widths, columns) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A cell for people: `1,234`, `33.3%`, `45 s`, `yes`, or `–` where there is no value.
+    public static func cell(_ value: ReportValue, column: String = "") -> String {
+        switch value {
+        case .text(let text): text ?? (column == "campaign" ? "(unregistered)" : "–")
+        case .integer(let number): grouped(number)
+        case .rate(let rate): rate.map { String(format: "%.1f%%", $0 * 100) } ?? "–"
+        case .seconds(let seconds): seconds.map(duration) ?? "–"
+        case .flag(let flag): flag ? "yes" : "no"
+        case .counts(let counts, _): counts.keys.sorted().map { "\($0) \(grouped(counts[$0]!))" }.joined(separator: ", ")
+        }
+    }
+
+    /// `1234567` as `1,234,567`.
+    public static func grouped(_ number: Int64) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return number < 0 ? "-" + out : out
+    }
+
+    static func duration(_ seconds: Int64) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7_200 { return "\(Int((Double(seconds) / 60).rounded())) min" }
+        if seconds < 172_800 { return "\(Int((Double(seconds) / 3_600).rounded())) h" }
+        return "\(Int((Double(seconds) / 86_400).rounded())) d"
+    }
+
+    private static func isText(_ value: ReportValue) -> Bool {
+        if case .text = value { true } else { false }
+    }
+
+    /// Narrows text columns (the widest first) to fit `width`, then drops columns from the right.
+    private static func fit(_ widths: inout [Int], _ columns: inout [(name: String, label: String, isText: Bool)], width: Int) {
+        func total() -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
+        while total() > width {
+            let candidates = widths.indices.filter { columns[$0].isText && widths[$0] > narrowestText }
+            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[widest] = max(narrowestText, widths[widest] - (total() - width))
+        }
+        while total() > width, widths.count > 1 {
+            widths.removeLast()
+            columns.removeLast()
+        }
+    }
+
+    private static func line(_ cells: [String], _ widths: [Int], _ columns: [(name: String, label: String, isText: Bool)]) -> String {
+        var parts: [String] = []
+        for (index, cell) in cells.enumerated() where index < widths.count {
+            let text = truncated(cell, to: widths[index])
+            let padding = String(repeating: " ", count: widths[index] - displayWidth(text))
+            // Numbers line up on the right, as people compare their magnitudes.
+            parts.append(columns[index].isText ? text + padding : padding + text)
+        }
+        var joined = parts.joined(separator: "  ")
+        while joined.last == " " { joined.removeLast() }
+        return joined
+    }
+
+    /// `text` cut to `width` display columns, ending in `…` when cut.
+    static func truncated(_ text: String, to width: Int) -> String {
+        guard displayWidth(text) > width else { return text }
+        var out = ""
+        var used = 0
+        for character in text {
+            let characterWidth = displayWidth(String(character))
+            if used + characterWidth > width - 1 { break }
+            out.append(character)
+            used += characterWidth
+        }
+        return out + "…"
+    }
+
+    static func displayWidth(_ text: String) -> Int {
+        TextTableRenderer.displayWidth(text)
+    }
+}
