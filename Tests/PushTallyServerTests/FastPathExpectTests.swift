@@ -80,6 +80,9 @@ import Testing
         connection.now = opened + .seconds(3)
         _ = connection.routerEnded()
         #expect(connection.machine.idleSince == opened + .seconds(3))
+        // Bytes of a head the decoder has not made whole yet are a request begun.
+        connection.machine.bytesArrived()
+        #expect(connection.machine.idleSince == nil)
     }
 }
 

@@ -109,6 +109,8 @@ struct FastPathStateMachine {
     /// Close once every answer is written (`Connection: close`, or a quiesce).
     var closeAfterAnswers = false
     private(set) var clock: ConnectionClock
+    /// Bytes arrived that are not yet a whole request head or the end of a request: mid-request, not idle.
+    private var partialRequest = false
 
     init(_ configuration: Configuration, now: NIODeadline) {
         self.configuration = configuration
@@ -126,7 +128,7 @@ struct FastPathStateMachine {
     /// Since when the connection has been idle (between requests, or no request yet), or `nil` while a request
     /// is being read or answered: what ``ConnectionRegistry`` evicts by at `--max-connections`.
     var idleSince: NIODeadline? {
-        guard case .idle = reading, held.isEmpty, !isWaitingForServer else { return nil }
+        guard case .idle = reading, !partialRequest, held.isEmpty, !isWaitingForServer else { return nil }
         return clock.lastActivity
     }
 
@@ -138,12 +140,21 @@ struct FastPathStateMachine {
         return clock.deadline
     }
 
+    /// Bytes arrived, before the HTTP decoder makes parts of them (which come next, if they make any).
+    mutating func bytesArrived() {
+        partialRequest = true
+    }
+
     /// A request part arrived from the HTTP decoder.
     mutating func received(_ part: HTTPRequestPart, now: NIODeadline) -> PartAction {
         switch part {
-        case .head: clock.requestBegan(now: now)
+        case .head:
+            clock.requestBegan(now: now)
+            partialRequest = false
         case .body(let chunk): clock.received(bytes: chunk.readableBytes, now: now)
-        case .end: clock.requestEnded(now: now)
+        case .end:
+            clock.requestEnded(now: now)
+            partialRequest = false
         }
         if !held.isEmpty {
             held.append(part)

@@ -61,6 +61,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        // Only a connection that registers for eviction needs to know of bytes the decoder has not made a part of.
+        if shared.registry != nil { try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first) }
         if context.channel.isActive { becameActive(context) }
     }
 
@@ -230,6 +232,11 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     // MARK: Idle timeout and eviction
+
+    /// Bytes arrived, before decoding.
+    func bytesArrived() {
+        machine.bytesArrived()
+    }
 
     /// Since when the connection has been idle, or `nil` while a request is read or answered.
     var idleSince: NIODeadline? { context == nil ? nil : machine.idleSince }
