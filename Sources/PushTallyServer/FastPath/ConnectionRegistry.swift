@@ -29,10 +29,15 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// The listener waits for a free slot (``evictForWaitingListener()`` until ``listenerResumed()``).
     private var listenerWaits = false
     private var evicting = false
+    /// Where to look again from when no connection has registered yet (they register as they become active).
+    private var someLoop: (any EventLoop)?
 
     func register(_ handler: NIOLoopBound<IngestFastPath>) {
         let key = ObjectIdentifier(handler.eventLoop)
-        lock.withLock { loops[key, default: Loop(loop: handler.eventLoop)].handlers[ObjectIdentifier(handler.value)] = handler }
+        lock.withLock {
+            loops[key, default: Loop(loop: handler.eventLoop)].handlers[ObjectIdentifier(handler.value)] = handler
+            if someLoop == nil { someLoop = handler.eventLoop }
+        }
     }
 
     /// Called on the handler's event loop (it reads the handler's identity there).
@@ -58,8 +63,8 @@ final class ConnectionRegistry: @unchecked Sendable {
     }
 
     private func evictLongestIdle() {
-        let snapshot = lock.withLock { Array(loops.values) }
-        guard let anyLoop = snapshot.first?.loop else { return finishEviction(closed: false, retryOn: nil) }
+        let (snapshot, someLoop) = lock.withLock { (Array(loops.values), self.someLoop) }
+        guard let anyLoop = snapshot.first?.loop else { return finishEviction(closed: false, retryOn: someLoop) }
         // Each loop names its connection idle the longest, read from the handlers' clocks on that loop.
         let candidates = snapshot.map { entry in
             entry.loop.submit { () -> (since: NIODeadline, handler: NIOLoopBound<IngestFastPath>)? in
