@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds an idle or stalled connection is kept open.")
     var idleTimeout = 30
 
-    @Option(help: "Most open connections; beyond it new ones wait until others close.")
+    @Option(help: "Most open connections; at the limit a new one closes the connection idle the longest (busy ones are never closed).")
     var maxConnections = 8192
 
     @Option(help: "Days of raw events to keep (pruned hourly; counts stay in rollups); 0 keeps them forever.")

@@ -50,6 +50,9 @@ import Testing
             // The handler answers a refusal at once.
             case .refuseTooLarge(let request): return ["refuse \(request.slot)"] + answer(request.slot, .contentTooLarge)
             case .close: return ["close"]
+            case .checkContinue(let request): return ["check \(request.route.path)"]
+            case .continueThenForward(.head(let head)): return ["100", "router: \(head.method) \(head.path ?? "")"]
+            case .continueThenForward: return ["100"]
             }
         }
 

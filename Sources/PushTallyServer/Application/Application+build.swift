@@ -54,9 +54,10 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let (router, _, ingest) = buildRoutes(configuration: configuration, store: store)
     // The fast path keeps every connection's idle and slow-client clock, so Hummingbird's is off.
+    let registry = ConnectionRegistry()
     let shared = IngestFastPath.Shared(
         pipeline: ingest, answersIngest: configuration.ingestFastPath,
-        idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), logger: logger)
+        idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), logger: logger, registry: registry)
     var server = HTTPServerBuilder.http1(
         configuration: .init(additionalChannelHandlers: [IngestFastPath(shared)], idleTimeout: nil))
     if let (certificatePath, keyPath) = configuration.tls {
@@ -70,7 +71,7 @@ public func buildApplication(
         server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally",
-            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            availableConnectionsDelegate: EvictingConnectionLimit(maximum: configuration.maxConnections, registry: registry)),
         services: [StoreService(store: store), RetentionService(store: store, configuration: configuration, logger: logger)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

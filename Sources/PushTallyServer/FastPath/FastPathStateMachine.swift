@@ -40,6 +40,13 @@ struct FastPathStateMachine {
         let slot: Int
     }
 
+    /// A request that asked `Expect: 100-continue` on an ingest route: its head is judged before its body is read.
+    struct ContinueRequest {
+        let head: HTTPRequest
+        let route: APIRoute
+        let kind: EventKind
+    }
+
     /// What to do with a request part that arrived, or that waited and may go now.
     enum PartAction {
         /// Nothing: the part was collected, thrown away, or waits for the other path.
@@ -52,6 +59,10 @@ struct FastPathStateMachine {
         case refuseTooLarge(IngestRequest)
         /// Close the connection.
         case close
+        /// Judge the head alone, then call ``continueAdmitted()`` or ``continueRefused()``; reads pause meanwhile.
+        case checkContinue(ContinueRequest)
+        /// Write `100 Continue`, then pass the head on to the router.
+        case continueThenForward(HTTPRequestPart)
     }
 
     /// What follows writing the answers that were ready.
@@ -70,7 +81,7 @@ struct FastPathStateMachine {
         case forwardToRouter
     }
 
-    private enum Reading {
+    enum Reading {
         /// Between requests.
         case idle
         /// Collecting an ingest request's body.
@@ -79,23 +90,27 @@ struct FastPathStateMachine {
         case passing
         /// Throwing away the rest of a refused body, counting it.
         case discarding(bytes: Int)
+        /// Waiting, reads paused, for the decision on the head of a request that asked `Expect: 100-continue`.
+        case awaitingContinue(ContinueRequest)
     }
 
     let configuration: Configuration
-    private var reading = Reading.idle
+    var reading = Reading.idle
     /// This path's answers in request order; `nil` until ready. `firstSlot` is the number of the first.
-    private var answers = CircularBuffer<Answer?>()
-    private var firstSlot = 0
+    var answers = CircularBuffer<Answer?>()
+    var firstSlot = 0
     /// Requests passed on to the router whose response has not ended yet.
-    private var passedInFlight = 0
+    var passedInFlight = 0
     /// Parts of requests that wait for the other path's answers, in arrival order.
-    private var held = CircularBuffer<HTTPRequestPart>()
+    var held = CircularBuffer<HTTPRequestPart>()
     private var isReleasingHeld = false
     private var releasedAny = false
     private var readPending = false
     /// Close once every answer is written (`Connection: close`, or a quiesce).
-    private var closeAfterAnswers = false
+    var closeAfterAnswers = false
     private(set) var clock: ConnectionClock
+    /// Bytes arrived that are not yet a whole request head or the end of a request: mid-request, not idle.
+    private var partialRequest = false
 
     init(_ configuration: Configuration, now: NIODeadline) {
         self.configuration = configuration
@@ -105,6 +120,18 @@ struct FastPathStateMachine {
     /// Whether this path or the router is working on a request that arrived whole.
     var isWaitingForServer: Bool { !answers.isEmpty || passedInFlight > 0 }
 
+    var isAwaitingContinue: Bool {
+        if case .awaitingContinue = reading { return true }
+        return false
+    }
+
+    /// Since when the connection has been idle (between requests, or no request yet), or `nil` while a request
+    /// is being read or answered: what ``ConnectionRegistry`` evicts by at `--max-connections`.
+    var idleSince: NIODeadline? {
+        guard case .idle = reading, !partialRequest, held.isEmpty, !isWaitingForServer else { return nil }
+        return clock.lastActivity
+    }
+
     // MARK: Events
 
     /// The connection opened: the first idle check is due at the returned deadline.
@@ -113,12 +140,21 @@ struct FastPathStateMachine {
         return clock.deadline
     }
 
+    /// Bytes arrived, before the HTTP decoder makes parts of them (which come next, if they make any).
+    mutating func bytesArrived() {
+        partialRequest = true
+    }
+
     /// A request part arrived from the HTTP decoder.
     mutating func received(_ part: HTTPRequestPart, now: NIODeadline) -> PartAction {
         switch part {
-        case .head: clock.requestBegan(now: now)
+        case .head:
+            clock.requestBegan(now: now)
+            partialRequest = false
         case .body(let chunk): clock.received(bytes: chunk.readableBytes, now: now)
-        case .end: clock.requestEnded(now: now)
+        case .end:
+            clock.requestEnded(now: now)
+            partialRequest = false
         }
         if !held.isEmpty {
             held.append(part)
@@ -132,7 +168,7 @@ struct FastPathStateMachine {
 
     /// The channel asks for more to read: `true` to read now; otherwise reads resume once requests go.
     mutating func readRequested() -> Bool {
-        if !held.isEmpty || answers.count >= configuration.maxPipelined {
+        if !held.isEmpty || isAwaitingContinue || answers.count >= configuration.maxPipelined {
             readPending = true
             return false
         }
@@ -177,7 +213,7 @@ struct FastPathStateMachine {
     /// A graceful shutdown began: requests not yet started are never answered.
     mutating func quiesce() -> QuiesceAction {
         // What is held begins with a request's head; the rest of that request is thrown away as it comes.
-        if !held.isEmpty { reading = .discarding(bytes: 0) }
+        if !held.isEmpty || isAwaitingContinue { reading = .discarding(bytes: 0) }
         held.removeAll()
         closeAfterAnswers = true
         if passedInFlight > 0 {
@@ -211,76 +247,8 @@ struct FastPathStateMachine {
     /// and these came outside one), and whether to resume reading.
     mutating func endReleasingHeld() -> (readComplete: Bool, read: Bool) {
         isReleasingHeld = false
-        let read = readPending && held.isEmpty && answers.count < configuration.maxPipelined
+        let read = readPending && held.isEmpty && !isAwaitingContinue && answers.count < configuration.maxPipelined
         if read { readPending = false }
         return (releasedAny, read)
-    }
-
-    // MARK: Rules
-
-    /// What to do with a part, or `nil` when it must wait for the other path's answers (nothing changes then).
-    private mutating func process(_ part: HTTPRequestPart) -> PartAction? {
-        switch (reading, part) {
-        case (.idle, .head(let head)):
-            if closeAfterAnswers {
-                reading = .discarding(bytes: 0)
-                return .nothing
-            }
-            if configuration.answersIngest, let target = head.path,
-                case let (route, kind)? = IngestPipeline.route(method: head.method, target: target)
-            {
-                if passedInFlight > 0 { return nil }
-                return startIngest(IngestRequest(head: head, route: route, kind: kind, slot: firstSlot + answers.count))
-            }
-            if !answers.isEmpty { return nil }
-            passedInFlight += 1
-            reading = .passing
-            return .forward(part)
-        case (.ingest(let request, var body), .body(var chunk)):
-            let total = (body?.readableBytes ?? 0) + chunk.readableBytes
-            guard configuration.bodyLimit.admits(bytes: total) else {
-                reading = .discarding(bytes: total)
-                return .refuseTooLarge(request)
-            }
-            reading = .idle  // lets `body` be appended to without a copy
-            if body == nil {
-                // Most bodies come in one part: it is kept as it is, not copied.
-                body = chunk
-            } else {
-                body!.writeBuffer(&chunk)
-            }
-            reading = .ingest(request, body: body)
-            return .nothing
-        case (.ingest(let request, let body), .end):
-            reading = .idle
-            return .ingest(request, body: body ?? ByteBuffer())
-        case (.passing, _):
-            if case .end = part { reading = .idle }
-            return .forward(part)
-        case (.discarding, .end):
-            reading = .idle
-            return .nothing
-        case (.discarding(let bytes), .body(let chunk)):
-            reading = .discarding(bytes: bytes + chunk.readableBytes)
-            return configuration.bodyLimit.givesUpDiscarding(after: bytes + chunk.readableBytes) ? .close : .nothing
-        case (.discarding, .head):
-            return .nothing
-        case (.idle, _), (.ingest, .head):
-            // Not HTTP as the decoder delivers it; let the router's handling refuse it.
-            reading = .passing
-            passedInFlight += 1
-            return .forward(part)
-        }
-    }
-
-    private mutating func startIngest(_ request: IngestRequest) -> PartAction {
-        answers.append(nil)
-        if request.head.headerFields[.connection]?.lowercased() == "close" { closeAfterAnswers = true }
-        guard configuration.bodyLimit.admitsDeclaredLength(request.head.headerFields) else {
-            reading = .discarding(bytes: 0)
-            return .refuseTooLarge(request)
-        }
-        reading = .ingest(request, body: nil)
-        return .nothing
     }
 }

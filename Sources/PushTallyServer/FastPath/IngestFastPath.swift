@@ -34,6 +34,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let logger: Logger
         /// Pipelined ingest requests answered concurrently before reads pause.
         var maxPipelined = 64
+        /// Where every connection registers, so the listener can close the one idle longest when at its limit.
+        var registry: ConnectionRegistry? = nil
     }
 
     private let shared: Shared
@@ -43,6 +45,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var peer: SocketAddress?
     private var counters = RequestCounters()
     private var date = HTTPDate()
+    /// The response the router is writing answers a CONNECT: the parser reads nothing after one, so close.
+    private var closeAfterRouterResponse = false
 
     init(_ shared: Shared) {
         self.shared = shared
@@ -57,12 +61,15 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        // Only a connection that registers for eviction needs to know of bytes the decoder has not made a part of.
+        if shared.registry != nil { try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first) }
         if context.channel.isActive { becameActive(context) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         idleCheck?.cancel()
         self.context = nil
+        shared.registry?.unregister(self, on: context.eventLoop)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -73,12 +80,14 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         idleCheck?.cancel()
         self.context = nil
+        shared.registry?.unregister(self, on: context.eventLoop)
         context.fireChannelInactive()
     }
 
     private func becameActive(_ context: ChannelHandlerContext) {
         peer = context.channel.remoteAddress
         scheduleIdleCheck(context, at: machine.becameActive(now: .now()))
+        shared.registry?.register(NIOLoopBound(self, eventLoop: context.eventLoop))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -91,8 +100,21 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // Hummingbird's responses pass through here; when one ends, the requests held for it may go.
-        context.write(data, promise: promise)
-        if case .end = unwrapOutboundIn(data), machine.routerResponseEnded(now: .now()) { releaseHeld(context) }
+        guard closeAfterRouterResponse else {
+            context.write(data, promise: promise)
+            if case .end = unwrapOutboundIn(data), machine.routerResponseEnded(now: .now()) { releaseHeld(context) }
+            return
+        }
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            head.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            context.writeAndFlush(data, promise: promise)
+            context.close(promise: nil)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -113,7 +135,18 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .nothing:
             break
         case .forward(let part):
+            if case .head(let head) = part, head.method == .connect { closeAfterRouterResponse = true }
             context.fireChannelRead(wrapInboundOut(part))
+        case .continueThenForward(let part):
+            writeContinue(context)
+            context.fireChannelRead(wrapInboundOut(part))
+        case .checkContinue(let request):
+            let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let pipelineRequest = pipelineRequest(route: request.route, kind: request.kind, head: request.head)
+            shared.pipeline.refusalBeforeBody(pipelineRequest) { refusal in
+                if loop.eventLoop.inEventLoop { return loop.value.0.continueDecided(refusal, loop.value.1) }
+                loop.execute { handler, context in handler.continueDecided(refusal, context) }
+            }
         case .ingest(let request, let body):
             let sink = AnswerSink(loop: NIOLoopBound((self, context), eventLoop: context.eventLoop), slot: request.slot)
             shared.pipeline.process(pipelineRequest(request), body: body, sink: sink)
@@ -125,13 +158,38 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func pipelineRequest(_ request: FastPathStateMachine.IngestRequest) -> IngestPipeline.Request {
+        pipelineRequest(route: request.route, kind: request.kind, head: request.head)
+    }
+
+    private func pipelineRequest(route: APIRoute, kind: EventKind, head: HTTPRequest) -> IngestPipeline.Request {
         IngestPipeline.Request(
-            route: request.route, kind: request.kind, headers: request.head.headerFields, target: request.head.path ?? "",
-            peer: peer, logger: shared.logger)
+            route: route, kind: kind, headers: head.headerFields, target: head.path ?? "", peer: peer, logger: shared.logger)
+    }
+
+    // MARK: Expect: 100-continue
+
+    /// The head of a request that waits for `100 Continue` was judged: invite its body, or refuse it and close.
+    private func continueDecided(_ refusal: IngestResponse?, _ context: ChannelHandlerContext) {
+        guard self.context != nil else { return }
+        if let refusal {
+            guard let slot = machine.continueRefused() else { return }
+            return answer(refusal, slot: slot, context)
+        }
+        guard let action = machine.continueAdmitted() else { return }
+        writeContinue(context)
+        perform(action, context)
+        // A head passed on outside a read cycle reaches the router at read-complete.
+        if case .forward = action { context.fireChannelReadComplete() }
+        releaseHeld(context)
+    }
+
+    /// The interim answer: nothing is unanswered ahead of it, and the final answer follows.
+    private func writeContinue(_ context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
     }
 
     /// The pipeline's answer to the request in `slot`, on the event loop.
-    fileprivate func answer(_ response: IngestResponse, slot: Int, _ context: ChannelHandlerContext) {
+    func answer(_ response: IngestResponse, slot: Int, _ context: ChannelHandlerContext) {
         counters.record(response)
         machine.answerReady(.init(head: HTTPResponse(status: response.status, headerFields: response.headers), body: response.body), slot: slot)
         writeReadyAnswers(context)
@@ -173,7 +231,23 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if read { context.read() }
     }
 
-    // MARK: Idle timeout
+    // MARK: Idle timeout and eviction
+
+    /// Bytes arrived, before decoding.
+    func bytesArrived() {
+        machine.bytesArrived()
+    }
+
+    /// Since when the connection has been idle, or `nil` while a request is read or answered.
+    var idleSince: NIODeadline? { context == nil ? nil : machine.idleSince }
+
+    /// Closes the connection if it is still idle since `since` (``ConnectionRegistry``): `true` if it did.
+    func evict(ifIdleSince since: NIODeadline) -> Bool {
+        guard let context, machine.idleSince == since else { return false }
+        shared.logger.debug("closing the connection idle longest: at --max-connections", metadata: ["peer": "\(peer.map { "\($0)" } ?? "-")"])
+        context.close(promise: nil)
+        return true
+    }
 
     private func scheduleIdleCheck(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
         idleCheck?.cancel()
@@ -191,30 +265,6 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
         case .checkAgain(let deadline): scheduleIdleCheck(context, at: deadline)
         }
-    }
-}
-
-/// Brings the pipeline's answer to the connection's event loop.
-private struct AnswerSink: IngestSink {
-    let loop: NIOLoopBound<(IngestFastPath, ChannelHandlerContext)>
-    let slot: Int
-
-    func deliver(_ response: IngestResponse) {
-        let slot = slot
-        // A refusal before the store (a bad body, the rate limit) is answered at once, as it comes in.
-        if loop.eventLoop.inEventLoop {
-            let (handler, context) = loop.value
-            return handler.answer(response, slot: slot, context)
-        }
-        loop.execute { handler, context in handler.answer(response, slot: slot, context) }
-    }
-}
-
-extension NIOLoopBound {
-    /// Runs `body` on the bound event loop with the handler and context this holds.
-    fileprivate func execute<Handler>(_ body: @escaping @Sendable (Handler, ChannelHandlerContext) -> Void)
-    where Value == (Handler, ChannelHandlerContext) {
-        eventLoop.execute { body(self.value.0, self.value.1) }
     }
 }
 

@@ -50,18 +50,23 @@ struct BodyReader: Sendable {
 
     /// The body as sent (`identity`) or gzip-inflated, never past the limit.
     func inflate(_ body: ByteBuffer, contentEncoding: String?) throws -> ByteBuffer {
+        guard try isGzip(contentEncoding: contentEncoding) else { return body }
+        do {
+            var body = body
+            return try body.decompress(with: .gzip(), maxSize: maxBytes)
+        } catch let error as CompressNIOError where error == .bufferOverflow {
+            throw APIError(.contentTooLarge, "body_too_large", "the body inflates past \(maxBytes) bytes")
+        } catch {
+            throw APIError(.badRequest, "malformed_gzip", "the body is not valid gzip")
+        }
+    }
+
+    /// Whether a body of `contentEncoding` is gzip; 415 for an encoding this reader cannot undo, known before a
+    /// byte of the body is read (`Expect: 100-continue` is refused on it).
+    func isGzip(contentEncoding: String?) throws -> Bool {
         switch contentEncoding?.lowercased() {
-        case nil, "identity":
-            return body
-        case "gzip", "x-gzip":
-            do {
-                var body = body
-                return try body.decompress(with: .gzip(), maxSize: maxBytes)
-            } catch let error as CompressNIOError where error == .bufferOverflow {
-                throw APIError(.contentTooLarge, "body_too_large", "the body inflates past \(maxBytes) bytes")
-            } catch {
-                throw APIError(.badRequest, "malformed_gzip", "the body is not valid gzip")
-            }
+        case nil, "identity": false
+        case "gzip", "x-gzip": true
         case let other?:
             throw APIError(.unsupportedMediaType, "unsupported_content_encoding", "Content-Encoding \(other) is not supported; use gzip")
         }

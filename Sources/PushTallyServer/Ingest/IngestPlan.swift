@@ -64,17 +64,34 @@ enum IngestPlan: Sendable {
     /// The body's shape from its media type; a missing type is sniffed, since some HTTP stacks drop it.
     static func decode(_ body: ByteBuffer, contentType: String?) throws -> EventBody {
         let bytes = body.readableBytesView
-        switch mediaType(contentType) {
-        case "application/x-www-form-urlencoded":
+        switch try shape(contentType: contentType) {
+        case .form:
             return .single(RawEvent(form: try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.parse(buffer) }))
-        case "application/json":
+        case .json:
             return try EventBody.json(Data(bytes))
-        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines":
+        case .ndjson:
             return EventBody.ndjson(Data(bytes))
-        case nil:
+        case .sniffed:
             let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try EventBody.json(Data(bytes)) }
             return .single(RawEvent(form: try FormBody.parse(bytes)))
+        }
+    }
+
+    enum Shape {
+        case form, json, ndjson
+        /// No `Content-Type`: decided by the body's first byte.
+        case sniffed
+    }
+
+    /// How a body of `contentType` is decoded; 415 for a type no decoder takes, known before a byte of the body
+    /// is read (`Expect: 100-continue` is refused on it).
+    static func shape(contentType: String?) throws -> Shape {
+        switch mediaType(contentType) {
+        case "application/x-www-form-urlencoded": .form
+        case "application/json": .json
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines": .ndjson
+        case nil: .sniffed
         case let other?:
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type",

@@ -45,22 +45,9 @@ final class RouteTable<Context: RequestContext> {
         }
     }
 
-    /// Adds a 405 responder for every common method a registered path does not handle.
+    /// Answers 405 with `Allow` for every method a registered path does not handle; call it after the last route.
     func addMethodNotAllowedResponders() {
-        let byPath = Dictionary(grouping: routes, by: \.path)
-        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
-        for (path, routes) in byPath {
-            let allowed = routes.map(\.method)
-            let allow = allowed.joined(separator: ", ")
-            // HEAD of a GET route is answered by the router itself (autoGenerateHeadEndpoints).
-            for method in methods where !allowed.contains(method.rawValue) && !(method == .head && allowed.contains("GET")) {
-                router.on(RouterPath(Self.routerPath(path)), method: method) { request, _ -> Response in
-                    throw APIError(
-                        .methodNotAllowed, "method_not_allowed", "\(request.method.rawValue) is not allowed here; use \(allow)",
-                        headers: [.allow: allow])
-                }
-            }
-        }
+        router.add(middleware: MethodNotAllowedMiddleware<Context>(routes: routes))
     }
 
     /// `/v1/pushes/:push_id` as OpenAPI writes it: `/v1/pushes/{push_id}`.

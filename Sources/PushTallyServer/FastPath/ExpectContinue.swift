@@ -1,0 +1,42 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension HTTPRequest {
+    /// Whether the client waits for `100 Continue` before sending the body (curl does for large uploads).
+    var expectsContinue: Bool {
+        guard let expect = headerFields[.expect] else { return false }
+        return expect.lowercased() == "100-continue"
+    }
+}
+
+extension IngestPipeline {
+    /// Decides from its head alone whether a request that asked `Expect: 100-continue` may send its body:
+    /// `completion` gets, once and on any thread, the refusal the body would have met after arriving (413 by
+    /// `Content-Length`, 401 or 403 for the ingest key when one is required, 415 for its type or encoding, in
+    /// the order ``process(_:body:sink:)`` checks them), or `nil` to invite the body.
+    ///
+    /// The rate limit is left to ``process(_:body:sink:)``: checking it here would spend a token twice.
+    func refusalBeforeBody(_ request: Request, completion: @escaping @Sendable (IngestResponse?) -> Void) {
+        guard reader.admitsDeclaredLength(request.headers) else { return completion(Self.refusal(reader.tooLarge, request)) }
+        guard configuration.requireIngestKey, let role = request.route.role else { return completion(refusalOfBodyType(request)) }
+        Task {
+            do {
+                try await authorizer.require(role, headers: request.headers, queryKey: Authorizer.queryKey(in: request.target))
+            } catch {
+                return completion(Self.refusal(error, request))
+            }
+            completion(refusalOfBodyType(request))
+        }
+    }
+
+    private func refusalOfBodyType(_ request: Request) -> IngestResponse? {
+        do {
+            _ = try reader.isGzip(contentEncoding: request.headers[.contentEncoding])
+            _ = try IngestPlan.shape(contentType: request.headers[.contentType])
+            return nil
+        } catch {
+            return Self.refusal(error, request)
+        }
+    }
+}
