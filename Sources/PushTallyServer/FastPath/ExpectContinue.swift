@@ -19,14 +19,26 @@ extension IngestPipeline {
     /// The rate limit is left to ``process(_:body:sink:)``: checking it here would spend a token twice.
     func refusalBeforeBody(_ request: Request, completion: @escaping @Sendable (IngestResponse?) -> Void) {
         guard reader.admitsDeclaredLength(request.headers) else { return completion(Self.refusal(reader.tooLarge, request)) }
+        if let refusal = refusalOfQuery(request) { return completion(refusal) }
         guard configuration.requireIngestKey, let role = request.route.role else { return completion(refusalOfBodyType(request)) }
         Task {
             do {
-                try await authorizer.require(role, headers: request.headers, queryKey: Authorizer.queryKey(in: request.target))
+                try await authorizer.require(role, headers: request.headers, queryKey: APIRoute.queryKey(in: request.target))
             } catch {
                 return completion(Self.refusal(error, request))
             }
             completion(refusalOfBodyType(request))
+        }
+    }
+
+    /// A query parameter the route does not take (``APIRoute/checkQuery(_:)``).
+    private func refusalOfQuery(_ request: Request) -> IngestResponse? {
+        guard let mark = request.target.firstIndex(of: "?") else { return nil }
+        do {
+            try request.route.checkQuery(request.target[request.target.index(after: mark)...])
+            return nil
+        } catch {
+            return Self.refusal(error, request)
         }
     }
 
