@@ -127,6 +127,11 @@ extension PostgresStore: PushTallyStore {
         runTask.cancel()
     }
 
+    /// `pg_database_size` of the collectors' database: every collector reports the same figure.
+    public func databaseBytes() async -> Int64? {
+        (try? await query("SELECT pg_database_size(current_database())").decode(Int64.self))?.first
+    }
+
     /// Whether a durable write commits now (for `/healthz`).
     public func isWritable() async -> Bool {
         let now = configuration.clock()

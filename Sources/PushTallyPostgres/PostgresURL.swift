@@ -45,6 +45,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
     }
 
+    /// The URL without its password, for a command line that reads the password from `PGPASSWORD` (pg_dump, psql).
+    public var withoutPassword: String {
+        "postgres://\(username)@\(host):\(port)/\(database)"
+    }
+
     /// One connection's settings, for the start-up work that must fail fast rather than wait out the pool's retries.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =

@@ -78,6 +78,14 @@ extension SQLiteStore: StoreLifecycle {
         writer.close()
     }
 
+    /// The database file and its write-ahead log.
+    public func databaseBytes() async -> Int64? {
+        let sizes = ["", "-wal"].compactMap { suffix in
+            (try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.size] as? Int
+        }
+        return sizes.isEmpty ? nil : Int64(sizes.reduce(0, +))
+    }
+
     /// Whether the database commits a write now (for `/healthz`): a real, durable one-row write.
     public func isWritable() async -> Bool {
         let now = configuration.clock()

@@ -24,6 +24,14 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         if case .postgres = self { true } else { false }
     }
 
+    /// For another tool's command line: a SQLite path, or a PostgreSQL URL without its password at all.
+    public var withoutPassword: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): (try? PostgresURL(url).withoutPassword) ?? "postgres://…"
+        }
+    }
+
     /// For messages and logs: a PostgreSQL URL without its password.
     public var description: String {
         switch self {

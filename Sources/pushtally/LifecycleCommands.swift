@@ -82,7 +82,12 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard !database.isPostgres else {
-            printError("backup copies a SQLite file; back PostgreSQL up with pg_dump, pg_basebackup or your replication")
+            // The password stays out of the command line (and so out of `ps` and shell history): pg_dump reads
+            // PGPASSWORD or ~/.pgpass.
+            printError(
+                "backup copies a SQLite file; back a PostgreSQL database up with pg_dump, e.g. "
+                    + "PGPASSWORD=... pg_dump --format=custom --file=\(path) '\(database.location.withoutPassword)' "
+                    + "(pg_restore reads it back), or with pg_basebackup or your replication")
             throw ExitCode.validationFailure
         }
         let opened = try await database.open()

@@ -37,7 +37,7 @@ func buildRoutes(
         .register(on: routes)
     ReportController(store: store, authorizer: authorizer).register(on: routes)
     HealthController(store: store).register(on: routes)
-    MetricsController(store: store, databasePath: (store as? any FileStore)?.path).register(on: routes)
+    MetricsController(store: store).register(on: routes)
     DashboardController().register(on: routes)
     routes.addMethodNotAllowedResponders()
     return (router, routes.routes, ingest)

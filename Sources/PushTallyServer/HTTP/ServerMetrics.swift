@@ -40,16 +40,12 @@ public enum ServerMetrics {
 
 /// ``APIRoute/metrics``: Prometheus text, with the gauges that are cheapest read at scrape time.
 struct MetricsController<Context: RequestContext>: Sendable {
-    let store: any EventIngestor
-    let databasePath: String?
+    let store: any EventIngestor & StoreLifecycle
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.metrics) { _, _ in
             Gauge(label: "pushtally_writer_queue_events").record(store.queuedEvents)
-            if let databasePath {
-                let bytes = ["", "-wal"].compactMap { suffix in
-                    (try? FileManager.default.attributesOfItem(atPath: databasePath + suffix))?[.size] as? Int
-                }.reduce(0, +)
+            if let bytes = await store.databaseBytes() {
                 Gauge(label: "pushtally_database_bytes").record(bytes)
             }
             var buffer: [UInt8] = []

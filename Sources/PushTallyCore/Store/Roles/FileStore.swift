@@ -1,5 +1,4 @@
-/// A store whose whole database is one file on this machine (SQLite): operators back it up by copying it,
-/// and `/metrics` reports its size.
+/// A store whose whole database is one file on this machine (SQLite): operators back it up by copying it.
 public protocol FileStore: Sendable {
     /// The database file's path.
     var path: String { get }

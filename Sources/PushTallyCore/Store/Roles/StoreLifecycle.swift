@@ -6,6 +6,8 @@ public protocol StoreLifecycle: Sendable {
     var location: String { get }
     /// Whether a durable write would succeed now (for `/healthz`).
     func isWritable() async -> Bool
+    /// The database's size on disk in bytes (`pushtally_database_bytes`), `nil` when it cannot be read now.
+    func databaseBytes() async -> Int64?
     /// Commits what was acknowledged and stops taking writes; safe to call more than once.
     func close()
 }
