@@ -28,10 +28,14 @@ public final class PushTallyClient: @unchecked Sendable {
         public var batchSize = 100
         /// First retry delay after a failure, doubled per failure up to `maxBackoff`.
         public var baseBackoff: TimeInterval = 2
+        /// Longest wait between attempts after repeated failures.
         public var maxBackoff: TimeInterval = 3600
+        /// Sent as `platform`.
         public var platform: String? = "ios"
-        public var appVersion: String? = Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String
-        public var osVersion: String? = ProcessInfo.processInfo.operatingSystemVersionString
+        /// The app's short version string (`CFBundleShortVersionString`, e.g. `4.2.0`), sent as `app_version`.
+        public var appVersion: String? = DeviceInfo.appVersion()
+        /// The numeric OS version (`18.1`, or `18.1.1` with a patch level), sent as `os_version`.
+        public var osVersion: String? = DeviceInfo.osVersion()
 
         public init() {}
     }
