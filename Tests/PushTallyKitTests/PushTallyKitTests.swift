@@ -158,22 +158,6 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         #expect(try storedEvents(server.databasePath).map { $0["push_id"] as String } == ["ok"])
     }
 
-    @Test func theOutboxBoundDropsTheOldest() async throws {
-        let store = try temporaryStore()
-        defer { try? FileManager.default.removeItem(at: store) }
-        let client = try PushTallyClient(
-            endpoint: URL(string: "http://127.0.0.1:\(try freeLoopbackPort())")!, storeDirectory: store,
-            configuration: kitConfiguration(maxQueued: 5))
-        for i in 0..<8 {
-            await client.recordDisplay(userInfo: ["push_id": "p\(i)"], deadline: Date().addingTimeInterval(1))
-        }
-        let report = await client.flush()
-        #expect(report.pending == 5)
-        #expect(report.dropped == 3)
-        let outbox = try Outbox(root: store)
-        #expect(outbox.names().compactMap { outbox.read($0)?.push_id } == ["p3", "p4", "p5", "p6", "p7"])
-    }
-
     @Test func twoClientsFlushingOneDirectorySendEachEventOnce() async throws {
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
