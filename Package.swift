@@ -133,6 +133,12 @@ let package = Package(
             ],
             path: "Tests/PushTallyTestSupport"
         ),
+        // A second OS process for PushTallyKitTests (the app beside its extension), built with the tests.
+        .executableTarget(
+            name: "PushTallyKitAppender",
+            dependencies: ["PushTallyKit"],
+            path: "Tests/PushTallyKitAppender"
+        ),
         .testTarget(
             name: "PushTallyKitTests",
             dependencies: ["PushTallyKit", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
