@@ -3,7 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "PushTally",
-    platforms: [.macOS(.v14)],
+    // Platforms are package-wide. macOS 14 is what the server and its dependencies need. iOS 15, watchOS 8
+    // and tvOS 15 are what PushTallyKit (the only target meant for them) needs: its newest API is
+    // URLSession's async `data(for:delegate:)` (iOS 15, watchOS 8, tvOS 15, macOS 12); every other call is
+    // older (flock, FileManager, JSONEncoder's .sortedKeys: iOS 11; ProcessInfo.operatingSystemVersion: iOS 8;
+    // UserNotifications: iOS 10, watchOS 3, and left out on tvOS where its types lack userInfo). Checked by
+    // reading, as Linux cannot build for them; the README's PushTallyKit section says the same.
+    platforms: [.macOS(.v14), .iOS(.v15), .watchOS(.v8), .tvOS(.v15)],
     products: [
         .library(name: "PushTallyCore", targets: ["PushTallyCore"]),
         .library(name: "PushTallySQLite", targets: ["PushTallySQLite"]),
@@ -126,6 +132,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PushTallyTestSupport"
+        ),
+        // A second OS process for PushTallyKitTests (the app beside its extension), built with the tests.
+        .executableTarget(
+            name: "PushTallyKitAppender",
+            dependencies: ["PushTallyKit"],
+            path: "Tests/PushTallyKitAppender"
         ),
         .testTarget(
             name: "PushTallyKitTests",

@@ -9,7 +9,7 @@ import Darwin
 /// An advisory lock on a file (`flock`), shared by every process using the same store directory: the
 /// extension and the app. The kernel releases it if the holder dies, so a crash never wedges the outbox.
 final class FileLock {
-    private let descriptor: Int32
+    private var descriptor: Int32
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -29,8 +29,14 @@ final class FileLock {
         return FileLock(descriptor: descriptor)
     }
 
-    deinit {
+    /// Gives the lock up. Callers release explicitly (in a `defer`): an unused local may be freed before
+    /// the end of its scope, which would let another process in early.
+    func release() {
+        guard descriptor >= 0 else { return }
         flock(descriptor, LOCK_UN)
         close(descriptor)
+        descriptor = -1
     }
+
+    deinit { release() }
 }

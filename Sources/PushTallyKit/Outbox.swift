@@ -66,7 +66,7 @@ struct Outbox {
     /// Runs `body` on the shared state under the state lock, saving what it changed.
     func updateState<T>(_ body: (inout ClientState) -> T) -> T? {
         guard let lock = FileLock.acquire(path: stateLockPath, until: Date().addingTimeInterval(5)) else { return nil }
-        defer { _ = lock }
+        defer { lock.release() }
         var state = loadState()
         let result = body(&state)
         saveState(state)

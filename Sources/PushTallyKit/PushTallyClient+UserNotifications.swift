@@ -1,4 +1,7 @@
-#if canImport(UserNotifications)
+// Not on tvOS: there `UNNotificationContent.userInfo` and `UNNotificationResponse` are unavailable (tvOS
+// notifications only badge the icon), so tvOS apps call the `userInfo:` methods. Elsewhere these types need
+// iOS 10, macOS 10.14, watchOS 3, below the package's platforms.
+#if canImport(UserNotifications) && !os(tvOS)
 import Foundation
 import UserNotifications
 

@@ -22,16 +22,23 @@ public final class PushTallyClient: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Most events kept; past it the oldest are dropped (and counted).
         public var maxQueuedEvents = 1000
+        /// Most bytes of queued events kept (their files' sizes); past it the oldest are dropped (and counted).
+        /// An event is a few hundred bytes, so the count binds first unless custom action names are long.
+        public var maxQueuedBytes = 1 << 20
         /// Events older than this are dropped unsent (the collector clamps event times to 7 days anyway).
         public var maxEventAge: TimeInterval = 7 * 24 * 3600
         /// Events per request.
         public var batchSize = 100
         /// First retry delay after a failure, doubled per failure up to `maxBackoff`.
         public var baseBackoff: TimeInterval = 2
+        /// Longest wait between attempts after repeated failures.
         public var maxBackoff: TimeInterval = 3600
+        /// Sent as `platform`.
         public var platform: String? = "ios"
-        public var appVersion: String? = Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String
-        public var osVersion: String? = ProcessInfo.processInfo.operatingSystemVersionString
+        /// The app's short version string (`CFBundleShortVersionString`, e.g. `4.2.0`), sent as `app_version`.
+        public var appVersion: String? = DeviceInfo.appVersion()
+        /// The numeric OS version (`18.1`, or `18.1.1` with a patch level), sent as `os_version`.
+        public var osVersion: String? = DeviceInfo.osVersion()
 
         public init() {}
     }
@@ -44,7 +51,7 @@ public final class PushTallyClient: @unchecked Sendable {
         public var sent: Int
         /// Events still waiting in the outbox.
         public var pending: Int
-        /// Events dropped unsent so far, in total (outbox full or too old).
+        /// Events dropped unsent so far, in total (outbox full or too old): `droppedEvents` when the call ended.
         public var dropped: Int
         /// Events the collector refused outright so far, in total.
         public var rejected: Int
@@ -87,6 +94,12 @@ public final class PushTallyClient: @unchecked Sendable {
         return id
     }
 
+    /// Events deleted unsent so far because the outbox was past `maxQueuedEvents` or `maxQueuedBytes`, or
+    /// older than `maxEventAge`: a running total kept in the store directory, so it counts what every
+    /// process sharing the directory dropped. The collector's API has no field for it; report it yourself
+    /// if you need it server-side.
+    public var droppedEvents: Int { outbox.loadState().dropped }
+
     /// Records that a notification is about to be shown and sends what is queued until `deadline`.
     /// Whatever is not sent by then stays in the outbox for the next call or `flush()`.
     @discardableResult
@@ -115,7 +128,7 @@ public final class PushTallyClient: @unchecked Sendable {
         } catch {
             return await flush(deadline: deadline)
         }
-        trim(now: now)
+        // The flush trims the outbox to its bound, under the flush lock.
         var report = await flush(deadline: deadline, ignoringBackoff: true)
         report.recorded = true
         return report
@@ -131,12 +144,15 @@ public final class PushTallyClient: @unchecked Sendable {
     private func flush(deadline: Date, ignoringBackoff: Bool) async -> DeliveryReport {
         var sent = 0
         if let lock = FileLock.acquire(path: outbox.flushLockPath, until: min(deadline, Date().addingTimeInterval(30))) {
-            defer { _ = lock }
-            trim(now: Date())
+            defer { lock.release() }
+            outbox.trim(to: bound, now: Date())
             let state = outbox.loadState()
             // A fresh event is worth one attempt even while backing off: the extension may not run again.
             if ignoringBackoff || Date().timeIntervalSince1970 >= state.backoff.notBefore {
                 sent = await sendQueued(until: deadline)
+                // Again, for what other processes queued while this one sent (their own flush may time out
+                // waiting for this lock).
+                outbox.trim(to: bound, now: Date())
             }
         }
         let state = outbox.loadState()
@@ -144,18 +160,10 @@ public final class PushTallyClient: @unchecked Sendable {
             recorded: false, sent: sent, pending: outbox.names().count, dropped: state.dropped, rejected: state.rejected)
     }
 
-    /// Drops the oldest events past the queue's bound and those past the age limit.
-    private func trim(now: Date) {
-        _ = outbox.updateState { state in
-            let names = outbox.names()
-            let tooOld = names.filter { name in
-                Outbox.queuedAt(name).map { now.timeIntervalSince($0) > configuration.maxEventAge } ?? true
-            }
-            let remaining = names.count - tooOld.count
-            let overflow = names.filter { !tooOld.contains($0) }.prefix(max(0, remaining - configuration.maxQueuedEvents))
-            for name in tooOld + overflow { outbox.remove(name) }
-            state.dropped += tooOld.count + overflow.count
-        }
+    private var bound: OutboxBound {
+        OutboxBound(
+            maxEvents: configuration.maxQueuedEvents, maxBytes: configuration.maxQueuedBytes,
+            maxAge: configuration.maxEventAge)
     }
 
     private func sendQueued(until deadline: Date) async -> Int {

@@ -21,7 +21,6 @@ func temporaryStore() throws -> URL {
 func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
     var configuration = PushTallyClient.Configuration()
     configuration.appVersion = "2.1"
-    configuration.osVersion = "iOS 18.1"
     configuration.maxQueuedEvents = maxQueued
     configuration.baseBackoff = 0.01
     return configuration
@@ -82,7 +81,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         #expect(rows[0]["device_id"] as String? == rows[1]["device_id"] as String?)  // one install id, hashed by the server
         #expect(rows[0]["platform"] == "ios")
         #expect(rows[0]["app_version"] == "2.1")
-        #expect(rows[0]["os_version"] == "iOS 18.1")
+        #expect(rows[0]["os_version"] == DeviceInfo.osVersion())  // the default: numeric, as reports group it
     }
 
     /// A collector that takes the connection and never answers (a listening socket nobody reads): the
@@ -95,7 +94,9 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         let client = try PushTallyClient(
             endpoint: URL(string: "http://127.0.0.1:\(port)")!, storeDirectory: store, configuration: kitConfiguration())
         let started = Date()
-        let report = await client.recordDisplay(userInfo: ["push_id": "hang"], deadline: started.addingTimeInterval(1))
+        // Over a second: Linux's URLSession truncates the request timeout to whole seconds, so a deadline under
+        // one second fails the request at once and the hang would go untested.
+        let report = await client.recordDisplay(userInfo: ["push_id": "hang"], deadline: started.addingTimeInterval(2.5))
         // Generous: this checks that the deadline is kept at all, not how fast anything is.
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(report.recorded && report.sent == 0 && report.pending == 1)
@@ -157,22 +158,6 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         #expect(report.pending == 0)
         #expect(try server.stop() == 0)
         #expect(try storedEvents(server.databasePath).map { $0["push_id"] as String } == ["ok"])
-    }
-
-    @Test func theOutboxBoundDropsTheOldest() async throws {
-        let store = try temporaryStore()
-        defer { try? FileManager.default.removeItem(at: store) }
-        let client = try PushTallyClient(
-            endpoint: URL(string: "http://127.0.0.1:\(try freeLoopbackPort())")!, storeDirectory: store,
-            configuration: kitConfiguration(maxQueued: 5))
-        for i in 0..<8 {
-            await client.recordDisplay(userInfo: ["push_id": "p\(i)"], deadline: Date().addingTimeInterval(1))
-        }
-        let report = await client.flush()
-        #expect(report.pending == 5)
-        #expect(report.dropped == 3)
-        let outbox = try Outbox(root: store)
-        #expect(outbox.names().compactMap { outbox.read($0)?.push_id } == ["p3", "p4", "p5", "p6", "p7"])
     }
 
     @Test func twoClientsFlushingOneDirectorySendEachEventOnce() async throws {
