@@ -43,10 +43,13 @@ struct ReportCommand: AsyncParsableCommand {
         func run(_ subject: ReportSubject, configure: (inout ReportFilter) -> Void = { _ in }) async throws {
             var filter = try filter()
             configure(&filter)
+            let request = ReportRequest(subject, filter: filter)
+            for (name, value) in [("from", from), ("to", to), ("app", app), ("environment", environment)] where value != nil {
+                try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: request.report) }
+            }
             let source = try await source.open()
             defer { source.close() }
             let format = format ?? (Terminal.isInteractive ? .table : .csv)
-            let request = ReportRequest(subject, filter: filter)
             let output: String
             switch format {
             case .table: output = HumanTableRenderer.render(try await source.table(request), style: Terminal.style(wide: wide))

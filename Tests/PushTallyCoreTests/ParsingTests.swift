@@ -127,6 +127,14 @@ import Testing
         #expect(Timestamp.iso8601(millis: -1) == "1969-12-31T23:59:59.999Z")
     }
 
+    /// The oldest timestamps taken are written with ISO 8601's expanded year, as docs/openapi.yaml's `ReportTime`
+    /// pattern says, never as `00-5-...` (a sign inside the padding).
+    @Test func writesYearsBeforeZeroWithTheirSignFirst() {
+        #expect(Timestamp.iso8601(millis: -62_167_219_200_000) == "0000-01-01T00:00:00Z")
+        #expect(Timestamp.iso8601(millis: -62_198_755_200_000) == "-0001-01-01T00:00:00Z")
+        #expect(Timestamp.iso8601(millis: -62_324_985_600_000) == "-0005-01-01T00:00:00Z")
+    }
+
     @Test func readsUnixSecondsAndISO8601() throws {
         #expect(try Timestamp.millis(from: .number(1_795_000_000), field: "ts") == 1_795_000_000_000)
         #expect(try Timestamp.millis(from: .string("1795000000.25"), field: "ts") == 1_795_000_000_250)

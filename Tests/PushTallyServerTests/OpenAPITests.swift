@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyCore
 import PushTallyTestSupport
 import Testing
 
@@ -7,8 +8,7 @@ import Testing
 @Suite struct OpenAPITests {
     /// Path → methods declared under `paths:` in docs/openapi.yaml.
     static func documentedOperations() throws -> [String: Set<String>] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let text = try document()
         var operations: [String: Set<String>] = [:]
         var inPaths = false
         var current: String?
@@ -43,10 +43,31 @@ import Testing
         }
     }
 
+    /// The text of docs/openapi.yaml.
+    static func document() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+    }
+
+    /// The `tz` parameter's enumeration lists only zones the server takes, since schemathesis sends each as valid
+    /// input and expects a 200 (and `UTC`, the default, and empty, which means the default).
+    @Test func everyDocumentedTimeZoneIsTaken() throws {
+        let text = try Self.document()
+        let parameter = try #require(text.range(of: "      name: tz\n"))
+        let list = try #require(text[parameter.upperBound...].firstMatch(of: #/enum:\s*\[([^\]]*)\]/#))
+        let zones = list.1.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(zones.count > 400)
+        #expect(zones.contains("UTC") && zones.contains("Asia/Taipei") && zones.contains("''"))
+        for zone in zones where zone != "''" {
+            #expect(throws: Never.self, "\(zone)") { try ReportQuery("tz=\(zone)", report: .timeseries).request(.timeseries) }
+        }
+    }
+
     /// `/dashboard/{file}` documents exactly the files the binary serves (schemathesis only asks for those).
     @Test func theDashboardFilesAreDocumented() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let text = try Self.document()
         let line = try #require(text.split(separator: "\n").first { $0.contains("enum: [") && $0.contains("index.html") })
         let documented = line.split(separator: "[")[1].dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(Set(documented) == Set(DashboardAssets.files.keys))

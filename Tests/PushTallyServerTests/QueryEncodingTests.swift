@@ -75,7 +75,7 @@ import Testing
                 ("/v1/reports/campaigns?campaign=a&campaign=b", "campaign"),
                 ("/v1/reports/campaigns/x?campaign=y", "campaign"),
                 ("/v1/reports/pushes?orphan=maybe", "orphan"),
-                ("/v1/reports/pushes/p1?environment=staging", "environment"),
+                ("/v1/reports/pushes/p1?environment=production", "environment"),
                 ("/v1/reports/timeseries?bucket=week", "bucket"),
                 ("/v1/reports/timeseries?tz=Mars/Olympus", "tz"),
                 ("/v1/reports/timeseries?bucket=hour&bucket=day", "bucket"),

@@ -15,7 +15,9 @@ public struct ReportQuery: Sendable, Equatable {
             let common = ["from", "to", "app", "environment", "format", "bom"]
             switch self {
             case .campaigns: return common + ["campaign"]
-            case .campaign, .push: return common
+            case .campaign: return common
+            // One push is addressed by its id: a filter could only hide it.
+            case .push: return ["format", "bom"]
             case .pushes: return common + ["campaign", "orphan"]
             case .timeseries: return common + ["campaign", "push_id", "bucket", "tz"]
             case .versions: return common + ["campaign", "push_id", "dimension"]
@@ -44,12 +46,7 @@ public struct ReportQuery: Sendable, Equatable {
     public init(_ query: Substring?, report: Report) throws(FieldError) {
         var seen = Set<String>()
         for (name, value) in try FormBody.pairs(query ?? "") {
-            guard report.parameters.contains(name) else {
-                throw FieldError(
-                    "unknown_parameter",
-                    "the \(report.rawValue) report takes no parameter \(name); it takes \(report.parameters.joined(separator: ", "))",
-                    field: name)
-            }
+            try Self.check(name, takenBy: report)
             guard seen.insert(name).inserted else {
                 throw FieldError("repeated_parameter", "\(name) is given more than once; give it once", field: name)
             }
@@ -96,6 +93,16 @@ public struct ReportQuery: Sendable, Equatable {
 }
 
 extension ReportQuery {
+    /// Refuses a parameter `report` does not take (the CLI asks too, for its filter flags).
+    public static func check(_ name: String, takenBy report: Report) throws(FieldError) {
+        guard report.parameters.contains(name) else {
+            throw FieldError(
+                "unknown_parameter",
+                "the \(report.rawValue) report takes no parameter \(name); it takes \(report.parameters.joined(separator: ", "))",
+                field: name)
+        }
+    }
+
     /// An APNs environment: `production` or `sandbox`.
     public static func environment(_ value: String) throws(FieldError) -> String {
         guard PushValidator.environments.contains(value) else {

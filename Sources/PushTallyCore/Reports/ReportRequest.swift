@@ -27,6 +27,18 @@ public struct ReportRequest: Sendable, Hashable {
         self.filter = filter
     }
 
+    /// The report route this request is for, whose parameters ``ReportQuery`` reads.
+    public var report: ReportQuery.Report {
+        switch subject {
+        case .campaigns: .campaigns
+        case .campaign: .campaign
+        case .pushes: .pushes
+        case .push: .push
+        case .timeseries: .timeseries
+        case .versions: .versions
+        }
+    }
+
     /// A short name for download file names (`pushtally-campaigns-2026-11-22.csv`).
     public var name: String {
         switch subject {

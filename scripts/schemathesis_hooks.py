@@ -1,0 +1,123 @@
+"""Schemathesis hooks for PushTally's docs/openapi.yaml, loaded by every run that follows schemathesis.toml:
+
+    PYTHONPATH=scripts SCHEMATHESIS_HOOKS=schemathesis_hooks schemathesis --config-file schemathesis.toml \
+        run docs/openapi.yaml --url http://127.0.0.1:8080
+
+They teach schemathesis what the document states but JSON Schema cannot: how an NDJSON body goes on the wire,
+that a body sent with `Content-Encoding: gzip` is compressed, that a body's `push_id` repeats the path's, and
+that a batch is judged element by element.
+"""
+
+import gzip
+import json
+from urllib.parse import unquote, urlencode
+
+import schemathesis
+
+COMPRESSED = ("gzip", "x-gzip")
+
+
+@schemathesis.serializer("application/x-ndjson", "application/ndjson")
+def ndjson_serializer(ctx, value):
+    """The document's array of events goes out as one JSON value a line. Anything else is a negative case: a
+    string goes out as is, an object inside an array (alone on its line it would read as a one-event batch, a
+    valid body), any other value as its JSON."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, list):
+        return "".join(json.dumps(item) + "\n" for item in value).encode("utf-8")
+    if isinstance(value, dict):
+        value = [value]
+    return json.dumps(value).encode("utf-8")
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    repeat_path_push_id(case)
+    compress_when_declared(case, kwargs)
+
+
+def repeat_path_push_id(case):
+    """`push_id` in the body of `PUT /v1/pushes/{push_id}` or `.../sends` must equal the path's (else
+    `400 conflict`, as documented). A body value of a valid type is replaced by the path's; a value of a wrong
+    type is left alone, so a negative case stays negative."""
+    path_id = (case.path_parameters or {}).get("push_id")
+    # The case holds the path's value as it goes into the URL; the server compares the decoded one.
+    path_id = unquote(path_id) if isinstance(path_id, str) else path_id
+    body = case.body
+    if path_id is None or not isinstance(body, dict) or "push_id" not in body:
+        return
+    value = body["push_id"]
+    whole = isinstance(value, float) and value.is_integer()
+    if isinstance(value, str) or whole or (isinstance(value, int) and not isinstance(value, bool)):
+        body["push_id"] = path_id
+
+
+def compress_when_declared(case, kwargs):
+    """A request that says `Content-Encoding: gzip` carries a gzip body, as a real client's does; schemathesis
+    would send the plain bytes, which the server rightly refuses as `malformed_gzip`."""
+    headers = case.headers or {}
+    encoding = next((value for name, value in headers.items() if name.lower() == "content-encoding"), None)
+    if not isinstance(encoding, str) or encoding.strip().lower() not in COMPRESSED or "data" in kwargs:
+        return
+    serialized = case.as_transport_kwargs()
+    if "json" in serialized:
+        raw = json.dumps(serialized["json"]).encode("utf-8")
+    elif "data" in serialized:
+        raw = serialized["data"]
+    else:
+        return
+    if isinstance(raw, dict):
+        raw = urlencode(raw, doseq=True)
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8")
+    if isinstance(raw, bytes):
+        kwargs["data"] = gzip.compress(raw)
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    """Keeps every failure but three, where the document states a rule JSON Schema cannot:
+    - invalid data "accepted" in a batch, which is judged element by element (`BatchAnswer`,
+      `PushBatchAnswer`): a 200 whose `rejected` lists elements refused, while the valid ones were stored;
+    - valid data "refused": a 400 from `POST /v1/pushes` whose every rejection is `sent_at_immutable`, a record
+      that conflicts with what an earlier request stored (a single `PUT` answers that with 409);
+    - valid data "refused": `400 too_many_buckets`, a time series whose `from`, `to` and `bucket` together
+      span more than 10000 buckets."""
+    if failure.code == "ST202" and response.status_code == 400 and error_code(response) == "too_many_buckets":
+        return False
+    rejected = batch_rejections(response)
+    if rejected is None:
+        return True
+    if failure.code == "ST201" and response.status_code == 200 and rejected:
+        return False
+    if (
+        failure.code == "ST202"
+        and response.status_code == 400
+        and rejected
+        and all(item.get("error") == "sent_at_immutable" for item in rejected)
+    ):
+        return False
+    return True
+
+
+def batch_rejections(response):
+    """The `rejected` list of a batch answer, or None when the answer is not one."""
+    try:
+        body = response.json()
+    except Exception:
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("rejected"), list) or "accepted" not in body:
+        return None
+    return [item for item in body["rejected"] if isinstance(item, dict)]
+
+
+def error_code(response):
+    """The `error` of an Error body, or None."""
+    try:
+        body = response.json()
+    except Exception:
+        return None
+    return body.get("error") if isinstance(body, dict) else None
