@@ -223,7 +223,7 @@ public final class PushTallyClient: @unchecked Sendable {
         request.httpBody = Data(
             events.compactMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
                 .joined(separator: "\n").utf8)
-        guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse else {
+        guard let (data, response) = await exchange(request, deadline: deadline), let http = response as? HTTPURLResponse else {
             return .retryLater(retryAfter: nil)
         }
         struct Answer: Decodable {
@@ -241,6 +241,24 @@ public final class PushTallyClient: @unchecked Sendable {
         default:
             let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap(TimeInterval.init)
             return .retryLater(retryAfter: retryAfter)
+        }
+    }
+
+    /// The collector's answer, or `nil` when it failed or the deadline came first. A request's timeout is only
+    /// an idle timeout (and Linux's URLSession rounds it down to whole seconds), so the deadline is kept here:
+    /// the request is cancelled when it passes.
+    private func exchange(_ request: URLRequest, deadline: Date) async -> (Data, URLResponse)? {
+        let session = session
+        return await withTaskGroup(of: (Data, URLResponse)?.self) { group in
+            group.addTask { try? await session.data(for: request) }
+            group.addTask {
+                let wait = max(0, deadline.timeIntervalSinceNow)
+                try? await Task.sleep(nanoseconds: UInt64(min(wait, 3_600) * 1_000_000_000))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 }

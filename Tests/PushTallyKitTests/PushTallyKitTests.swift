@@ -97,8 +97,9 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         // Over a second: Linux's URLSession truncates the request timeout to whole seconds, so a deadline under
         // one second fails the request at once and the hang would go untested.
         let report = await client.recordDisplay(userInfo: ["push_id": "hang"], deadline: started.addingTimeInterval(2.5))
-        // Generous: this checks that the deadline is kept at all, not how fast anything is.
-        #expect(Date().timeIntervalSince(started) < 10)
+        // The deadline is kept by the client itself (the request is cancelled when it passes), not left to
+        // URLSession's idle timeout; the margin is for a loaded machine, not for the client.
+        #expect(Date().timeIntervalSince(started) < 6)
         #expect(report.recorded && report.sent == 0 && report.pending == 1)
     }
 

@@ -144,7 +144,7 @@ import FoundationNetworking
             (["report", "campaigns", "--environment", "prod"], "environment must be one of production, sandbox, not prod"),
             (["report", "timeseries", "--bucket", "week"], "bucket must be one of hour, day, not week"),
             (["report", "versions", "--dimension", "sdk"], "dimension must be one of app_version, os_version, not sdk"),
-            (["report", "push", "p1", "--from", "2026-01-01"], "the push report takes no parameter from; it takes format, bom"),
+            (["report", "push", "p1", "--from", "1795000000"], "the push report takes no parameter from; it takes format, bom"),
         ] {
             let refused = try runPushtally(arguments + ["--database", server.databasePath])
             #expect(refused.status == 64, "\(arguments)")

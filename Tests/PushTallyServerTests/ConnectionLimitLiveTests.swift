@@ -38,7 +38,10 @@ import Testing
         }
         let waited = clock.now - started
         #expect(answer.hasPrefix("HTTP/1.1 204"), "\(answer)")
-        #expect(waited < .seconds(1), "the receipt waited \(waited)")
+        // Without eviction it would wait for an idle socket to time out (300 s here). On a quiet machine it is
+        // answered in tens of milliseconds; the bound leaves room for a machine loaded by the parallel suite.
+        #expect(waited < .seconds(3), "the receipt waited \(waited)")
+        print("eviction: a receipt over 120 idle sockets at a cap of 50 was answered in \(waited)")
         // At most 50 stay open, 5 of them mid-request and 1 the newcomer's: at least 76 of the idle were closed.
         let closed = idle.filter { $0.isClosedByPeer() }.count
         #expect(closed >= 76, "closed \(closed)")
