@@ -6,28 +6,10 @@ import Testing
 /// Every lifecycle command (keys, export, import-events, forget, prune, rollup rebuild, backup) run as an
 /// operator runs it, against a SQLite file and against PostgreSQL.
 @Suite(.serialized) struct LifecycleBothStoresTests {
-    /// A store seeded through a real `pushtally serve` (stopped again), and how to name it to the CLI.
-    struct Seeded {
-        let server: ServerProcess
-        let database: String
-        let postgres: String?
-        var arguments: [String] {
-            ["--database", database] + (postgres == nil ? [] : ["--device-secret", server.directory.appendingPathComponent("device.secret").path])
-        }
-
-        func cleanUp() async {
-            server.removeFiles()
-            if let postgres { await TestPostgres.dropDatabase(postgres) }
-        }
-    }
-
-    static func seeded(_ kind: StoreKind) async throws -> Seeded {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-life-\(UUID().uuidString)")
-        let postgres = kind == .postgres ? try await TestPostgres.createDatabase() : nil
-        let server = try ServerProcess(
-            directory: directory, database: postgres,
-            extraArguments: postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path])
-        try server.start()
+    /// A store seeded through a real `pushtally serve`, stopped again.
+    static func seeded(_ kind: StoreKind) async throws -> StoreServer {
+        let store = try await StoreServer.start(kind, name: "life")
+        let server = store.server
         let admin = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]
         _ = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/pushes/p1"), method: "PUT", headers: admin,
@@ -40,7 +22,7 @@ import Testing
         let bytes = metrics.split(separator: "\n").first { $0.hasPrefix("pushtally_database_bytes ") }
         #expect(bytes.flatMap { Double($0.split(separator: " ").last!) }.map { $0 > 0 } == true, "database size on \(kind): \(metrics)")
         #expect(try server.stop() == 0)
-        return Seeded(server: server, database: postgres ?? server.databasePath, postgres: postgres)
+        return store
     }
 
     @Test(arguments: StoreKind.allCases)

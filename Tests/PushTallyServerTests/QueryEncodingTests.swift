@@ -32,13 +32,8 @@ import Testing
     /// `urlencode` and `curl -G --data-urlencode` send it, against a real `pushtally serve` on each store.
     @Test(arguments: StoreKind.allCases)
     func hardNamesRoundTripThroughPythonAndCurl(kind: StoreKind) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-query-\(UUID().uuidString)")
-        let postgres = kind == .postgres ? try await TestPostgres.createDatabase() : nil
-        let server = try ServerProcess(
-            directory: directory, database: postgres,
-            extraArguments: postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"])
-        defer { server.removeFiles() }
-        try server.start()
+        let store = try await StoreServer.start(kind, name: "query")
+        let server = store.server
         try await Self.seed(server)
         let port = try #require(server.baseURL.port)
         for (index, name) in Self.hardNames.enumerated() {
@@ -57,7 +52,7 @@ import Testing
             }
         }
         #expect(try server.stop() == 0)
-        if let postgres { await TestPostgres.dropDatabase(postgres) }
+        await store.cleanUp()
     }
 
     /// Every bad value of an enumerated or typed parameter, and every parameter a route does not take, is a 400

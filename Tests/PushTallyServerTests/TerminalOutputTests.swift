@@ -44,13 +44,9 @@ import Testing
     }
 
     /// A stopped server's database (or PostgreSQL URL) holding a CJK campaign, a long one and 1,500 sends.
-    static func seeded(_ kind: StoreKind) async throws -> (database: String, cleanUp: () async -> Void) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-tty-\(UUID().uuidString)")
-        let postgres = kind == .postgres ? try await TestPostgres.createDatabase() : nil
-        let server = try ServerProcess(
-            directory: directory, database: postgres,
-            extraArguments: postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path])
-        try server.start()
+    static func seeded(_ kind: StoreKind) async throws -> StoreServer {
+        let store = try await StoreServer.start(kind, name: "tty")
+        let server = store.server
         let admin = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]
         for (id, campaign, sent) in [("p1", "新品 上架", 1_500), ("p2", longName, 3)] {
             let body = try JSONSerialization.data(withJSONObject: ["campaign": campaign, "sent": sent])
@@ -61,15 +57,13 @@ import Testing
             server.baseURL.appendingPathComponent("v1/receipts"), method: "POST", headers: ["Content-Type": "application/json"],
             body: Data(("[" + receipts.joined(separator: ",") + "]").utf8))
         #expect(try server.stop() == 0)
-        return (postgres ?? server.databasePath, {
-            server.removeFiles()
-            if let postgres { await TestPostgres.dropDatabase(postgres) }
-        })
+        return store
     }
 
     @Test(arguments: StoreKind.allCases)
     func tablesFitTheTerminalAndPipesGetData(kind: StoreKind) async throws {
-        let (database, cleanUp) = try await Self.seeded(kind)
+        let store = try await Self.seeded(kind)
+        let database = store.database
         for columns in [80, 120] {
             let drawn = try Self.onTerminal(["report", "campaigns", "--database", database], columns: columns)
             let lines = Self.withoutColour(drawn).split(separator: "\n").map(String.init)
@@ -97,6 +91,6 @@ import Testing
         #expect(csv.stdout.hasPrefix("campaign,pushes,sent,") && !csv.stdout.contains("\u{1B}["))
         let forced = try runPushtally(["report", "campaigns", "--format", "table", "--database", database], environment: ["COLUMNS": "80"])
         #expect(forced.stdout.contains("33.3%") && !forced.stdout.contains("\u{1B}["), "a table into a pipe, without colour")
-        await cleanUp()
+        await store.cleanUp()
     }
 }
