@@ -51,13 +51,13 @@ import Testing
     }
 
     /// The terminal table is drawn from the rows, not from the CSV: it shows what the user sent, with neither
-    /// the spreadsheet guard nor CSV quoting, while numbers read as the CSV has them.
+    /// the spreadsheet guard nor CSV quoting.
     @Test func theTerminalTableShowsUserTextAsSent() {
         let texts = ["=1+1", "+1", "-1", "@SUM(A1)", "plain", "'quoted", "a, \"b\""]
-        let table = ReportTable(name: "t", rows: texts.map { [("campaign", .text($0)), ("rate", .rate(-0.25))] })
-        let lines = TextTableRenderer.render(table).split(separator: "\n").dropFirst()
+        let table = ReportTable(name: "t", rows: texts.map { [("campaign", .text($0)), ("display_rate", .rate(0.25))] })
+        let lines = HumanTableRenderer.render(table, style: HumanTableStyle()).split(separator: "\n").dropFirst()
         #expect(lines.map { $0.split(separator: "  ").first.map(String.init) } == texts)
-        #expect(lines.allSatisfy { $0.hasSuffix("-0.25") })
+        #expect(lines.allSatisfy { $0.hasSuffix("25.0%") })
         #expect(CSVRenderer.render(table).contains("\"'=1+1\"") == false && CSVRenderer.render(table).contains("'=1+1,"))
     }
 
@@ -71,16 +71,19 @@ import Testing
         #expect(rows[1]["campaign"] as? String == "=HYPERLINK(\"http://evil\")")
     }
 
-    @Test func textTableAlignsWideCharacters() {
+    @Test func humanTableAlignsWideCharactersAndFormatsForPeople() {
         let table = ReportTable(name: "t", rows: [
-            [("campaign", .text("新年")), ("n", .integer(1)), ("rate", .rate(nil))],
-            [("campaign", .text("abcdefghi")), ("n", .integer(22)), ("rate", .rate(0.5))],
+            [("campaign", .text("新年")), ("sent", .integer(1_500)), ("display_rate", .rate(nil)), ("time_to_display_p50", .seconds(150))],
+            [("campaign", .text("abcdefghi")), ("sent", .integer(22)), ("display_rate", .rate(1.0 / 3)), ("time_to_display_p50", .seconds(9))],
         ])
-        #expect(TextTableRenderer.render(table) == """
-            campaign   n   rate
-            新年       1
-            abcdefghi  22  0.5
+        #expect(HumanTableRenderer.render(table, style: HumanTableStyle()) == """
+            campaign    sent  display rate  p50 to display
+            新年       1,500             –           3 min
+            abcdefghi     22         33.3%             9 s
 
             """)
+        // Cut to the width by display columns, CJK counting two, with an ellipsis.
+        #expect(HumanTableRenderer.truncated("新品上架大促销", to: 7) == "新品上…")
+        #expect(HumanTableRenderer.grouped(-1_234_567) == "-1,234,567")
     }
 }

@@ -69,7 +69,7 @@ import Testing
             let lines = Self.withoutColour(drawn).split(separator: "\n").map(String.init)
             #expect(drawn.contains("\u{1B}[1m"), "a bold header on a terminal")
             #expect(lines.first?.hasPrefix("campaign") == true, "\(drawn)")
-            for line in lines { #expect(TextTableRenderer.displayWidth(line) <= columns, "\(columns): \(line)") }
+            for line in lines { #expect(HumanTableRenderer.displayWidth(line) <= columns, "\(columns): \(line)") }
             let cjk = try #require(lines.first { $0.hasPrefix("新品 上架") }, "\(drawn)")
             #expect(cjk.contains("1,500") && cjk.contains("33.3%"), "\(cjk)")
             let long = try #require(lines.first { $0.hasPrefix("Black Friday") }, "\(drawn)")

@@ -19,7 +19,7 @@ public struct HumanTableStyle: Sendable, Equatable {
 /// A report as a compact table for people, as `gh` and `kubectl` draw theirs: the key columns first, counts
 /// with thousands separators (`1,000`), rates as percents with one decimal (`33.3%`), durations in units
 /// (`45 s`, `3 min`), long names cut with `…` by display width (CJK characters count two), fitted to the
-/// terminal's width. Pipes get CSV or JSON instead; ``TextTableRenderer`` keeps the raw values.
+/// terminal's width. Pipes get CSV or JSON instead.
 public enum HumanTableRenderer {
     /// The columns shown without `--wide`, in this order, with the label people read; a report shows those it has.
     static let keyColumns: [(name: String, label: String)] = [
@@ -144,7 +144,16 @@ public enum HumanTableRenderer {
         return out + "…"
     }
 
+    /// Terminal columns a string takes: East Asian wide characters (and most emoji) take two.
     static func displayWidth(_ text: String) -> Int {
-        TextTableRenderer.displayWidth(text)
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x20000...0x3FFFD:
+                width + 2
+            default:
+                width + 1
+            }
+        }
     }
 }
