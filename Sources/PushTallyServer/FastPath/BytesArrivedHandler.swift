@@ -6,14 +6,17 @@ final class BytesArrivedHandler: ChannelInboundHandler, RemovableChannelHandler 
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    private weak var fastPath: IngestFastPath?
+    /// Strong, not weak: the pipeline owns both handlers and releases both when the channel closes (the fast
+    /// path holds no reference back), and a weak reference would give the fast path a side table, moving every
+    /// retain and release of it, several per request, to the runtime's slow path.
+    private let fastPath: IngestFastPath
 
     init(_ fastPath: IngestFastPath) {
         self.fastPath = fastPath
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        fastPath?.bytesArrived()
+        fastPath.bytesArrived()
         context.fireChannelRead(data)
     }
 }
