@@ -44,8 +44,9 @@ import Testing
         let waited = clock.now - started
         #expect(answer.hasPrefix("HTTP/1.1 204"), "\(answer)")
         // Without eviction it would wait for an idle socket to time out (300 s here). On a quiet machine it is
-        // answered in milliseconds (the target is 1 s); the bound leaves room for the parallel suite.
-        #expect(waited < .seconds(2), "the receipt waited \(waited)")
+        // answered in milliseconds (the target is 1 s); eviction runs on the event loops, which the parallel suite
+        // and a build beside it starved for up to 4 s, so the bound only separates "evicted" from "timed out".
+        #expect(waited < .seconds(10), "the receipt waited \(waited)")
         print("eviction: a receipt over 120 idle sockets at a cap of 50 was answered in \(waited)")
         // At most 50 stay open, 5 of them mid-request and 1 the newcomer's: at least 76 of the idle were closed.
         let closed = idle.filter { $0.isClosedByPeer() }.count
