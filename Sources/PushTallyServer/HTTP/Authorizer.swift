@@ -6,11 +6,10 @@ import PushTallyCore
 struct Authorizer: Sendable {
     let store: any TokenStore
 
-    /// Throws unless the request carries a token whose role grants `role`.
-    /// - Parameter allowQueryKey: accept `?key=` for ingest clients that cannot set headers.
-    func require(_ role: Role, _ request: Request, allowQueryKey: Bool = false) async throws {
-        let queryKey = allowQueryKey ? APIRoute.queryKey(in: request.uri.description) : nil
-        try await require(role, headers: request.headers, queryKey: queryKey)
+    /// Throws unless the request carries a bearer token whose role grants `role` (only the ingest pipeline also
+    /// takes `?key=`, for clients that cannot set headers).
+    func require(_ role: Role, _ request: Request) async throws {
+        try await require(role, headers: request.headers, queryKey: nil)
     }
 
     /// Throws unless the `Authorization` header (or else `queryKey`) holds a token whose role grants `role`.
