@@ -25,7 +25,8 @@ enum PostgresEventWriter {
     /// whether it was a retry. At most six round trips whatever the number of events: begin, push locks,
     /// dedupe keys, `sent_at` (each only when needed), raw rows and every rollup upsert as one statement, commit.
     static func store(
-        _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, on connection: PostgresConnection, logger: Logger
+        _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, subscriptions: SubscriptionCache? = nil,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
         try await PushLocks.lock(
@@ -58,7 +59,14 @@ enum PostgresEventWriter {
                 ]
             })
         let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
-        for query in SQLBuilder.combined([rawRows] + rollups) {
+        var outboxRows: [ValuesPart] = []
+        if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents {
+            let fresh = counted.lazy.filter { !$0.1 }.map(\.0)
+            let labels = try await PostgresOutbox.labels(Array(Set(fresh.map(\.pushID))), on: connection, logger: logger)
+            let rows = outbox.rows(forEvents: fresh, labels: { labels[$0] })
+            if let receivedAt = events.first?.receivedAt { outboxRows = [PostgresOutbox.part(rows, at: receivedAt)] }
+        }
+        for query in SQLBuilder.combined(outboxRows + [rawRows] + rollups) {
             try await connection.run(query, logger: logger)
         }
         return duplicates

@@ -11,10 +11,15 @@ extension PostgresStore: PushRegistry {
         let window = configuration.maturityWindowMillis
         let logger = logger
         let shard = shard
-        return try await transaction { connection in
+        let (outcome, queued) = try await transaction { connection in
             try await PushLocks.lock([push.pushID], mode: .exclusive, on: connection, logger: logger)
-            return try await Self.register(push, now: now, maturityWindow: window, shard: shard, on: connection, logger: logger)
+            let outcome = try await Self.register(push, now: now, maturityWindow: window, shard: shard, on: connection, logger: logger)
+            let outbox = try await PostgresOutbox.outbox(on: connection, logger: logger)
+            let messages = outbox.messages(forRegistration: push, outcome: outcome, at: now)
+            return (outcome, try await PostgresOutbox.queue(messages, on: connection, logger: logger))
         }
+        StoreMetrics.recordQueued(deliveries: queued)
+        return outcome
     }
 
     /// Registers many pushes in one transaction; each element fails or succeeds by itself.
@@ -23,19 +28,25 @@ extension PostgresStore: PushRegistry {
         let window = configuration.maturityWindowMillis
         let logger = logger
         let shard = shard
-        return try await transaction { connection in
+        let (results, queued) = try await transaction { connection in
             try await PushLocks.lock(Set(pushes.map(\.pushID)), mode: .exclusive, on: connection, logger: logger)
+            let outbox = try await PostgresOutbox.outbox(on: connection, logger: logger)
             var results: [Result<RegistrationOutcome, StoreError>] = []
+            var messages: [QueuedMessage] = []
             for push in pushes {
                 do {
-                    results.append(.success(try await Self.register(
-                        push, now: now, maturityWindow: window, shard: shard, on: connection, logger: logger)))
+                    let outcome = try await Self.register(
+                        push, now: now, maturityWindow: window, shard: shard, on: connection, logger: logger)
+                    messages += outbox.messages(forRegistration: push, outcome: outcome, at: now)
+                    results.append(.success(outcome))
                 } catch let error as StoreError {
                     results.append(.failure(error))
                 }
             }
-            return results
+            return (results, try await PostgresOutbox.queue(messages, on: connection, logger: logger))
         }
+        StoreMetrics.recordQueued(deliveries: queued)
+        return results
     }
 
     /// Adds (or, for a repeated `batch_id`, replaces) one parallel sender's counts.

@@ -27,6 +27,8 @@ public final class PostgresStore: Sendable {
     /// Group-commit writers, each with a transaction of its own in flight and its own rollup shard: a
     /// transaction is a chain of round trips, and one writer alone left the box waiting on them.
     let writers: [AsyncGroupCommitWriter<[IncomingEvent], [Bool]>]
+    /// Webhook subscriptions as the ingest path last read them.
+    let subscriptions: SubscriptionCache
     /// Hands writers out in turn.
     private let nextWriter = NIOLockedValueBox(0)
 
@@ -70,26 +72,29 @@ public final class PostgresStore: Sendable {
         let clock = configuration.clock
         let writerCount = max(1, min(writers, 16))
         let firstShard = shard
+        let subscriptions = SubscriptionCache()
+        self.subscriptions = subscriptions
         self.writers = (0..<writerCount).map { index in
             let shard = (firstShard + Int64(index)) % 16
             return AsyncGroupCommitWriter(highWaterMark: max(1, configuration.writerHighWaterMark / writerCount)) {
                 [client, logger, connectionTimeout] batches in
                 try await Self.commit(
-                    batches, receivedAt: clock(), maturityWindow: window, shard: shard, client: client,
-                    timeout: connectionTimeout, logger: logger)
+                    batches, receivedAt: clock(), maturityWindow: window, shard: shard, subscriptions: subscriptions,
+                    client: client, timeout: connectionTimeout, logger: logger)
             }
         }
     }
 
     /// One group commit: every queued batch in one transaction; per batch, whether each event was a retry.
     private static func commit(
-        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, shard: Int64, client: PostgresClient,
-        timeout: Duration, logger: Logger
+        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, shard: Int64,
+        subscriptions: SubscriptionCache, client: PostgresClient, timeout: Duration, logger: Logger
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
         let flags = try await transaction(client, timeout: timeout, logger: logger) { connection in
-            try await PostgresEventWriter.store(events, maturityWindow: maturityWindow, shard: shard, on: connection, logger: logger)
+            try await PostgresEventWriter.store(
+                events, maturityWindow: maturityWindow, shard: shard, subscriptions: subscriptions, on: connection, logger: logger)
         }
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)

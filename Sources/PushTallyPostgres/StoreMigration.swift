@@ -11,7 +11,7 @@ public struct StoreMigration: Sendable {
     public static let tables = [
         "meta", "pushes", "push_sends", "push_failures", "tokens", "imported_events", "dedupe",
         "rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version",
-        "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version", "events",
+        "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version", "events", "webhooks", "alerts",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.

@@ -4,6 +4,7 @@ import PushTallyCore
 /// The statements of one SQLite group commit: raw rows, dedupe keys and rollups, all in the caller's transaction.
 enum EventWriter {
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
+    /// New events of subscribed types go into the webhook outbox in the same transaction.
     static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, in db: Database
     ) throws -> [[Bool]] {
@@ -42,6 +43,11 @@ enum EventWriter {
             results.append(flags)
         }
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
+        let outbox = try SQLiteOutbox.outbox(in: db)
+        guard outbox.wantsEvents else { return results }
+        let fresh = zip(batches.joined(), results.joined()).lazy.filter { !$0.1 }.map { StoredEvent($0.0, receivedAt: receivedAt) }
+        let rows = outbox.rows(forEvents: fresh, labels: try SQLiteOutbox.labels(in: db))
+        try SQLiteOutbox.store(rows, at: receivedAt, in: db)
         return results
     }
 

@@ -164,6 +164,9 @@ package enum Migrations {
             try db.execute(sql: "DELETE FROM rollup_version WHERE version = ''")
             try db.execute(sql: "DELETE FROM ledger_version WHERE version = ''")
         }
+        migrator.registerMigration("v6-webhooks-alerts") { db in
+            try db.execute(sql: WebhookSchema.sql(dialect: .sqlite))
+        }
         return migrator
     }
 }

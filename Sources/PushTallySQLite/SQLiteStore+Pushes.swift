@@ -9,22 +9,35 @@ extension SQLiteStore: PushRegistry {
     public func register(_ push: PushRegistration) async throws -> RegistrationOutcome {
         let now = configuration.clock()
         let window = configuration.maturityWindowMillis
-        return try await write { db in try Self.register(push, now: now, maturityWindow: window, in: db) }
+        let (outcome, queued) = try await write { db in
+            let outbox = try SQLiteOutbox.outbox(in: db)
+            let outcome = try Self.register(push, now: now, maturityWindow: window, in: db)
+            return (outcome, try SQLiteOutbox.queue(outbox.messages(forRegistration: push, outcome: outcome, at: now), in: db))
+        }
+        StoreMetrics.recordQueued(deliveries: queued)
+        return outcome
     }
 
     /// Registers many pushes in one transaction; each element fails or succeeds by itself.
     public func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>] {
         let now = configuration.clock()
         let window = configuration.maturityWindowMillis
-        return try await write { db in
-            try pushes.map { push in
+        let (results, queued) = try await write { db in
+            let outbox = try SQLiteOutbox.outbox(in: db)
+            var queued = 0
+            let results: [Result<RegistrationOutcome, StoreError>] = try pushes.map { push in
                 do {
-                    return .success(try Self.register(push, now: now, maturityWindow: window, in: db))
+                    let outcome = try Self.register(push, now: now, maturityWindow: window, in: db)
+                    queued += try SQLiteOutbox.queue(outbox.messages(forRegistration: push, outcome: outcome, at: now), in: db)
+                    return .success(outcome)
                 } catch let error as StoreError {
                     return .failure(error)
                 }
             }
+            return (results, queued)
         }
+        StoreMetrics.recordQueued(deliveries: queued)
+        return results
     }
 
     /// Adds (or, for a repeated `batch_id`, replaces) one parallel sender's counts.

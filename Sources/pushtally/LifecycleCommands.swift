@@ -4,11 +4,10 @@ import PushTallyCore
 
 /// `7d`, `24h`, `90m`, `3600s`, `2w` as milliseconds.
 func durationMillis(_ value: String, flag: String) throws -> Int64 {
-    let units: [Character: Int64] = ["s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000]
-    guard let unit = value.last.flatMap({ units[$0] }), let amount = Int64(value.dropLast()), amount >= 0 else {
+    guard let millis = DurationText.millis(value) else {
         throw ValidationError("--\(flag) takes a duration such as 90d, 24h or 30m")
     }
-    return amount * unit
+    return millis
 }
 
 struct PruneCommand: AsyncParsableCommand {

@@ -55,6 +55,21 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Answer receipts and actions on the event loop (the fast path); --no-fast-path routes them like every other request, to compare.")
     var fastPath = true
 
+    @Flag(help: "Let webhook URLs reach loopback, private and link-local addresses (refused by default: SSRF).")
+    var allowPrivateWebhooks = false
+
+    @Option(help: "Seconds between alert evaluations.")
+    var alertInterval: Double = 60
+
+    @Option(help: "Delay before the first retry of a failed webhook delivery; each later one doubles it (up to 1h).")
+    var webhookRetryBase = "5s"
+
+    @Option(help: "How long a failing webhook delivery is retried before it is given up and its endpoint marked failing.")
+    var webhookRetryWindow = "24h"
+
+    @Option(help: "Delivered and given-up webhook messages are deleted after this long.")
+    var webhookRetention = "7d"
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -80,6 +95,15 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.trustedProxies = trustedProxy
         configuration.ingestFastPath = fastPath
+        configuration.allowPrivateWebhooks = allowPrivateWebhooks
+        guard alertInterval >= 0.1, alertInterval <= 86_400 else {
+            throw ValidationError("--alert-interval takes seconds from 0.1 to 86400")
+        }
+        configuration.alertIntervalSeconds = alertInterval
+        configuration.webhookRetry = WebhookRetryPolicy(
+            baseDelayMillis: try durationMillis(webhookRetryBase, flag: "webhook-retry-base"),
+            windowMillis: try durationMillis(webhookRetryWindow, flag: "webhook-retry-window"))
+        configuration.webhookRetentionMillis = try durationMillis(webhookRetention, flag: "webhook-retention")
         switch (tlsCert, tlsKey) {
         case (let cert?, let key?): configuration.tls = (cert, key)
         case (nil, nil): break

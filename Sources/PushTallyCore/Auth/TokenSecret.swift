@@ -41,7 +41,8 @@ package enum TokenSecret {
 }
 
 extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
+    /// Zero-padded on the left to `width` characters (hex bytes, time heads of ids).
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -17,7 +17,8 @@ public struct FieldError: Error, Sendable, Hashable, CustomStringConvertible {
         field.map { "\(code) (\($0)): \(message)" } ?? "\(code): \(message)"
     }
 
-    static func missing(_ field: String) -> FieldError {
+    /// A required field that is absent or empty.
+    public static func missing(_ field: String) -> FieldError {
         FieldError("missing_field", "\(field) is required and must not be empty", field: field)
     }
 }

@@ -94,7 +94,8 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
-    var rawValue: RawValue? {
+    /// The scalar as the field readers take it (`nil` for JSON null, `.unsupported` for containers).
+    package var rawValue: RawValue? {
         switch self {
         case .string(let s): .string(s)
         case .number(let n): .number(n)

@@ -40,6 +40,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable(reason: String)
     /// The store cannot start as configured (a device secret that does not match the database, say).
     case misconfigured(String)
+    /// An alert with this name exists: names label `pushtally_alert_firing`, so they are unique.
+    case alertNameTaken(String)
 
     public var description: String {
         switch self {
@@ -53,6 +55,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the database is unavailable: \(reason)"
         case .misconfigured(let message):
             message
+        case .alertNameTaken(let name):
+            "an alert named \(name) exists; delete it first or choose another name"
         }
     }
 }

@@ -33,3 +33,11 @@ package enum StoreMetrics {
         Recorder(label: "pushtally_commit_batch_events", aggregate: true).record(events)
     }
 }
+
+extension StoreMetrics {
+    /// Webhook deliveries queued by a transaction that committed (one per message and endpoint).
+    package static func recordQueued(deliveries: Int) {
+        guard deliveries > 0 else { return }
+        Counter(label: "pushtally_webhook_messages_queued_total").increment(by: deliveries)
+    }
+}

@@ -36,6 +36,11 @@ func buildRoutes(
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
     ReportController(store: store, authorizer: authorizer).register(on: routes)
+    WebhookController(
+        store: store, authorizer: authorizer, reader: reader,
+        urlGuard: WebhookURLGuard(allowPrivate: configuration.allowPrivateWebhooks)
+    ).register(on: routes)
+    AlertController(store: store, authorizer: authorizer, reader: reader).register(on: routes)
     HealthController(store: store).register(on: routes)
     MetricsController(store: store).register(on: routes)
     DashboardController().register(on: routes)
@@ -72,7 +77,11 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally",
             availableConnectionsDelegate: EvictingConnectionLimit(maximum: configuration.maxConnections, registry: registry)),
-        services: [StoreService(store: store), RetentionService(store: store, configuration: configuration, logger: logger)],
+        services: [
+            StoreService(store: store), RetentionService(store: store, configuration: configuration, logger: logger),
+            WebhookDispatcher(store: store, clock: store.configuration.clock, configuration: configuration, logger: logger),
+            AlertScheduler(store: store, intervalSeconds: configuration.alertIntervalSeconds, logger: logger),
+        ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

@@ -1,3 +1,5 @@
+import PushTallyCore
+
 /// How the HTTP server runs; every default is what a fresh `pushtally serve` uses.
 public struct ServerConfiguration: Sendable {
     public var host: String
@@ -26,6 +28,14 @@ public struct ServerConfiguration: Sendable {
     /// Answer the ingest routes on the event loop (``IngestFastPath``) rather than through the router: the same
     /// code and promises, about twice the throughput. Off only to compare the two (`serve --no-fast-path`).
     public var ingestFastPath = true
+    /// Let webhook URLs reach loopback, private and link-local addresses (`serve --allow-private-webhooks`).
+    public var allowPrivateWebhooks = false
+    /// When failed webhook deliveries are retried, and for how long.
+    public var webhookRetry = WebhookRetryPolicy()
+    /// Delivered (and given-up) webhook messages are deleted after this long.
+    public var webhookRetentionMillis: Int64 = 7 * 86_400_000
+    /// Seconds between alert evaluations (`serve --alert-interval`).
+    public var alertIntervalSeconds: Double = 60
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,

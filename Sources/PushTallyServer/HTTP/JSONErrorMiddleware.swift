@@ -58,6 +58,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return APIError(.conflict, "sent_at_immutable", error.description, field: "sent_at")
             case .pushNotRegistered:
                 return APIError(.notFound, "push_not_registered", error.description, field: "campaign")
+            case .alertNameTaken:
+                return APIError(.conflict, "name_taken", error.description, field: "name")
             case .databaseNewerThanCode, .misconfigured:
                 return .unavailable(error.description, retryAfter: 60)
             case .unavailable:

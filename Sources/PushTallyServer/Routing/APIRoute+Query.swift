@@ -17,6 +17,12 @@ extension APIRoute {
     /// The query parameters the route takes.
     var queryParameters: [String] {
         if let report { return report.parameters }
+        switch self {
+        case .webhookDeliveries: return ["status", "limit"]
+        case .replayWebhook: return ["since"]
+        case .alertHistory: return ["limit"]
+        default: break
+        }
         // `?key=` carries an ingest key for clients that cannot set headers.
         return eventKind != nil ? ["key"] : []
     }

@@ -22,11 +22,22 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     case metrics
     case dashboard
     case dashboardFile
+    case createWebhook
+    case listWebhooks
+    case deleteWebhook
+    case webhookDeliveries
+    case replayWebhook
+    case createAlert
+    case listAlerts
+    case deleteAlert
+    case alertHistory
 
     var method: HTTPRequest.Method {
         switch self {
-        case .receipts, .actions, .registerPushes, .recordSends: .post
+        case .receipts, .actions, .registerPushes, .recordSends, .createWebhook, .replayWebhook, .createAlert: .post
         case .registerPush: .put
+        case .deleteWebhook, .deleteAlert: .delete
+        case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory: .get
         case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport, .health,
             .metrics, .dashboard, .dashboardFile:
             .get
@@ -52,6 +63,13 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
         case .dashboard: "/dashboard"
         case .dashboardFile: "/dashboard/:file"
+        case .createWebhook, .listWebhooks: "/v1/webhooks"
+        case .deleteWebhook: "/v1/webhooks/:id"
+        case .webhookDeliveries: "/v1/webhooks/:id/deliveries"
+        case .replayWebhook: "/v1/webhooks/:id/replay"
+        case .createAlert, .listAlerts: "/v1/alerts"
+        case .deleteAlert: "/v1/alerts/:id"
+        case .alertHistory: "/v1/alerts/:id/history"
         }
     }
 
@@ -65,6 +83,10 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .registerPush, .registerPushes, .recordSends: .backend
         case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport: .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
+        // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
+        // shows the firing ones) but only an admin defines them.
+        case .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries, .replayWebhook, .createAlert, .deleteAlert: .admin
+        case .listAlerts, .alertHistory: .read
         }
     }
 

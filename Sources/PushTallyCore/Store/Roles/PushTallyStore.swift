@@ -4,5 +4,7 @@
 /// statements it plans.
 ///
 /// Code that needs one role takes that role (``EventIngestor``, ``PushRegistry``, ``ReportReader``,
-/// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``), so a test double of it stays small.
-public protocol PushTallyStore: EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle {}
+/// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``, ``WebhookStore``, ``AlertStore``), so a test double of it stays small.
+public protocol PushTallyStore:
+    EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle, WebhookStore, AlertStore
+{}

@@ -1,0 +1,138 @@
+/// A push's labels that event messages carry (`campaign`, `app`), as registered; `nil` for an orphan.
+package struct PushLabels: Sendable, Hashable {
+    package var campaign: String?
+    package var app: String?
+
+    package init(campaign: String?, app: String?) {
+        self.campaign = campaign
+        self.app = app
+    }
+}
+
+/// Events waiting in the outbox to be packed into messages: what one commit stored of one type.
+package struct OutboxRow: Sendable, Hashable {
+    package var type: WebhookEventType
+    /// How many events ``items`` holds (at most ``WebhookEventType/batchLimit``).
+    package var count: Int
+    /// The events' JSON objects, comma separated.
+    package var items: String
+
+    package init(type: WebhookEventType, count: Int, items: String) {
+        self.type = type
+        self.count = count
+        self.items = items
+    }
+}
+
+/// The outbox rule every engine runs inside the transaction that stores what a message carries: given the
+/// endpoints subscribed when that transaction read them, which messages to queue and for whom. Nothing is
+/// queued for an event type nobody subscribed to.
+package struct Outbox: Sendable {
+    private let endpointsByType: [WebhookEventType: [String]]
+
+    package init(_ subscriptions: [WebhookSubscription]) {
+        var byType: [WebhookEventType: [String]] = [:]
+        for subscription in subscriptions {
+            for type in subscription.events { byType[type, default: []].append(subscription.endpointID) }
+        }
+        endpointsByType = byType
+    }
+
+    /// Whether any endpoint takes `type`: callers skip building payloads (and reading labels) otherwise.
+    package func wants(_ type: WebhookEventType) -> Bool { endpointsByType[type] != nil }
+
+    /// Whether any endpoint takes receipts or taps.
+    package var wantsEvents: Bool { wants(.receiptDisplayed) || wants(.actionTapped) }
+
+    /// Outbox rows for newly stored receipts and taps (retries carry nothing new and are left out): the
+    /// events' JSON, per type, in chunks of at most ``WebhookEventType/batchLimit``. The dispatcher packs
+    /// rows into messages within a second (``pack(_:at:)``), so a receiver gets full batches under load
+    /// rather than one small message per commit.
+    package func rows(forEvents events: some Sequence<StoredEvent>, labels: (String) -> PushLabels?) -> [OutboxRow] {
+        var rows: [OutboxRow] = []
+        for type in [WebhookEventType.receiptDisplayed, .actionTapped] where wants(type) {
+            let kind: EventKind = type == .receiptDisplayed ? .display : .action
+            var items: [String] = []
+            for event in events where event.kind == kind {
+                items.append(Self.eventJSON(event, labels: labels(event.pushID)))
+                if items.count == WebhookEventType.batchLimit {
+                    rows.append(OutboxRow(type: type, count: items.count, items: items.joined(separator: ",")))
+                    items.removeAll(keepingCapacity: true)
+                }
+            }
+            if !items.isEmpty { rows.append(OutboxRow(type: type, count: items.count, items: items.joined(separator: ","))) }
+        }
+        return rows
+    }
+
+    /// Packs stored outbox rows (oldest first) into messages of at most ``WebhookEventType/batchLimit``
+    /// events each, for the endpoints subscribed now. Every row given is consumed, even when nobody
+    /// subscribes any more (its events then go nowhere, as they would have had they arrived now).
+    package func pack(_ rows: [OutboxRow], at millis: Int64) -> [QueuedMessage] {
+        var queued: [QueuedMessage] = []
+        for type in [WebhookEventType.receiptDisplayed, .actionTapped] {
+            guard let endpoints = endpointsByType[type] else { continue }
+            var parts: [String] = []
+            var count = 0
+            func flush() {
+                guard count > 0 else { return }
+                let data = "{\"events\":[" + parts.joined(separator: ",") + "]}"
+                queued.append(QueuedMessage(message: WebhookMessage(type: type, data: data, at: millis), endpointIDs: endpoints))
+                parts.removeAll(keepingCapacity: true)
+                count = 0
+            }
+            for row in rows where row.type == type {
+                if count + row.count > WebhookEventType.batchLimit { flush() }
+                parts.append(row.items)
+                count += row.count
+            }
+            flush()
+        }
+        return queued
+    }
+
+    /// `push.registered` for a registration (new or with its totals replaced).
+    package func messages(forRegistration push: PushRegistration, outcome: RegistrationOutcome, at millis: Int64) -> [QueuedMessage] {
+        guard let endpoints = endpointsByType[.pushRegistered] else { return [] }
+        var json = JSONText()
+        json.open()
+        json.field("push_id", push.pushID)
+        json.field("campaign", push.campaign)
+        json.field("title", push.title)
+        json.field("app", push.app)
+        json.field("environment", push.environment)
+        json.field("sent_at", push.sentAtMillis.map(Timestamp.iso8601(millis:)))
+        json.field("targeted", push.counts.targeted)
+        json.field("sent", push.counts.sent)
+        json.field("failed", push.counts.failed.values.reduce(0, +))
+        json.field("outcome", outcome == .created ? "created" : "updated")
+        json.close()
+        return [QueuedMessage(message: WebhookMessage(type: .pushRegistered, data: json.text, at: millis), endpointIDs: endpoints)]
+    }
+
+    /// `alert.firing` or `alert.resolved` for an alert's transition.
+    package func messages(forAlert alert: Alert, at millis: Int64) -> [QueuedMessage] {
+        let type: WebhookEventType = alert.state == .firing ? .alertFiring : .alertResolved
+        guard let endpoints = endpointsByType[type] else { return [] }
+        return [QueuedMessage(message: WebhookMessage(type: type, data: alert.json, at: millis), endpointIDs: endpoints)]
+    }
+
+    static func eventJSON(_ event: StoredEvent, labels: PushLabels?) -> String {
+        var json = JSONText()
+        json.open()
+        json.field("push_id", event.pushID)
+        if event.kind == .action { json.field("action", event.action) }
+        json.field("receipt_id", event.receiptID)
+        json.field("campaign", labels?.campaign)
+        json.field("app", labels?.app)
+        json.field("app_version", event.appVersion)
+        json.field("os_version", event.osVersion)
+        json.field("platform", event.platform)
+        json.field("ts", Timestamp.iso8601(millis: event.eventTime))
+        json.field("received_at", Timestamp.iso8601(millis: event.receivedAt))
+        // Already keyed by the store (HMAC with the device secret): the raw id never leaves the collector.
+        json.field("device_id", event.deviceID)
+        json.close()
+        return json.text
+    }
+}
