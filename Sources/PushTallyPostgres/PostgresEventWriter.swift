@@ -61,7 +61,7 @@ enum PostgresEventWriter {
         let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
         var outboxRows: [ValuesPart] = []
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents {
-            let fresh = counted.lazy.filter { !$0.1 }.map(\.0)
+            let fresh = counted.filter { !$0.1 }.map(\.0)
             let labels = try await PostgresOutbox.labels(Array(Set(fresh.map(\.pushID))), on: connection, logger: logger)
             let rows = outbox.rows(forEvents: fresh, labels: { labels[$0] })
             if let receivedAt = events.first?.receivedAt { outboxRows = [PostgresOutbox.part(rows, at: receivedAt)] }

@@ -45,7 +45,10 @@ enum EventWriter {
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
         let outbox = try SQLiteOutbox.outbox(in: db)
         guard outbox.wantsEvents else { return results }
-        let fresh = zip(batches.joined(), results.joined()).lazy.filter { !$0.1 }.map { StoredEvent($0.0, receivedAt: receivedAt) }
+        var fresh: [StoredEvent] = []
+        for (event, duplicate) in zip(batches.joined(), results.joined()) where !duplicate {
+            fresh.append(StoredEvent(event, receivedAt: receivedAt))
+        }
         let rows = outbox.rows(forEvents: fresh, labels: try SQLiteOutbox.labels(in: db))
         try SQLiteOutbox.store(rows, at: receivedAt, in: db)
         return results

@@ -40,6 +40,11 @@ package struct JSONText: Sendable {
         text.append(value.map { $0.isFinite ? String($0) : "null" } ?? "null")
     }
 
+    /// Text appended as is, between objects (a separator).
+    package mutating func raw(_ text: String) {
+        self.text.append(text)
+    }
+
     /// A field whose value is already JSON (an object or an array built elsewhere).
     package mutating func field(_ name: String, json: String) {
         key(name)

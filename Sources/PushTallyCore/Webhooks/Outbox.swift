@@ -44,24 +44,43 @@ package struct Outbox: Sendable {
     /// Whether any endpoint takes receipts or taps.
     package var wantsEvents: Bool { wants(.receiptDisplayed) || wants(.actionTapped) }
 
-    /// Outbox rows for newly stored receipts and taps (retries carry nothing new and are left out): the
-    /// events' JSON, per type, in chunks of at most ``WebhookEventType/batchLimit``. The dispatcher packs
+    /// Outbox rows for newly stored receipts and taps (callers leave retries out: they carry nothing new):
+    /// the events' JSON, per type, in chunks of at most ``WebhookEventType/batchLimit``. The dispatcher packs
     /// rows into messages within a second (``pack(_:at:)``), so a receiver gets full batches under load
     /// rather than one small message per commit.
-    package func rows(forEvents events: some Sequence<StoredEvent>, labels: (String) -> PushLabels?) -> [OutboxRow] {
+    ///
+    /// One pass, appending into one buffer per type: this runs inside the group commit, once per event.
+    package func rows(forEvents events: [StoredEvent], labels: (String) -> PushLabels?) -> [OutboxRow] {
+        let takesDisplays = wants(.receiptDisplayed)
+        let takesActions = wants(.actionTapped)
+        guard takesDisplays || takesActions else { return [] }
         var rows: [OutboxRow] = []
-        for type in [WebhookEventType.receiptDisplayed, .actionTapped] where wants(type) {
-            let kind: EventKind = type == .receiptDisplayed ? .display : .action
-            var items: [String] = []
-            for event in events where event.kind == kind {
-                items.append(Self.eventJSON(event, labels: labels(event.pushID)))
-                if items.count == WebhookEventType.batchLimit {
-                    rows.append(OutboxRow(type: type, count: items.count, items: items.joined(separator: ",")))
-                    items.removeAll(keepingCapacity: true)
+        var displays = JSONText(), actions = JSONText()
+        var displayCount = 0, actionCount = 0
+        var times = TimeText()
+        for event in events {
+            if event.kind == .display {
+                guard takesDisplays else { continue }
+                Self.appendEvent(event, labels: labels(event.pushID), times: &times, to: &displays, first: displayCount == 0)
+                displayCount += 1
+                if displayCount == WebhookEventType.batchLimit {
+                    rows.append(OutboxRow(type: .receiptDisplayed, count: displayCount, items: displays.text))
+                    displays = JSONText()
+                    displayCount = 0
+                }
+            } else {
+                guard takesActions else { continue }
+                Self.appendEvent(event, labels: labels(event.pushID), times: &times, to: &actions, first: actionCount == 0)
+                actionCount += 1
+                if actionCount == WebhookEventType.batchLimit {
+                    rows.append(OutboxRow(type: .actionTapped, count: actionCount, items: actions.text))
+                    actions = JSONText()
+                    actionCount = 0
                 }
             }
-            if !items.isEmpty { rows.append(OutboxRow(type: type, count: items.count, items: items.joined(separator: ","))) }
         }
+        if displayCount > 0 { rows.append(OutboxRow(type: .receiptDisplayed, count: displayCount, items: displays.text)) }
+        if actionCount > 0 { rows.append(OutboxRow(type: .actionTapped, count: actionCount, items: actions.text)) }
         return rows
     }
 
@@ -117,8 +136,17 @@ package struct Outbox: Sendable {
         return [QueuedMessage(message: WebhookMessage(type: type, data: alert.json, at: millis), endpointIDs: endpoints)]
     }
 
+    /// One event's JSON object, for tests and single use.
     static func eventJSON(_ event: StoredEvent, labels: PushLabels?) -> String {
         var json = JSONText()
+        var times = TimeText()
+        appendEvent(event, labels: labels, times: &times, to: &json, first: true)
+        return json.text
+    }
+
+    /// Appends one event's JSON object (after a comma unless `first`).
+    static func appendEvent(_ event: StoredEvent, labels: PushLabels?, times: inout TimeText, to json: inout JSONText, first: Bool) {
+        if !first { json.raw(",") }
         json.open()
         json.field("push_id", event.pushID)
         if event.kind == .action { json.field("action", event.action) }
@@ -128,11 +156,25 @@ package struct Outbox: Sendable {
         json.field("app_version", event.appVersion)
         json.field("os_version", event.osVersion)
         json.field("platform", event.platform)
-        json.field("ts", Timestamp.iso8601(millis: event.eventTime))
-        json.field("received_at", Timestamp.iso8601(millis: event.receivedAt))
+        json.field("ts", times.iso8601(event.eventTime))
+        json.field("received_at", times.iso8601(event.receivedAt))
         // Already keyed by the store (HMAC with the device secret): the raw id never leaves the collector.
         json.field("device_id", event.deviceID)
         json.close()
-        return json.text
+    }
+}
+
+/// ISO 8601 texts of the last time formatted: the events of one commit share their receive time (and,
+/// without a device clock, their event time), so most events format none.
+struct TimeText {
+    private var millis: Int64 = .min
+    private var text = ""
+
+    mutating func iso8601(_ value: Int64) -> String {
+        if value != millis {
+            millis = value
+            text = Timestamp.iso8601(millis: value)
+        }
+        return text
     }
 }
