@@ -6,6 +6,8 @@ public struct StoreServer: Sendable {
     public let server: ServerProcess
     /// The PostgreSQL database's URL; `nil` on SQLite.
     public let postgres: String?
+    /// The `serve` flags it was started with, which ``startCollector(_:)`` repeats.
+    public let extraArguments: [String]
 
     /// What `--database` gets.
     public var database: String { postgres ?? server.databasePath }
@@ -17,15 +19,27 @@ public struct StoreServer: Sendable {
 
     var secretPath: String { server.directory.appendingPathComponent("device.secret").path }
 
-    /// Starts it.
-    public static func start(_ kind: StoreKind, name: String) async throws -> StoreServer {
+    /// Starts it; `extraArguments` are more `serve` flags.
+    public static func start(_ kind: StoreKind, name: String, extraArguments: [String] = []) async throws -> StoreServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-\(name)-\(UUID().uuidString)")
         let postgres = kind == .postgres ? try await TestPostgres.createDatabase() : nil
         let server = try ServerProcess(
             directory: directory, database: postgres,
-            extraArguments: postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path])
+            extraArguments: (postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path])
+                + extraArguments)
         try server.start()
-        return StoreServer(server: server, postgres: postgres)
+        return StoreServer(server: server, postgres: postgres, extraArguments: extraArguments)
+    }
+
+    /// Starts another `serve` on the same store with the same flags (its log in a folder `name` of this one's):
+    /// a restart once the first has stopped, or a second collector beside it. The caller stops it; it prints
+    /// no admin token, since the store has one already.
+    public func startCollector(_ name: String) throws -> ServerProcess {
+        let collector = try ServerProcess(
+            directory: server.directory.appendingPathComponent(name), database: database,
+            extraArguments: (postgres == nil ? [] : ["--device-secret", secretPath]) + extraArguments)
+        try collector.start()
+        return collector
     }
 
     /// Removes its files and drops its database.
