@@ -11,11 +11,11 @@ import Testing
     static let rules = directory.appendingPathComponent("alerts.yml")
 
     /// Metrics the rules name that the webhook and alert work adds (in its own branch, at the same time).
-    /// Delete this list once that work is merged: then every name must be exported.
+    /// Delete this list once that work is merged: then every name must be exported. `pushtally_alert_firing`
+    /// has a series only once an alert is defined, so the test must then define one first.
     static let notYetExported: Set<String> = [
-        "pushtally_webhook_messages_queued_total", "pushtally_webhook_messages_delivered_total",
-        "pushtally_webhook_attempts_failed_total", "pushtally_webhook_messages_failed_total",
-        "pushtally_webhook_oldest_undelivered_seconds", "pushtally_alert_firing",
+        "pushtally_webhook_messages_delivered_total", "pushtally_webhook_attempts_failed_total",
+        "pushtally_webhook_messages_failed_total", "pushtally_webhook_oldest_undelivered_seconds", "pushtally_alert_firing",
     ]
 
     /// promtool from `PATH` (scripts/install-deps --test puts it in /usr/local/bin).
