@@ -249,14 +249,17 @@ public func boundLoopbackSocket(listening: Bool = false) throws -> (fd: Int32, p
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
 
-/// Runs a command, returning its exit status and standard output.
-public func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+/// Runs a command, returning its exit status and standard output; with `includingErrors`, standard error goes
+/// into the same output as it is written (for tools that report their failures there).
+public func runProcess(
+    _ executable: String, _ arguments: [String], includingErrors: Bool = false
+) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.standardError = includingErrors ? pipe : FileHandle.nullDevice
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

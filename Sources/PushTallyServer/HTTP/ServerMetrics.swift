@@ -38,15 +38,29 @@ public enum ServerMetrics {
     }
 }
 
-/// ``APIRoute/metrics``: Prometheus text, with the gauges that are cheapest read at scrape time.
+/// ``APIRoute/metrics``: Prometheus text, with the gauges that are read at scrape time.
 struct MetricsController<Context: RequestContext>: Sendable {
-    let store: any EventIngestor & StoreLifecycle
+    let store: any EventIngestor & StoreLifecycle & ReportReader
+    private let recentDisplays: RecentDisplaysCache
+
+    init(store: any EventIngestor & StoreLifecycle & ReportReader) {
+        self.store = store
+        recentDisplays = RecentDisplaysCache(store: store)
+    }
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.metrics) { _, _ in
             Gauge(label: "pushtally_writer_queue_events").record(store.queuedEvents)
+            // Beside the queue, so an alert can compare the two without knowing how the collector was started.
+            Gauge(label: "pushtally_writer_queue_high_water_mark").record(store.configuration.writerHighWaterMark)
             if let bytes = await store.databaseBytes() {
                 Gauge(label: "pushtally_database_bytes").record(bytes)
+            }
+            // An unreadable database leaves the last figures: the scrape itself must still succeed, since the
+            // other alerts (the queue, the errors) are what tell of that outage.
+            if let recent = try? await recentDisplays.current() {
+                Gauge(label: "pushtally_recent_pushes_sent").record(recent.sent)
+                Gauge(label: "pushtally_recent_pushes_displayed").record(recent.displayed)
             }
             var buffer: [UInt8] = []
             ServerMetrics.registry.emit(into: &buffer)
