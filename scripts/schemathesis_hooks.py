@@ -4,17 +4,36 @@
         run docs/openapi.yaml --url http://127.0.0.1:8080
 
 They teach schemathesis what the document states but JSON Schema cannot: how an NDJSON body goes on the wire,
-that a body sent with `Content-Encoding: gzip` is compressed, that a body's `push_id` repeats the path's, and
-that a batch is judged element by element.
+that a body sent with `Content-Encoding: gzip` is compressed, that a body's `push_id` repeats the path's, that
+a batch is judged element by element, and which rules span fields or parameters. They also keep webhook URLs
+away from real hosts (`keep_webhooks_local`).
 """
 
 import gzip
 import json
+import os
+import re
 from urllib.parse import unquote, urlencode
 
+import jsonschema
 import schemathesis
+import yaml
 
 COMPRESSED = ("gzip", "x-gzip")
+
+# Where fuzzed webhooks point. A URL the document calls valid becomes LOCAL_WEBHOOK_URL: loopback, so the server
+# must run with --allow-private-webhooks (scripts/fuzz does), on the discard port, where nothing listens, so
+# deliveries fail at once and never leave the machine. An invalid string that the server might still read as an
+# http(s) URL becomes INVALID_WEBHOOK_URL, invalid for the document and the server alike (`bad_url`), and on a
+# reserved domain that never resolves (RFC 6761) all the same; other invalid strings go as generated. So a
+# positive case stays positive, a negative one negative, and no URL schemathesis made up names a real host.
+LOCAL_WEBHOOK_URL = "http://127.0.0.1:9/pushtally-fuzz"
+INVALID_WEBHOOK_URL = "ftp://pushtally-fuzz.invalid/webhook"
+HTTP_LIKE = re.compile(r"\s*https?:", re.IGNORECASE)
+
+DOCUMENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "openapi.yaml")
+with open(DOCUMENT, encoding="utf-8") as document:
+    WEBHOOK_URL_SCHEMA = yaml.safe_load(document)["components"]["schemas"]["WebhookURL"]
 
 
 @schemathesis.serializer("application/x-ndjson", "application/ndjson")
@@ -36,7 +55,23 @@ def ndjson_serializer(ctx, value):
 @schemathesis.hook
 def before_call(context, case, kwargs):
     repeat_path_push_id(case)
+    keep_webhooks_local(case)
     compress_when_declared(case, kwargs)
+
+
+def keep_webhooks_local(case):
+    """The `url` of `POST /v1/webhooks`, when a string, is replaced (see LOCAL_WEBHOOK_URL): a valid one by a
+    local URL the server takes, an invalid one that looks like http(s) by one both refuse."""
+    if case.method.upper() != "POST" or case.operation.path != "/v1/webhooks":
+        return
+    body = case.body
+    if not isinstance(body, dict) or not isinstance(body.get("url"), str):
+        return
+    valid = jsonschema.Draft202012Validator(WEBHOOK_URL_SCHEMA).is_valid(body["url"])
+    if valid:
+        body["url"] = LOCAL_WEBHOOK_URL
+    elif HTTP_LIKE.match(body["url"]):
+        body["url"] = INVALID_WEBHOOK_URL
 
 
 def repeat_path_push_id(case):
@@ -85,8 +120,11 @@ def filter_failure(context, failure, case, response):
     - valid data "refused": a 400 from `POST /v1/pushes` whose every rejection is `sent_at_immutable`, a record
       that conflicts with what an earlier request stored (a single `PUT` answers that with 409);
     - valid data "refused": `400 too_many_buckets`, a time series whose `from`, `to` and `bucket` together
-      span more than 10000 buckets."""
+      span more than 10000 buckets;
+    - valid data "refused" by a rule across fields or parameters (`spans_fields`)."""
     if failure.code == "ST202" and response.status_code == 400 and error_code(response) == "too_many_buckets":
+        return False
+    if failure.code == "ST202" and response.status_code == 400 and spans_fields(case, response):
         return False
     rejected = batch_rejections(response)
     if rejected is None:
@@ -121,3 +159,21 @@ def error_code(response):
     except Exception:
         return None
     return body.get("error") if isinstance(body, dict) else None
+
+
+# (method, path) -> {(error, field)} the document states in words: an alert's `window` from 1m to 90d and `grace`
+# shorter than it; a replay's `since` given once, in the query or the body.
+CROSS_FIELD_RULES = {
+    ("POST", "/v1/alerts"): {("bad_value", "window"), ("bad_value", "grace")},
+    ("POST", "/v1/webhooks/{id}/replay"): {("missing_field", "since"), ("conflict", "since")},
+}
+
+
+def spans_fields(case, response):
+    """Whether a 400 is one of CROSS_FIELD_RULES for the case's operation."""
+    rules = CROSS_FIELD_RULES.get((case.method.upper(), case.operation.path), set())
+    try:
+        body = response.json()
+    except Exception:
+        return False
+    return isinstance(body, dict) and (body.get("error"), body.get("field")) in rules

@@ -10,18 +10,21 @@ import Testing
 
     /// The series, funnel and receipt health of each campaign show the figures its CSV downloads hold: names
     /// with spaces, `+`, `&`, `=`, `%`, `#`, CJK and emoji reach the server as the browser encodes them.
+    /// No alert banner shows while none fires; once one fires, the next refresh shows it.
     @Test func eachHardCampaignNameShowsItsOwnFigures() async throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess(extraArguments: ["--alert-interval", "1"])
         defer { server.removeFiles() }
         try server.start()
         try await QueryEncodingTests.seed(server)
         let created = try runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
         #expect(created.status == 0, "\(created.stderr)")
         let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try runProcess("/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken] + QueryEncodingTests.hardNames)
+        let run = try runProcess(
+            "/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, server.adminToken] + QueryEncodingTests.hardNames)
         #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("[") }.map(String.init) ?? "[]"
-        let results = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [[String: Any]])
+        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
+        let results = try #require(output["campaigns"] as? [[String: Any]], "\(run.output)")
         #expect(results.count == QueryEncodingTests.hardNames.count, "\(run.output)")
         for (index, result) in results.enumerated() {
             let name = QueryEncodingTests.hardNames[index]
@@ -36,6 +39,16 @@ import Testing
             #expect(result["health_receipts"] as? Int == displayed, "\(result)")
             #expect(result["csv_health_receipts"] as? Int == displayed, "\(result)")
         }
+        // The firing alert (a push sent to 100 devices, none displayed): its name, kind, value and since.
+        let alerts = try #require(output["alerts"] as? [String: Any], "\(run.output)")
+        #expect(alerts["banner_before"] as? Bool == false, "\(alerts)")
+        #expect(alerts["title"] as? String == "Firing alerts", "\(alerts)")
+        let items = try #require(alerts["items"] as? [String], "\(alerts)")
+        #expect(items.count == 1, "\(alerts)")
+        let item = items.first ?? ""
+        #expect(item.hasPrefix("receipts stopped (alerting) (Receipts stopped) 0.0% display rate, firing since "), "\(item)")
+        let since = (alerts["since"] as? [String])?.first ?? ""
+        #expect(since.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z/) != nil, "\(alerts)")
         #expect(try server.stop() == 0)
     }
 }

@@ -1,8 +1,11 @@
 """Drives the dashboard in Chromium as a person would: signs in through its form with a token, clicks each
 campaign named on the command line in the campaigns table, and reads what the page shows (funnel, time
-series, receipt health) beside what the CSV downloads hold for the same campaign. Prints one JSON object.
+series, receipt health) beside what the CSV downloads hold for the same campaign. Then, with the admin token,
+it makes an alert fire (the server runs with --alert-interval 1), applies the filters and reads the banner of
+firing alerts. Prints one JSON object: {"campaigns": [...], "alerts": {...}}.
 
-Usage: dashboard_clicks.py BASE_URL TOKEN CAMPAIGN...   (run by DashboardTests; needs chromium-driver, selenium)
+Usage: dashboard_clicks.py BASE_URL TOKEN ADMIN_TOKEN CAMPAIGN...
+       (run by DashboardClickTests; needs chromium-driver, selenium)
 """
 import csv
 import io
@@ -37,7 +40,30 @@ def csv_rows(base, token, path, campaign):
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def main(base, token, campaigns):
+def call(base, token, method, path, body=None):
+    data = json.dumps(body).encode("utf-8") if body is not None else None
+    headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"null")
+
+
+ALERT = "receipts stopped (alerting)"
+
+
+def make_an_alert_fire(base, token, admin_token):
+    """A push sent ten minutes ago that no device displayed, and an alert on its campaign: it fires at the
+    server's next evaluation. Waits until the API says so, so the page is asked only once it does."""
+    sent_at = int(time.time()) - 600
+    call(base, admin_token, "PUT", "/v1/pushes/alerting-1", {"campaign": "alerting", "sent": 100, "sent_at": sent_at})
+    call(base, admin_token, "POST", "/v1/alerts", {
+        "name": ALERT, "kind": "receipts_stopped", "window": "1h", "grace": "1m", "threshold": 0.5, "min_sent": 1,
+        "campaign": "alerting"})
+    wait("the alert to fire", lambda: any(
+        alert["name"] == ALERT and alert["state"] == "firing" for alert in call(base, token, "GET", "/v1/alerts")["alerts"]), 30)
+
+
+def main(base, token, admin_token, campaigns):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600"]:
         options.add_argument(argument)
@@ -50,6 +76,8 @@ def main(base, token, campaigns):
         field.send_keys(token)
         driver.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
         wait("the campaigns table", lambda: driver.find_elements(By.CSS_SELECTOR, "#campaigns-table tbody tr"))
+        wait("the page to load", lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-loaded") == "true")
+        banner_before = driver.find_element(By.ID, "alerts-banner").is_displayed()
         for name in campaigns:
             link = wait(f"a link for {name}", lambda: driver.find_element(By.LINK_TEXT, name))
             link.click()
@@ -76,10 +104,19 @@ def main(base, token, campaigns):
             })
             driver.find_element(By.ID, "all-campaigns").click()
             wait("the campaign filter to clear", lambda: not driver.find_element(By.ID, "filter-note").is_displayed())
+        make_an_alert_fire(base, token, admin_token)
+        driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        wait("the alerts banner", lambda: driver.find_element(By.ID, "alerts-banner").is_displayed())
+        alerts = {
+            "banner_before": banner_before,
+            "title": driver.find_element(By.ID, "alerts-title").text,
+            "items": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#alerts-list li")],
+            "since": [item.get_attribute("datetime") for item in driver.find_elements(By.CSS_SELECTOR, "#alerts-list time")],
+        }
     finally:
         driver.quit()
-    print(json.dumps(results))
+    print(json.dumps({"campaigns": results, "alerts": alerts}))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], sys.argv[3:])
+    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])

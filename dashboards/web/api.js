@@ -21,12 +21,15 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 
 export class AuthError extends Error {}
 
+// `format` null sends none, for the routes that are not reports (they refuse parameters they do not take).
 export async function api(path, params = {}, format = "json") {
-  const query = new URLSearchParams({ ...params, format });
+  const query = new URLSearchParams(params);
+  if (format) query.set("format", format);
   if (format === "csv") query.set("bom", "1");
+  const target = query.toString() ? `${path}?${query}` : path;
   let response;
   try {
-    response = await fetch(`${path}?${query}`, { headers: { Authorization: `Bearer ${token()}` } });
+    response = await fetch(target, { headers: { Authorization: `Bearer ${token()}` } });
   } catch (error) {
     throw new Error("Cannot reach the PushTally server. Is it running?");
   }

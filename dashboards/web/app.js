@@ -1,5 +1,6 @@
 // PushTally dashboard: plain JavaScript modules, no build step, no CDN. This one signs in and out, loads the
 // views, and wires the page's controls; each view lives in its own module.
+import { loadAlerts } from "./alerts.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { loadCampaigns } from "./campaigns.js";
@@ -21,7 +22,7 @@ async function refresh() {
   setStatus("Loading…");
   try {
     await loadCampaigns(selectCampaign);
-    await Promise.all([loadCampaign(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadSeries(), loadVersions()]);
     setStatus("");
     document.body.dataset.loaded = "true";
   } catch (error) {

@@ -3,6 +3,45 @@
 /// The web dashboard's files, served at `/dashboard/`.
 enum DashboardAssets {
     static let files: [String: (contentType: String, body: String)] = [
+        "alerts.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// The alerts that fire, as a banner above the reports; no banner while none does. Read with the page's token
+// (`GET /v1/alerts` takes a read token) on every refresh.
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { percent } from "./format.js";
+
+// What each kind's value measures (AlertEvaluator on the server).
+const kinds = {
+  receipts_stopped: { title: "Receipts stopped", value: "display rate" },
+  display_rate_drop: { title: "Display rate drop", value: "of the previous 7 days' display rate" },
+  version_not_posting: { title: "Version not posting", value: "of its share of opens in receipts" },
+};
+
+function valueText(alert) {
+  const kind = kinds[alert.kind];
+  const value = alert.value === null ? "no value" : kind ? `${percent(alert.value)} ${kind.value}` : percent(alert.value);
+  return alert.detail ? `${alert.detail}: ${value}` : value;
+}
+
+function alertItem(alert) {
+  const since = new Date(alert.since);
+  return el("li", { "data-alert": alert.id },
+    el("strong", {}, alert.name), " ",
+    el("span", { class: "alert-kind" }, `(${kinds[alert.kind]?.title ?? alert.kind})`), " ",
+    valueText(alert), ", firing since ",
+    el("time", { datetime: alert.since }, since.toLocaleString()));
+}
+
+export async function loadAlerts() {
+  const { alerts } = await api("/v1/alerts", {}, null);
+  const firing = alerts.filter((alert) => alert.state === "firing");
+  $("alerts-banner").hidden = firing.length === 0;
+  $("alerts-list").replaceChildren(...firing.map(alertItem));
+}
+"""####
+        ),
         "api.js": (
             "text/javascript; charset=utf-8",
             ####"""
@@ -29,12 +68,15 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 
 export class AuthError extends Error {}
 
+// `format` null sends none, for the routes that are not reports (they refuse parameters they do not take).
 export async function api(path, params = {}, format = "json") {
-  const query = new URLSearchParams({ ...params, format });
+  const query = new URLSearchParams(params);
+  if (format) query.set("format", format);
   if (format === "csv") query.set("bom", "1");
+  const target = query.toString() ? `${path}?${query}` : path;
   let response;
   try {
-    response = await fetch(`${path}?${query}`, { headers: { Authorization: `Bearer ${token()}` } });
+    response = await fetch(target, { headers: { Authorization: `Bearer ${token()}` } });
   } catch (error) {
     throw new Error("Cannot reach the PushTally server. Is it running?");
   }
@@ -55,6 +97,7 @@ export async function api(path, params = {}, format = "json") {
             ####"""
 // PushTally dashboard: plain JavaScript modules, no build step, no CDN. This one signs in and out, loads the
 // views, and wires the page's controls; each view lives in its own module.
+import { loadAlerts } from "./alerts.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { loadCampaigns } from "./campaigns.js";
@@ -76,7 +119,7 @@ async function refresh() {
   setStatus("Loading…");
   try {
     await loadCampaigns(selectCampaign);
-    await Promise.all([loadCampaign(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadSeries(), loadVersions()]);
     setStatus("");
     document.body.dataset.loaded = "true";
   } catch (error) {
@@ -434,6 +477,11 @@ export const funnelColumns = [
     <p id="status" role="status" aria-live="polite"></p>
 
     <section id="dashboard" hidden>
+      <section id="alerts-banner" class="alerts" role="alert" aria-labelledby="alerts-title" hidden>
+        <h2 id="alerts-title">Firing alerts</h2>
+        <ul id="alerts-list"></ul>
+      </section>
+
       <form id="filters" class="filters" aria-label="Filters">
         <label>From <input id="from" type="date"></label>
         <label>To <input id="to" type="date"></label>
@@ -610,6 +658,11 @@ figcaption { font-weight: 600; margin-bottom: .5rem; }
 .table-wrap:focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
 .bar { fill: var(--accent); }
 .bar.second { fill: #2da44e; }
+.alerts { margin-bottom: 1rem; padding: .6rem .9rem; border: 1px solid var(--flag); border-left-width: 6px;
+  border-radius: 6px; background: #ffebe9; }
+.alerts h2 { color: var(--flag); }
+.alerts ul { margin: .4rem 0 0; padding-left: 1.2rem; }
+.alerts .alert-kind { color: var(--muted); }
 @media (max-width: 600px) {
   header, main { padding-left: .75rem; padding-right: .75rem; }
   .tagline { display: none; }
