@@ -19,7 +19,25 @@ import Testing
         (.get, "/v1/reports/campaigns/c", nil, .read),
         (.get, "/v1/reports/timeseries", nil, .read),
         (.get, "/v1/reports/versions", nil, .read),
+        // A public address literal: no DNS, and allowed without --allow-private-webhooks.
+        (.post, "/v1/webhooks", #"{"url":"http://93.184.216.34/hook","events":["push.registered"]}"#, .admin),
+        (.get, "/v1/webhooks", nil, .admin),
+        (.get, "/v1/webhooks/wh_auth/deliveries", nil, .admin),
+        (.post, "/v1/webhooks/wh_auth/replay", #"{"since":0}"#, .admin),
+        (.delete, "/v1/webhooks/wh_auth", nil, .admin),
+        (.post, "/v1/alerts", #"{"name":"auth","kind":"receipts_stopped","window":"1h","threshold":0.2,"min_sent":1}"#, .admin),
+        (.get, "/v1/alerts", nil, .read),
+        (.get, "/v1/alerts/al_auth/history", nil, .read),
+        (.delete, "/v1/alerts/al_auth", nil, .admin),
     ]
+
+    /// A route's pattern from its test path (`/v1/pushes/p1` -> `/v1/pushes/{push_id}`).
+    static func pattern(_ method: HTTPRequest.Method, _ path: String) -> String {
+        let pattern = path.replacingOccurrences(of: "/p1", with: "/{push_id}")
+            .replacingOccurrences(of: "/campaigns/c", with: "/campaigns/{campaign}")
+            .replacingOccurrences(of: "/wh_auth", with: "/{id}").replacingOccurrences(of: "/al_auth", with: "/{id}")
+        return "\(method.rawValue) \(pattern)"
+    }
 
     /// Routes anyone may call: extensions cannot keep a secret, probes and scrapers carry none, and the
     /// dashboard's files hold no data (its data comes from the report routes, with the user's token).
@@ -32,15 +50,22 @@ import Testing
         let fixture = try await TestFixture.make()
         defer { fixture.tearDown() }
         let registered = Set(buildRouter(configuration: ServerConfiguration(), store: fixture.store).routes.map(\.description))
-        let protected = Set(Self.routes.map { method, path, _, _ in
-            "\(method.rawValue) \(path.replacingOccurrences(of: "/p1", with: "/{push_id}").replacingOccurrences(of: "/campaigns/c", with: "/campaigns/{campaign}"))"
-        })
+        let protected = Set(Self.routes.map { method, path, _, _ in Self.pattern(method, path) })
         #expect(registered == protected.union(Self.publicRoutes))
     }
 
     @Test func everyProtectedRouteChecksItsRole() async throws {
         try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await client.json(.put, "/v1/pushes/p1", #"{"campaign":"c"}"#, headers: fixture.bearer(.admin))
+            // What the routes on one webhook or alert act on; deleted last, by their own routes.
+            try await fixture.store.createWebhook(
+                WebhookEndpoint(
+                    id: "wh_auth", url: "http://93.184.216.34/hook", events: [.pushRegistered], description: nil,
+                    createdAtMillis: 0, status: .active),
+                secret: WebhookSecret.generate())
+            try await fixture.store.createAlert(
+                Alert.new(AlertRule(name: "auth-fixture", kind: .receiptsStopped, windowMillis: 3_600_000, threshold: 0.2, minSent: 1), at: 0)
+                    .withID("al_auth"))
             for (method, path, body, role) in Self.routes {
                 let headers: HTTPFields = body == nil ? [:] : [.contentType: "application/json"]
                 let missing = try await client.send(method, path, headers: headers, body: body)
@@ -56,7 +81,8 @@ import Testing
                     #expect(wrong.status == .forbidden, "\(path) with a \(other) token")
                     #expect(wrong.errorCode == "forbidden")
                 }
-                for good in [role, .admin] {
+                // Admin-only routes once: a second create or delete would conflict with the first.
+                for good in role == .admin ? [.admin] : [role, .admin] {
                     let ok = try await client.send(method, path, headers: headers.merging(fixture.bearer(good)), body: body)
                     #expect(ok.status.code < 300, "\(path) with a \(good) token: \(ok.status) \(ok.text)")
                 }
@@ -90,5 +116,14 @@ import Testing
             #expect(try await client.form("/v1/receipts?key=nonsense", "push_id=1").status == .unauthorized)
             #expect(try await fixture.store.pushFigures().first?.funnel.displayed == 2)
         }
+    }
+}
+
+extension Alert {
+    /// The alert under a fixed id, for tests that address it by path.
+    fileprivate func withID(_ id: String) -> Alert {
+        var alert = self
+        alert.id = id
+        return alert
     }
 }

@@ -49,8 +49,7 @@ import Testing
     @Test func theAuthTestsCoverEveryDeclaredRole() {
         var checked: [String: Role] = [:]
         for (method, path, _, role) in AuthTests.routes {
-            let pattern = path.replacingOccurrences(of: "/p1", with: "/{push_id}").replacingOccurrences(of: "/campaigns/c", with: "/campaigns/{campaign}")
-            checked["\(method.rawValue) \(pattern)"] = role
+            checked[AuthTests.pattern(method, path)] = role
         }
         for route in APIRoute.allCases {
             let name = route.routeDescription.description
