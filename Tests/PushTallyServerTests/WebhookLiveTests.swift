@@ -68,6 +68,26 @@ import Testing
         }
     }
 
+    /// kill -9 while a delivery is in flight (the receiver holds the request): the restarted collector sends
+    /// the message again, under its id, once the dead collector's lease is over: within 30 s of the crash.
+    @Test(arguments: StoreKind.allCases)
+    func inFlightMessagesAreRetriedWithin30sOfACrash(kind: StoreKind) async throws {
+        try await LiveWebhook.run(kind, name: "whlease", receiverOptions: ["--hang", "40"]) { live in
+            let server = live.store.server
+            #expect(try await live.api.postReceipts([("p1", "lease-1", "d1")]) == 200)
+            let first = try await live.receiver.wait(seconds: 10) { !$0.isEmpty }
+            let id = try #require(first.first?.id)
+            _ = try server.stop(signal: SIGKILL)
+            let crashed = Date()
+            let restarted = try live.store.startCollector("restarted")
+            defer { restarted.removeFiles() }
+            let again = try await live.receiver.wait(seconds: 40) { $0.filter { $0.id == id }.count >= 2 }
+            #expect(again.filter { $0.id == id }.count >= 2, "the message in flight at the crash was never retried")
+            #expect(Date().timeIntervalSince(crashed) < 31, "retried \(Date().timeIntervalSince(crashed)) s after the crash")
+            #expect(again.last { $0.id == id }?.receiptIDs == ["lease-1"])
+        }
+    }
+
     /// Three 500s, then 200: four attempts at one message under one id, recorded as delivered.
     @Test(arguments: StoreKind.allCases)
     func retriesKeepTheMessageID(kind: StoreKind) async throws {

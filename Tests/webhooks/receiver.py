@@ -8,10 +8,12 @@ Usage: receiver.py SECRET_FILE LOG_FILE PORT_FILE [--fail N] [--status CODE]
   PORT_FILE    the port it listens on (127.0.0.1, any free port) is written here once listening
   --fail N     answer 500 to the first N requests, then 200
   --status C   answer C to every request (410 to test disabling)
+  --hang S     hold the first request S seconds before answering (a delivery in flight when the collector dies)
 """
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
@@ -20,6 +22,7 @@ secret_file, log_file, port_file = sys.argv[1:4]
 options = sys.argv[4:]
 fail_first = int(options[options.index("--fail") + 1]) if "--fail" in options else 0
 fixed_status = int(options[options.index("--status") + 1]) if "--status" in options else None
+hang_first = float(options[options.index("--hang") + 1]) if "--hang" in options else 0
 lock = threading.Lock()
 seen = {"requests": 0}
 
@@ -55,6 +58,8 @@ class Handler(BaseHTTPRequestHandler):
             }
             with open(log_file, "a") as f:
                 f.write(json.dumps(record) + "\n")
+        if number == 1 and hang_first:
+            time.sleep(hang_first)
         if fixed_status is not None:
             status = fixed_status
         elif number <= fail_first:
