@@ -8,7 +8,7 @@ func parsedObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
 
-@Suite struct OutboxTests {
+@Suite struct WebhookOutboxTests {
     let receiptsOnly = Outbox([WebhookSubscription(endpointID: "wh_a", events: [.receiptDisplayed])])
 
     func display(_ n: Int, device: String? = nil) -> StoredEvent {
@@ -111,7 +111,7 @@ func parsedObject(_ text: String) throws -> [String: Any] {
     }
 }
 
-@Suite struct JSONTextTests {
+@Suite struct WebhookJSONTextTests {
     @Test(arguments: [
         "plain", "say \"hi\"", #"back\slash"#, "line\nbreak\r\ttab", "\u{01}\u{08}\u{0C}\u{1F}\u{7F}", "新年快乐 🎉", "",
         "\"\\\u{00}",
@@ -143,7 +143,8 @@ func parsedObject(_ text: String) throws -> [String: Any] {
     }
 }
 
-@Suite struct DurationTextTests {
+/// Durations as alert rules read and show them (`window`, `grace`).
+@Suite struct AlertDurationTextTests {
     @Test(arguments: ["30s", "90m", "1h", "1d", "2w", "1s", "0s"])
     func roundTripsCanonicalText(text: String) throws {
         #expect(DurationText.text(millis: try #require(DurationText.millis(text))) == text)
