@@ -101,41 +101,51 @@ extension PostgresStore: WebhookStore {
             ), claimed AS (
                 UPDATE webhook_deliveries d SET leased_until = \(now + leaseMillis)
                 FROM due WHERE d.message_id = due.message_id AND d.endpoint_id = due.endpoint_id
-                RETURNING d.message_id, d.endpoint_id, d.attempts, d.first_attempt_at
+                RETURNING d.message_id, d.endpoint_id, d.attempts, d.first_attempt_at, d.leased_until
             )
-            SELECT c.message_id, c.endpoint_id, w.url, w.secret, m.body, c.attempts, c.first_attempt_at
+            SELECT c.message_id, c.endpoint_id, w.url, w.secret, m.body, c.attempts, c.first_attempt_at, c.leased_until
             FROM claimed c JOIN webhooks w ON w.id = c.endpoint_id JOIN webhook_messages m ON m.id = c.message_id
             """
-        ).decode((String, String, String, String, String, Int64, Int64?).self).map { row in
+        ).decode((String, String, String, String, String, Int64, Int64?, Int64).self).map { row in
             ClaimedDelivery(
                 messageID: row.0, endpointID: row.1, url: row.2, secret: row.3, body: row.4, attempts: Int(row.5),
-                firstAttemptMillis: row.6)
+                firstAttemptMillis: row.6, leasedUntilMillis: row.7)
         }
     }
 
-    public func recordAttempt(_ delivery: ClaimedDelivery, update: DeliveryUpdate, at now: Int64) async throws {
+    public func recordAttempts(_ attempts: [RecordedAttempt]) async throws {
+        guard !attempts.isEmpty else { return }
         let logger = logger
-        let deliveredAt: Int64? = update.status == .delivered ? now : nil
-        let httpStatus = update.httpStatus.map(Int64.init)
+        // Endpoint rows in one order, so two collectors recording at once never wait on each other in a cycle.
+        let sorted = attempts.sorted { ($0.delivery.endpointID, $0.delivery.messageID) < ($1.delivery.endpointID, $1.delivery.messageID) }
         try await transaction { connection in
-            try await connection.run(
-                """
-                UPDATE webhook_deliveries SET status = \(update.status.rawValue), attempts = attempts + 1,
-                    last_status = \(httpStatus), last_error = \(update.error), first_attempt_at = \(update.firstAttemptMillis),
-                    last_attempt_at = \(now), next_attempt_at = \(update.nextAttemptMillis), leased_until = 0,
-                    delivered_at = \(deliveredAt)
-                WHERE message_id = \(delivery.messageID) AND endpoint_id = \(delivery.endpointID)
-                """, logger: logger)
-            if let status = update.endpointStatus?.rawValue {
-                // A disabled endpoint stays disabled: only a 410 sets that, and only deleting it undoes it.
-                try await connection.run(
+            for attempt in sorted {
+                let (update, now, delivery) = (attempt.update, attempt.atMillis, attempt.delivery)
+                let deliveredAt: Int64? = update.status == .delivered ? now : nil
+                let httpStatus = update.httpStatus.map(Int64.init)
+                let stored = try await connection.run(
                     """
-                    UPDATE webhooks SET status = \(status)
-                    WHERE id = \(delivery.endpointID) AND status != 'disabled' AND status != \(status)
+                    UPDATE webhook_deliveries SET status = \(update.status.rawValue), attempts = attempts + 1,
+                        last_status = \(httpStatus), last_error = \(update.error), first_attempt_at = \(update.firstAttemptMillis),
+                        last_attempt_at = \(now), next_attempt_at = \(update.nextAttemptMillis), leased_until = 0,
+                        delivered_at = \(deliveredAt)
+                    WHERE message_id = \(delivery.messageID) AND endpoint_id = \(delivery.endpointID)
+                        AND leased_until = \(delivery.leasedUntilMillis)
+                    RETURNING 1
                     """, logger: logger)
+                // Replayed or re-claimed meanwhile: that outcome belongs to the newer attempt.
+                guard !stored.isEmpty else { continue }
+                if let status = update.endpointStatus?.rawValue {
+                    // A disabled endpoint stays disabled: only a 410 sets that, and only deleting it undoes it.
+                    try await connection.run(
+                        """
+                        UPDATE webhooks SET status = \(status)
+                        WHERE id = \(delivery.endpointID) AND status != 'disabled' AND status != \(status)
+                        """, logger: logger)
+                }
             }
         }
-        if update.endpointStatus == .disabled { subscriptions.invalidate() }
+        if attempts.contains(where: { $0.update.endpointStatus == .disabled }) { subscriptions.invalidate() }
     }
 
     public func pruneDeliveries(createdBefore cutoffMillis: Int64) async throws -> Int {

@@ -118,7 +118,7 @@ extension SQLiteStore: WebhookStore {
             ).map { row in
                 ClaimedDelivery(
                     messageID: row[0], endpointID: row[1], url: row[2], secret: row[3], body: row[4], attempts: row[5],
-                    firstAttemptMillis: row[6])
+                    firstAttemptMillis: row[6], leasedUntilMillis: now + leaseMillis)
             }
             let lease = try db.cachedStatement(
                 sql: "UPDATE webhook_deliveries SET leased_until = ? WHERE message_id = ? AND endpoint_id = ?")
@@ -129,24 +129,30 @@ extension SQLiteStore: WebhookStore {
         }
     }
 
-    public func recordAttempt(_ delivery: ClaimedDelivery, update: DeliveryUpdate, at now: Int64) async throws {
+    public func recordAttempts(_ attempts: [RecordedAttempt]) async throws {
+        guard !attempts.isEmpty else { return }
         try await write { db in
-            try db.execute(
-                sql: """
-                    UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
-                        first_attempt_at = ?, last_attempt_at = ?, next_attempt_at = ?, leased_until = 0,
-                        delivered_at = CASE WHEN ? = 'delivered' THEN ? END
-                    WHERE message_id = ? AND endpoint_id = ?
-                    """,
-                arguments: [
+            let delivery = try db.cachedStatement(sql: """
+                UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
+                    first_attempt_at = ?, last_attempt_at = ?, next_attempt_at = ?, leased_until = 0,
+                    delivered_at = CASE WHEN ? = 'delivered' THEN ? END
+                WHERE message_id = ? AND endpoint_id = ? AND leased_until = ?
+                """)
+            // A disabled endpoint stays disabled: only a 410 sets that, and only deleting it undoes it.
+            let endpoint = try db.cachedStatement(
+                sql: "UPDATE webhooks SET status = ? WHERE id = ? AND status != 'disabled' AND status != ?")
+            for attempt in attempts {
+                let (update, now) = (attempt.update, attempt.atMillis)
+                try delivery.execute(arguments: [
                     update.status.rawValue, update.httpStatus, update.error, update.firstAttemptMillis, now,
-                    update.nextAttemptMillis, update.status.rawValue, now, delivery.messageID, delivery.endpointID,
+                    update.nextAttemptMillis, update.status.rawValue, now, attempt.delivery.messageID,
+                    attempt.delivery.endpointID, attempt.delivery.leasedUntilMillis,
                 ])
-            if let status = update.endpointStatus {
-                // A disabled endpoint stays disabled: only a 410 sets that, and only deleting it undoes it.
-                try db.execute(
-                    sql: "UPDATE webhooks SET status = ? WHERE id = ? AND status != 'disabled' AND status != ?",
-                    arguments: [status.rawValue, delivery.endpointID, status.rawValue])
+                // Replayed or re-claimed meanwhile: that outcome belongs to the newer attempt.
+                guard db.changesCount > 0 else { continue }
+                if let status = update.endpointStatus {
+                    try endpoint.execute(arguments: [status.rawValue, attempt.delivery.endpointID, status.rawValue])
+                }
             }
         }
     }

@@ -172,7 +172,7 @@ import Testing
     func delivery(attempts: Int = 0, first: Int64? = nil) -> ClaimedDelivery {
         ClaimedDelivery(
             messageID: "msg_1", endpointID: "wh_1", url: "https://example.com", secret: "whsec_AA==", body: "{}",
-            attempts: attempts, firstAttemptMillis: first)
+            attempts: attempts, firstAttemptMillis: first, leasedUntilMillis: now + 25_000)
     }
 
     @Test func twoHundredsDeliverAndActivate() {

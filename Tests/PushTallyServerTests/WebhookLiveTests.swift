@@ -88,6 +88,25 @@ import Testing
         }
     }
 
+    /// An endpoint that holds its first request for 40 s delays nobody else: a second endpoint's message for
+    /// the same receipt arrives within seconds, while the first is still in flight.
+    @Test(arguments: StoreKind.allCases)
+    func aHangingEndpointDelaysNoOtherEndpoint(kind: StoreKind) async throws {
+        try await LiveWebhook.run(kind, name: "whhang", receiverOptions: ["--hang", "40"]) { live in
+            let prompt = try WebhookReceiver(options: [])
+            defer { prompt.stop() }
+            let created = try await live.api.call(
+                "POST", "/v1/webhooks", json: #"{"url":"\#(prompt.url)","events":["receipt.displayed"]}"#)
+            try prompt.setSecret(try #require(created.json["secret"] as? String))
+            #expect(try await live.api.postReceipts([("p1", "hang-1", "d1")]) == 200)
+            #expect(try await live.receiver.wait(seconds: 10) { !$0.isEmpty }.count == 1, "the hanging endpoint got its request")
+            #expect(try await live.api.postReceipts([("p1", "hang-2", "d2")]) == 200)
+            let got = try await prompt.wait(seconds: 5) { Set($0.flatMap(\.receiptIDs)).isSuperset(of: ["hang-1", "hang-2"]) }
+            #expect(Set(got.flatMap(\.receiptIDs)).isSuperset(of: ["hang-1", "hang-2"]), "the prompt endpoint waited for the hanging one")
+            LiveWebhook.expectAllVerified(prompt)
+        }
+    }
+
     /// Three 500s, then 200: four attempts at one message under one id, recorded as delivered.
     @Test(arguments: StoreKind.allCases)
     func retriesKeepTheMessageID(kind: StoreKind) async throws {

@@ -93,10 +93,13 @@ public struct ClaimedDelivery: Sendable, Hashable {
     /// Failed attempts so far.
     public var attempts: Int
     public var firstAttemptMillis: Int64?
+    /// The lease this claim holds: an outcome is stored only while the delivery still carries it, so a
+    /// replay (or a claim after the lease ran out) made meanwhile is not overwritten by a stale result.
+    public var leasedUntilMillis: Int64
 
     public init(
         messageID: String, endpointID: String, url: String, secret: String, body: String, attempts: Int,
-        firstAttemptMillis: Int64?
+        firstAttemptMillis: Int64?, leasedUntilMillis: Int64
     ) {
         self.messageID = messageID
         self.endpointID = endpointID
@@ -105,6 +108,7 @@ public struct ClaimedDelivery: Sendable, Hashable {
         self.body = body
         self.attempts = attempts
         self.firstAttemptMillis = firstAttemptMillis
+        self.leasedUntilMillis = leasedUntilMillis
     }
 }
 

@@ -18,11 +18,32 @@ public protocol WebhookStore: Sendable {
     /// Claims up to `limit` deliveries due at `now` for `leaseMillis` (another collector skips them meanwhile;
     /// when this one dies, they are due again once the lease is over).
     func claimDeliveries(now: Int64, leaseMillis: Int64, limit: Int) async throws -> [ClaimedDelivery]
-    /// Stores an attempt's outcome and, when it changes, the endpoint's status.
-    func recordAttempt(_ delivery: ClaimedDelivery, update: DeliveryUpdate, at now: Int64) async throws
+    /// Stores attempts' outcomes and, when they change it, their endpoints' status: one transaction for
+    /// all, so a busy dispatcher costs the database one commit per round, not one per message.
+    func recordAttempts(_ attempts: [RecordedAttempt]) async throws
     /// Deletes delivered and failed deliveries older than the cutoff, and the messages nobody still needs.
     @discardableResult
     func pruneDeliveries(createdBefore cutoffMillis: Int64) async throws -> Int
     /// Deliveries not yet delivered (to endpoints not disabled), and the creation time of the oldest.
     func undelivered() async throws -> (count: Int, oldestMillis: Int64?)
+}
+
+extension WebhookStore {
+    /// Stores one attempt's outcome (``recordAttempts(_:)`` for one).
+    public func recordAttempt(_ delivery: ClaimedDelivery, update: DeliveryUpdate, at now: Int64) async throws {
+        try await recordAttempts([RecordedAttempt(delivery: delivery, update: update, at: now)])
+    }
+}
+
+/// An attempt to store: the delivery, what its result writes, and when it was made.
+public struct RecordedAttempt: Sendable, Hashable {
+    public var delivery: ClaimedDelivery
+    public var update: DeliveryUpdate
+    public var atMillis: Int64
+
+    public init(delivery: ClaimedDelivery, update: DeliveryUpdate, at millis: Int64) {
+        self.delivery = delivery
+        self.update = update
+        self.atMillis = millis
+    }
 }
