@@ -66,7 +66,7 @@ public struct PushTallyAPIClient: Sendable {
     }
 
     /// `path` (already percent-encoded) under the base URL's own path.
-    private func url(_ path: String) -> URL {
+    func url(_ path: String) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         var base = components.percentEncodedPath
         while base.hasSuffix("/") { base.removeLast() }
@@ -74,7 +74,7 @@ public struct PushTallyAPIClient: Sendable {
         return components.url!
     }
 
-    private func exchange(_ request: URLRequest) async throws -> (status: Int, data: Data) {
+    func exchange(_ request: URLRequest) async throws -> (status: Int, data: Data) {
         var request = request
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         do {
@@ -85,7 +85,7 @@ public struct PushTallyAPIClient: Sendable {
         }
     }
 
-    private static func check(_ status: Int, _ data: Data) throws {
+    static func check(_ status: Int, _ data: Data) throws {
         guard !(200..<300).contains(status) else { return }
         let body = try? JSONDecoder().decode(APIErrorBody.self, from: data)
         throw PushTallyAPIError.refused(status: status, body: body, text: String(decoding: data.prefix(200), as: UTF8.self))

@@ -13,6 +13,9 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Token for --server, read or admin role (env PUSHTALLY_TOKEN).")
     var token: String?
 
+    /// Whether the commands go to a server (`--server` or `PUSHTALLY_SERVER`) rather than the database.
+    var isRemote: Bool { (server ?? environment("PUSHTALLY_SERVER")) != nil }
+
     enum Source {
         case database(any PushTallyStore)
         case server(PushTallyAPIClient)

@@ -145,7 +145,7 @@ public enum HumanTableRenderer {
     }
 
     /// Terminal columns a string takes: East Asian wide characters (and most emoji) take two.
-    static func displayWidth(_ text: String) -> Int {
+    public static func displayWidth(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { width, scalar in
             switch scalar.value {
             case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,

@@ -1,9 +1,9 @@
 import PushTallyCore
 
-/// The API's JSON for endpoints and deliveries.
-enum WebhookJSON {
+/// The API's JSON for endpoints and deliveries (public so the CLI's local path answers as the server does).
+public enum WebhookJSON {
     /// An endpoint; `secret` only in the answer to its creation.
-    static func endpoint(_ endpoint: WebhookEndpoint, secret: String? = nil) -> String {
+    public static func endpoint(_ endpoint: WebhookEndpoint, secret: String? = nil) -> String {
         var json = JSONText()
         json.open()
         json.field("id", endpoint.id)
@@ -17,7 +17,8 @@ enum WebhookJSON {
         return json.text
     }
 
-    static func delivery(_ delivery: WebhookDelivery) -> String {
+    /// One delivery as `GET /v1/webhooks/{id}/deliveries` lists it.
+    public static func delivery(_ delivery: WebhookDelivery) -> String {
         var json = JSONText()
         json.open()
         json.field("message_id", delivery.messageID)
@@ -34,7 +35,8 @@ enum WebhookJSON {
         return json.text
     }
 
-    static func transition(_ transition: AlertTransition) -> String {
+    /// One entry of `GET /v1/alerts/{id}/history`.
+    public static func transition(_ transition: AlertTransition) -> String {
         var json = JSONText()
         json.open()
         json.field("state", transition.state.rawValue)

@@ -38,13 +38,18 @@ enum HostResolver {
 }
 
 /// The SSRF rule, at creation and again before every delivery (DNS can change between the two).
-struct WebhookURLGuard: Sendable {
+/// Public because the CLI stores endpoints in the database directly and must refuse what the server refuses.
+public struct WebhookURLGuard: Sendable {
     /// `serve --allow-private-webhooks`: for receivers on the collector's own network, and for tests.
-    let allowPrivate: Bool
+    public let allowPrivate: Bool
+
+    public init(allowPrivate: Bool) {
+        self.allowPrivate = allowPrivate
+    }
 
     /// The address to connect to: the first the host resolves to, once every one of them is allowed.
     /// - Throws: ``FieldError`` (`private_address`, `unresolvable_host`) naming `field`.
-    func approvedAddress(for url: WebhookURL, field: String = "url") async throws -> String {
+    public func approvedAddress(for url: WebhookURL, field: String = "url") async throws -> String {
         let addresses: [String]
         do {
             addresses = try await HostResolver.addresses(of: url.host)
