@@ -9,6 +9,8 @@ Usage: receiver.py SECRET_FILE LOG_FILE PORT_FILE [--fail N] [--status CODE]
   --fail N     answer 500 to the first N requests, then 200
   --status C   answer C to every request (410 to test disabling)
   --hang S     hold the first request S seconds before answering (a delivery in flight when the collector dies)
+  --delay S    wait S seconds before reading each request (it is logged only then): a slow receiver, so
+               deliveries are still in flight when a test kills the collector
 """
 import json
 import sys
@@ -23,12 +25,15 @@ options = sys.argv[4:]
 fail_first = int(options[options.index("--fail") + 1]) if "--fail" in options else 0
 fixed_status = int(options[options.index("--status") + 1]) if "--status" in options else None
 hang_first = float(options[options.index("--hang") + 1]) if "--hang" in options else 0
+delay = float(options[options.index("--delay") + 1]) if "--delay" in options else 0
 lock = threading.Lock()
 seen = {"requests": 0}
 
 
 class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
+        if delay:
+            time.sleep(delay)
         length = self.headers.get("content-length")
         body = self.rfile.read(int(length)) if length is not None else b""
         headers = {k.lower(): v for k, v in self.headers.items()}

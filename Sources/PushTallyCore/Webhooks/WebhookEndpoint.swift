@@ -6,7 +6,7 @@ public enum WebhookEndpointStatus: String, Sendable, Hashable, Codable {
 
 /// A receiver of webhook messages, as listed: never its secret.
 public struct WebhookEndpoint: Sendable, Hashable {
-    /// `wh_` and 24 hex digits.
+    /// `wh_` and 28 hex digits (12 of creation time, 16 random).
     public var id: String
     public var url: String
     /// The event types it receives, in ``WebhookEventType`` order.
