@@ -19,6 +19,8 @@ enum EventWriter {
         var rollups = RollupCounter(maturityWindow: maturityWindow)
         var results: [[Bool]] = []
         results.reserveCapacity(batches.count)
+        var rows: (first: Int64, last: Int64)?
+        var fresh: (displays: Int, actions: Int) = (0, 0)
         for batch in batches {
             var flags: [Bool] = []
             flags.reserveCapacity(batch.count)
@@ -34,6 +36,11 @@ enum EventWriter {
                     event.pushID, event.kind.rawValue, event.action, receivedAt, eventTime, duplicate,
                     event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
                 ])
+                let rowID = db.lastInsertedRowID
+                rows = (rows?.first ?? rowID, rowID)
+                if !duplicate {
+                    if event.kind == .display { fresh.displays += 1 } else { fresh.actions += 1 }
+                }
                 try rollups.add(
                     pushID: event.pushID, kind: event.kind, action: event.action, eventTime: eventTime,
                     receivedAt: receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
@@ -43,14 +50,10 @@ enum EventWriter {
             results.append(flags)
         }
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
-        let outbox = try SQLiteOutbox.outbox(in: db)
-        guard outbox.wantsEvents else { return results }
-        var fresh: [StoredEvent] = []
-        for (event, duplicate) in zip(batches.joined(), results.joined()) where !duplicate {
-            fresh.append(StoredEvent(event, receivedAt: receivedAt))
+        if let rows {
+            try SQLiteOutbox.store(
+                displays: fresh.displays, actions: fresh.actions, rows: rows.first...rows.last, at: receivedAt, in: db)
         }
-        let rows = outbox.rows(forEvents: fresh, labels: try SQLiteOutbox.labels(in: db))
-        try SQLiteOutbox.store(rows, at: receivedAt, in: db)
         return results
     }
 

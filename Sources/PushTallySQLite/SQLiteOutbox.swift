@@ -26,14 +26,43 @@ enum SQLiteOutbox {
         }
     }
 
-    /// Stores receipts and taps for the dispatcher to pack (``Outbox/pack(_:at:)``).
-    static func store(_ rows: [OutboxRow], at millis: Int64, in db: Database) throws {
-        guard !rows.isEmpty else { return }
-        let statement = try db.cachedStatement(
-            sql: "INSERT INTO webhook_outbox (type, count, items, created_at) VALUES (?, ?, ?, ?)")
-        for row in rows {
-            try statement.execute(arguments: [row.type.rawValue, row.count, row.items, millis])
+    /// Notes a commit's new receipts and taps for the dispatcher, per subscribed type: how many, and the
+    /// commit's range of event rows. Their JSON is built when packing (``outboxRows(_:in:)``), not here in
+    /// the one writer's commit.
+    static func store(displays: Int, actions: Int, rows: ClosedRange<Int64>, at millis: Int64, in db: Database) throws {
+        guard displays + actions > 0 else { return }
+        let outbox = try outbox(in: db)
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO webhook_outbox (type, count, items, created_at, first_event, last_event) VALUES (?, ?, '', ?, ?, ?)
+            """)
+        for (type, count) in [(WebhookEventType.receiptDisplayed, displays), (.actionTapped, actions)] where count > 0 && outbox.wants(type) {
+            try statement.execute(arguments: [type.rawValue, count, millis, rows.lowerBound, rows.upperBound])
         }
+    }
+
+    /// Outbox rows with their events' JSON, built from the event rows each stored row names.
+    static func outboxRows(_ stored: [Row], outbox: Outbox, in db: Database) throws -> [OutboxRow] {
+        let events = try db.cachedStatement(sql: """
+            SELECT push_id, kind, action, received_at, event_time, device_id, receipt_id, platform, app_version, os_version
+            FROM events WHERE rowid BETWEEN ? AND ? AND kind = ? AND NOT duplicate ORDER BY rowid
+            """)
+        let labels = try labels(in: db)
+        var rows: [OutboxRow] = []
+        for row in stored {
+            guard let type = WebhookEventType(rawValue: row["type"]) else { continue }
+            guard let first = row["first_event"] as Int64?, let last = row["last_event"] as Int64? else {
+                rows.append(OutboxRow(type: type, count: row["count"], items: row["items"]))
+                continue
+            }
+            let kind: EventKind = type == .receiptDisplayed ? .display : .action
+            let found = try Row.fetchAll(events, arguments: [first, last, kind.rawValue]).map { event in
+                StoredEvent(
+                    pushID: event[0], kind: kind, action: event[2], receivedAt: event[3], eventTime: event[4], duplicate: false,
+                    deviceID: event[5], receiptID: event[6], platform: event[7], appVersion: event[8], osVersion: event[9])
+            }
+            rows += Outbox.rows(type, events: found, labels: labels)
+        }
+        return rows
     }
 
     /// Inserts the messages and one pending delivery per endpoint; returns the number of deliveries.

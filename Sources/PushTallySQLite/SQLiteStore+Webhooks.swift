@@ -80,15 +80,18 @@ extension SQLiteStore: WebhookStore {
         guard let waiting, let oldest = waiting.oldest,
             oldest <= now - fillMillis || waiting.events >= WebhookEventType.batchLimit
         else { return 0 }
-        let queued = try await write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT seq, type, count, items FROM webhook_outbox ORDER BY seq LIMIT 200")
-            guard let last = rows.last else { return 0 }
+        // The events' JSON is built in a read, beside the writer; the write only stores the messages.
+        let (packed, lastSeq) = try await read { db -> ([QueuedMessage], Int64?) in
+            let stored = try Row.fetchAll(
+                db, sql: "SELECT seq, type, count, items, first_event, last_event FROM webhook_outbox ORDER BY seq LIMIT 200")
+            guard let last = stored.last else { return ([], nil) }
             let outbox = try SQLiteOutbox.outbox(in: db)
-            let packed = outbox.pack(
-                rows.compactMap { row in
-                    WebhookEventType(rawValue: row[1]).map { OutboxRow(type: $0, count: row[2], items: row[3]) }
-                }, at: now)
-            try db.execute(sql: "DELETE FROM webhook_outbox WHERE seq <= ?", arguments: [last[0] as Int64])
+            return (outbox.pack(try SQLiteOutbox.outboxRows(stored, outbox: outbox, in: db), at: now), last["seq"])
+        }
+        guard let lastSeq else { return 0 }
+        // Only this process packs (one collector owns a SQLite file), so the rows read are still there.
+        let queued = try await write { db in
+            try db.execute(sql: "DELETE FROM webhook_outbox WHERE seq <= ?", arguments: [lastSeq])
             return try SQLiteOutbox.queue(packed, in: db)
         }
         StoreMetrics.recordQueued(deliveries: queued)

@@ -41,9 +41,12 @@ extension TestStore {
                 action("p1", "open", device: "d1"),
             ])
             #expect(flags == [false, true, false, false])
-            let rows = try await store.textRows("SELECT type, count, items, created_at FROM webhook_outbox")
-            #expect(rows.map { [$0[0], $0[1], $0[3]] } == [["receipt.displayed", "2", String(clock.now)]])
-            let items = try #require(try jsonObject(#"{"events":[\#(rows.first?[2] ?? "")]}"#)["events"] as? [[String: Any]])
+            let rows = try await store.textRows("SELECT type, count, created_at FROM webhook_outbox")
+            #expect(rows == [["receipt.displayed", "2", String(clock.now)]])
+            // What the events become once packed (SQLite builds their JSON then, PostgreSQL at commit).
+            #expect(try await store.packOutbox(now: clock.now, fillMillis: 0) == 1)
+            let body = try jsonObject(try await store.column("SELECT body FROM webhook_messages").first ?? nil)
+            let items = try #require((body["data"] as? [String: Any])?["events"] as? [[String: Any]])
             #expect(items.map { $0["receipt_id"] as? String } == ["r1", nil])
             // The device id as stored (keyed), never the raw one.
             let keyed = try await store.column("SELECT device_id FROM events WHERE kind = 0 AND NOT duplicate ORDER BY receipt_id IS NULL")
@@ -51,7 +54,7 @@ extension TestStore {
             #expect(!keyed.contains("d1") && !keyed.contains("d2") && !keyed.contains(nil))
             // A retry alone queues nothing.
             #expect(try await store.ingest([receipt("p1", device: "d1", receipt: "r1")]) == [true])
-            #expect(try await store.outboxEvents() == 2)
+            #expect(try await store.outboxEvents() == 0)
         }
     }
 

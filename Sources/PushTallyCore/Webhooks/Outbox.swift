@@ -84,6 +84,12 @@ package struct Outbox: Sendable {
         return rows
     }
 
+    /// Outbox rows of `type` for `events` of its kind, whoever subscribes: for an engine that builds the
+    /// JSON when packing, from the events a stored row names.
+    package static func rows(_ type: WebhookEventType, events: [StoredEvent], labels: (String) -> PushLabels?) -> [OutboxRow] {
+        Outbox([WebhookSubscription(endpointID: "", events: [type])]).rows(forEvents: events, labels: labels)
+    }
+
     /// Packs stored outbox rows (oldest first) into messages of at most ``WebhookEventType/batchLimit``
     /// events each, for the endpoints subscribed now. Every row given is consumed, even when nobody
     /// subscribes any more (its events then go nowhere, as they would have had they arrived now).

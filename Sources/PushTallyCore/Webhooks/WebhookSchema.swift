@@ -18,7 +18,10 @@ package enum WebhookSchema {
             -- commit and type, packed into messages of up to 500 events within a second.
             CREATE TABLE webhook_outbox (
                 seq \(dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"),
-                type TEXT NOT NULL, count \(integer) NOT NULL, items TEXT NOT NULL, created_at \(integer) NOT NULL
+                type TEXT NOT NULL, count \(integer) NOT NULL, items TEXT NOT NULL, created_at \(integer) NOT NULL,
+                -- SQLite stores the commit's range of event rows instead of their JSON (items ''), and builds the
+                -- JSON when packing: off its one writer, and the events' bytes are written once.
+                first_event \(integer), last_event \(integer)
             );
             -- Messages, their body fixed when queued (every retry sends the same bytes under the same
             -- webhook-id), and a delivery per subscribed endpoint.
