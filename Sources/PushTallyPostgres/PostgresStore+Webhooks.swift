@@ -72,7 +72,7 @@ extension PostgresStore: WebhookStore {
         let queued = try await transaction { connection in
             // SKIP LOCKED: rows another collector is packing right now are its to pack.
             let rows = try await connection.run(
-                "SELECT seq, type, count, items FROM webhook_outbox ORDER BY seq LIMIT 200 FOR UPDATE SKIP LOCKED",
+                "SELECT seq, type, count, items FROM webhook_outbox ORDER BY seq LIMIT 1000 FOR UPDATE SKIP LOCKED",
                 logger: logger
             ).decode((Int64, String, Int64, String).self)
             guard !rows.isEmpty else { return 0 }

@@ -83,7 +83,7 @@ extension SQLiteStore: WebhookStore {
         // The events' JSON is built in a read, beside the writer; the write only stores the messages.
         let (packed, lastSeq) = try await read { db -> ([QueuedMessage], Int64?) in
             let stored = try Row.fetchAll(
-                db, sql: "SELECT seq, type, count, items, first_event, last_event FROM webhook_outbox ORDER BY seq LIMIT 200")
+                db, sql: "SELECT seq, type, count, items, first_event, last_event FROM webhook_outbox ORDER BY seq LIMIT 1000")
             guard let last = stored.last else { return ([], nil) }
             let outbox = try SQLiteOutbox.outbox(in: db)
             return (outbox.pack(try SQLiteOutbox.outboxRows(stored, outbox: outbox, in: db), at: now), last["seq"])
