@@ -88,6 +88,7 @@ public struct StoreMigration: Sendable {
         case (.null, _): return sql.bind(String?.none) + "::\(type)"
         case (.integer(let integer), "boolean"): return sql.bind(integer != 0)
         case (.integer(let integer), _): return sql.bind(integer)
+        case (.real(let double), "double precision"): return sql.bind(double)
         case (.real(let double), _): return sql.bind(Int64(double))
         case (.text(let text), _): return sql.bind(text)
         case (.blob(let bytes), _): return sql.bind(ByteBuffer(bytes: bytes))

@@ -141,6 +141,13 @@ import FoundationNetworking
                 _ = try await old.prune(receivedBefore: now + 1, batchSize: 150)
                 _ = try await old.ingest([IncomingEvent(pushID: "p3", kind: .display, deviceID: "late-device")])
                 _ = try await old.createToken(role: .ingest, label: "app")
+                try await old.createWebhook(
+                    WebhookEndpoint(
+                        id: "wh_moved", url: "https://hooks.example.com/in", events: [.alertFiring, .pushRegistered],
+                        description: "ops", createdAtMillis: now, status: .active),
+                    secret: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+                try await old.createAlert(Alert.new(
+                    AlertRule(name: "moved", kind: .displayRateDrop, windowMillis: 3_600_000, threshold: 0.35, minSent: 50), at: now))
             }
             let secret = directory.appendingPathComponent("pg.secret").path
             let run = try runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
@@ -164,6 +171,11 @@ import FoundationNetworking
             defer { store.close() }
             #expect(try await store.ingest([IncomingEvent(pushID: "p3", kind: .display, deviceID: "late-device")]) == [true])
             #expect(try await store.listTokens().map(\.label) == ["app"])
+            // Webhook endpoints and alert rules move with the deployment, fractions intact.
+            #expect(try await store.webhooks().map(\.id) == ["wh_moved"])
+            #expect(try await store.webhooks().first?.events == [.pushRegistered, .alertFiring])
+            let alert = try #require(try await store.alerts().first)
+            #expect(alert.rule.name == "moved" && alert.rule.threshold == 0.35 && alert.rule.kind == .displayRateDrop)
         }
     }
 }
