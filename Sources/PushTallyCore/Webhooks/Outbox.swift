@@ -51,36 +51,21 @@ package struct Outbox: Sendable {
     ///
     /// One pass, appending into one buffer per type: this runs inside the group commit, once per event.
     package func rows(forEvents events: [StoredEvent], labels: (String) -> PushLabels?) -> [OutboxRow] {
-        let takesDisplays = wants(.receiptDisplayed)
-        let takesActions = wants(.actionTapped)
-        guard takesDisplays || takesActions else { return [] }
+        var displays = wants(.receiptDisplayed) ? RowBuilder(type: .receiptDisplayed) : nil
+        var actions = wants(.actionTapped) ? RowBuilder(type: .actionTapped) : nil
+        guard displays != nil || actions != nil else { return [] }
         var rows: [OutboxRow] = []
-        var displays = JSONText(), actions = JSONText()
-        var displayCount = 0, actionCount = 0
         var times = TimeText()
         for event in events {
             if event.kind == .display {
-                guard takesDisplays else { continue }
-                Self.appendEvent(event, labels: labels(event.pushID), times: &times, to: &displays, first: displayCount == 0)
-                displayCount += 1
-                if displayCount == WebhookEventType.batchLimit {
-                    rows.append(OutboxRow(type: .receiptDisplayed, count: displayCount, items: displays.text))
-                    displays = JSONText()
-                    displayCount = 0
-                }
+                displays?.append(event, labels: labels, times: &times, full: &rows)
             } else {
-                guard takesActions else { continue }
-                Self.appendEvent(event, labels: labels(event.pushID), times: &times, to: &actions, first: actionCount == 0)
-                actionCount += 1
-                if actionCount == WebhookEventType.batchLimit {
-                    rows.append(OutboxRow(type: .actionTapped, count: actionCount, items: actions.text))
-                    actions = JSONText()
-                    actionCount = 0
-                }
+                actions?.append(event, labels: labels, times: &times, full: &rows)
             }
         }
-        if displayCount > 0 { rows.append(OutboxRow(type: .receiptDisplayed, count: displayCount, items: displays.text)) }
-        if actionCount > 0 { rows.append(OutboxRow(type: .actionTapped, count: actionCount, items: actions.text)) }
+        for builder in [displays, actions] {
+            if let row = builder?.row { rows.append(row) }
+        }
         return rows
     }
 
@@ -142,14 +127,6 @@ package struct Outbox: Sendable {
         return [QueuedMessage(message: WebhookMessage(type: type, data: alert.json, at: millis), endpointIDs: endpoints)]
     }
 
-    /// One event's JSON object, for tests and single use.
-    static func eventJSON(_ event: StoredEvent, labels: PushLabels?) -> String {
-        var json = JSONText()
-        var times = TimeText()
-        appendEvent(event, labels: labels, times: &times, to: &json, first: true)
-        return json.text
-    }
-
     /// Appends one event's JSON object (after a comma unless `first`).
     static func appendEvent(_ event: StoredEvent, labels: PushLabels?, times: inout TimeText, to json: inout JSONText, first: Bool) {
         if !first { json.raw(",") }
@@ -167,6 +144,31 @@ package struct Outbox: Sendable {
         // Already keyed by the store (HMAC with the device secret): the raw id never leaves the collector.
         json.field("device_id", event.deviceID)
         json.close()
+    }
+}
+
+/// One type's outbox rows as they fill: events appended as JSON, a row handed over at each full batch.
+private struct RowBuilder {
+    let type: WebhookEventType
+    var json = JSONText()
+    var count = 0
+
+    init(type: WebhookEventType) {
+        self.type = type
+    }
+
+    /// The events appended since the last full row, if any.
+    var row: OutboxRow? { count > 0 ? OutboxRow(type: type, count: count, items: json.text) : nil }
+
+    mutating func append(
+        _ event: StoredEvent, labels: (String) -> PushLabels?, times: inout TimeText, full rows: inout [OutboxRow]
+    ) {
+        Outbox.appendEvent(event, labels: labels(event.pushID), times: &times, to: &json, first: count == 0)
+        count += 1
+        if count == WebhookEventType.batchLimit, let row {
+            rows.append(row)
+            self = RowBuilder(type: type)
+        }
     }
 }
 
