@@ -15,6 +15,7 @@ enum PostgresSchema {
     static let migrations: [(version: Int, name: String, sql: [String])] = [
         (1, "v1-schema", version1),
         (2, "v2-webhooks-alerts", WebhookSchema.statements(dialect: .postgres)),
+        (3, "v3-attribution", AttributionSchema.statements(dialect: .postgres)),
     ]
 
     private static let counts = "total BIGINT NOT NULL, duplicates BIGINT NOT NULL"

@@ -48,7 +48,33 @@ extension PostgresStore: ReportReader {
             ).decode((String, [Int64]).self) {
                 assembly.timing(pushID: id, histogram: LatencyHistogram(counts: counts))
             }
+            for (id, measure, currency, count, value) in try await read(
+                grouped(
+                    "SELECT push_id, measure, currency, SUM(count)::bigint, SUM(value_micros)::bigint FROM rollup_outcome",
+                    by: "push_id, measure, currency")
+            ).decode((String, Int, String, Int64, Int64).self) {
+                // Unattributed outcomes are kept under push id '' and belong to no push.
+                guard !id.isEmpty, let measure = OutcomeMeasure(rawValue: measure) else { continue }
+                assembly.outcome(pushID: id, measure: measure, currency: currency, count: count, valueMicros: value)
+            }
             return assembly.figures(filter)
+        }
+    }
+
+    /// Sessions and conversions by credit whose 15-minute bucket falls in the range.
+    public func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes {
+        let range = OutcomeTimeRange(fromMillis: fromMillis, toMillis: toMillis)
+        let query: PostgresQuery = """
+            SELECT measure, currency, SUM(count)::bigint, SUM(value_micros)::bigint FROM rollup_outcome_time
+            WHERE bucket >= \(range.firstBucket) AND bucket <= \(range.lastBucket) GROUP BY measure, currency
+            """
+        return try await readSnapshot { read in
+            var totals = Outcomes()
+            for (measure, currency, count, value) in try await read(query).decode((Int, String, Int64, Int64).self) {
+                guard let measure = OutcomeMeasure(rawValue: measure) else { continue }
+                totals.add(measure: measure, currency: currency, count: count, valueMicros: value)
+            }
+            return totals
         }
     }
 

@@ -6,13 +6,20 @@ enum EventWriter {
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
     /// New events of subscribed types go into the webhook outbox in the same transaction.
     static func commit(
-        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, in db: Database
+        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
+        in db: Database
     ) throws -> [[Bool]] {
         let insertEvent = try db.cachedStatement(sql: """
             INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
                                 device_id, receipt_id, platform, app_version, os_version)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let insertOutcome = try db.cachedStatement(sql: """
+            INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
+                                device_id, receipt_id, app_version, app, name, value_micros, currency)
+            VALUES ('', ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var touches = AttributionTouches()
         let insertKey = try db.cachedStatement(
             sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
         let sentAt = try SentAtLookup(db)
@@ -32,14 +39,23 @@ enum EventWriter {
                     if db.changesCount == 0 { duplicate = true }
                 }
                 let eventTime = EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt)
-                try insertEvent.execute(arguments: [
-                    event.pushID, event.kind.rawValue, event.action, receivedAt, eventTime, duplicate,
-                    event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
-                ])
+                if event.kind.namesPush {
+                    try insertEvent.execute(arguments: [
+                        event.pushID, event.kind.rawValue, event.action, receivedAt, eventTime, duplicate,
+                        event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
+                    ])
+                } else {
+                    try insertOutcome.execute(arguments: [
+                        event.kind.rawValue, receivedAt, eventTime, duplicate, event.deviceID, event.receiptID,
+                        event.appVersion, event.app, event.name, event.valueMicros, event.currency,
+                    ])
+                }
+                touches.add(
+                    kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: eventTime, duplicate: duplicate)
                 let rowID = db.lastInsertedRowID
                 rows = (rows?.first ?? rowID, rowID)
                 if !duplicate {
-                    if event.kind == .display { fresh.displays += 1 } else { fresh.actions += 1 }
+                    if event.kind == .display { fresh.displays += 1 } else if event.kind == .action { fresh.actions += 1 }
                 }
                 try rollups.add(
                     pushID: event.pushID, kind: event.kind, action: event.action, eventTime: eventTime,
@@ -49,6 +65,7 @@ enum EventWriter {
             }
             results.append(flags)
         }
+        try SQLiteAttribution.attribute(touches, windows: attributionWindows, counter: &rollups, in: db)
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
         if let rows {
             try SQLiteOutbox.store(

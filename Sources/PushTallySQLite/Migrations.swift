@@ -167,6 +167,9 @@ package enum Migrations {
         migrator.registerMigration("v6-webhooks-alerts") { db in
             try db.execute(sql: WebhookSchema.sql(dialect: .sqlite))
         }
+        migrator.registerMigration("v7-attribution") { db in
+            for statement in AttributionSchema.statements(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

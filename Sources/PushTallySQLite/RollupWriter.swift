@@ -56,5 +56,25 @@ enum RollupWriter {
         for (key, count) in accumulator.pending {
             try pendingStatement.execute(arguments: [key.pushID, key.clock, key.second, count])
         }
+        try writeOutcomes(accumulator, to: target, in: db)
+    }
+
+    private static func writeOutcomes(_ accumulator: RollupAccumulator, to target: RollupTarget, in db: Database) throws {
+        let outcome = try db.cachedStatement(sql: """
+            INSERT INTO \(target.outcome) (push_id, measure, currency, count, value_micros) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (push_id, measure, currency) DO UPDATE SET
+                count = count + excluded.count, value_micros = value_micros + excluded.value_micros
+            """)
+        for (key, delta) in accumulator.outcomes where !delta.isZero {
+            try outcome.execute(arguments: [key.pushID, key.measure.rawValue, key.currency, delta.count, delta.valueMicros])
+        }
+        let time = try db.cachedStatement(sql: """
+            INSERT INTO \(target.outcomeTime) (bucket, measure, currency, count, value_micros) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (bucket, measure, currency) DO UPDATE SET
+                count = count + excluded.count, value_micros = value_micros + excluded.value_micros
+            """)
+        for (key, delta) in accumulator.outcomeTimes where !delta.isZero {
+            try time.execute(arguments: [key.bucket, key.measure.rawValue, key.currency, delta.count, delta.valueMicros])
+        }
     }
 }

@@ -8,7 +8,9 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     /// - Returns: the number of events pruned.
     @discardableResult
     public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
-        try await foldIntoLedger(where: "received_at < ?", arguments: [cutoffMillis], batchSize: batchSize)
+        // Noted first: from now on, sessions and conversions whose windows reach the cutoff keep their credit.
+        try await write { db in try SQLiteAttribution.notePruned(before: cutoffMillis, in: db) }
+        return try await foldIntoLedger(where: "received_at < ?", arguments: [cutoffMillis], batchSize: batchSize)
     }
 
     /// Deletes every raw event of one device (by its keyed hash), folding their counts into the ledger.
@@ -63,7 +65,9 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     /// what ingest maintained incrementally (a test holds it to that).
     public func rebuildRollups() async throws {
         let window = configuration.maturityWindowMillis
+        let windows = configuration.attributionWindows
         try await write { db in
+            try SQLiteAttribution.reattributeAll(windows: windows, in: db)
             for (rollup, ledger) in MaintenancePlan.rebuildPairs {
                 try db.execute(sql: "DELETE FROM \(rollup)")
                 // By name: a column added to a rollup table later (ALTER TABLE) may stand elsewhere in its twin.
@@ -110,6 +114,9 @@ extension StoredEvent {
             pushID: row[offset], kind: EventKind(rawValue: row[offset + 1]) ?? .display, action: row[offset + 2],
             receivedAt: row[offset + 3], eventTime: row[offset + 4], duplicate: row[offset + 5] as Bool,
             appVersion: row[offset + 6], osVersion: row[offset + 7])
+        valueMicros = row[offset + 8]
+        currency = row[offset + 9]
+        attribution = Attribution(code: row[offset + 10], pushID: row[offset + 11])
     }
 }
 

@@ -41,7 +41,35 @@ extension SQLiteStore: ReportReader {
         try TimingTable.forEachHistogram(in: "rollup_timing", scope: scope, arguments: arguments, db: db) { id, histogram in
             assembly.timing(pushID: id, histogram: histogram)
         }
+        // Unattributed outcomes are kept under push id '' and belong to no push.
+        let outcomes = try Row.fetchCursor(
+            db, sql: "SELECT push_id, measure, currency, count, value_micros FROM rollup_outcome \(scope)",
+            arguments: arguments)
+        while let row = try outcomes.next() {
+            guard let pushID = row[0] as String?, !pushID.isEmpty, let measure = OutcomeMeasure(rawValue: row[1]) else { continue }
+            assembly.outcome(pushID: pushID, measure: measure, currency: row[2], count: row[3], valueMicros: row[4])
+        }
         return assembly.figures(filter)
+    }
+
+    /// Sessions and conversions by credit whose 15-minute bucket falls in the range.
+    public func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes {
+        let range = OutcomeTimeRange(fromMillis: fromMillis, toMillis: toMillis)
+        return try await read { db in
+            var totals = Outcomes()
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT measure, currency, SUM(count), SUM(value_micros) FROM rollup_outcome_time
+                    WHERE bucket >= ? AND bucket <= ? GROUP BY measure, currency
+                    """,
+                arguments: [range.firstBucket, range.lastBucket])
+            while let row = try rows.next() {
+                guard let measure = OutcomeMeasure(rawValue: row[0]) else { continue }
+                totals.add(measure: measure, currency: row[1], count: row[2], valueMicros: row[3])
+            }
+            return totals
+        }
     }
 
     /// 15-minute rollup counts of the pushes matching `filter`, whose `from`/`to` bound the event time here.

@@ -41,13 +41,15 @@ public final class SQLiteStore: Sendable {
         self.deviceHasher = try DeviceHasher.loadOrCreate(at: self.deviceSecretPath)
         let clock = configuration.clock
         let window = configuration.maturityWindowMillis
+        let windows = configuration.attributionWindows
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
             let receivedAt = clock()
             let started = ContinuousClock.now
             let flags: [[Bool]]
             do {
                 flags = try pool.write { db in
-                    try EventWriter.commit(batches, receivedAt: receivedAt, maturityWindow: window, in: db)
+                    try EventWriter.commit(
+                        batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows, in: db)
                 }
             } catch {
                 throw SQLiteUnavailable.surface(error)

@@ -33,6 +33,23 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Days after sent_at until a push's figures are final (env PUSHTALLY_MATURITY_DAYS; default 7). Give serve and the CLI the same.")
     var maturityDays: Int?
 
+    @Option(help: "A session within this long after a tap of a push is its direct open (env PUSHTALLY_DIRECT_WINDOW; default 5m).")
+    var directWindow: String?
+
+    @Option(
+        help: """
+            A session or conversion within this long after a push was displayed is influenced by it \
+            (env PUSHTALLY_INFLUENCE_WINDOW; default 24h).
+            """)
+    var influenceWindow: String?
+
+    @Option(
+        help: """
+            A conversion within this long after a tap of a push is direct for it (env PUSHTALLY_CONVERSION_WINDOW; \
+            default 3d). Give serve and the CLI the same windows: a rebuild attributes by them.
+            """)
+    var conversionWindow: String?
+
     /// What `--database` (or its fallbacks) says, as given.
     var text: String {
         database ?? environment("PUSHTALLY_DATABASE") ?? "./pushtally.sqlite"
@@ -53,7 +70,27 @@ struct DatabaseOptions: ParsableArguments {
             guard (1...365).contains(days) else { throw ValidationError("--maturity-days must be from 1 to 365") }
             configuration.maturityWindowMillis = Int64(days) * 86_400_000
         }
+        configuration.attributionWindows = try attributionWindows()
         return configuration
+    }
+
+    /// The attribution windows from the flags and environment; each from 1 second to 30 days.
+    func attributionWindows() throws -> AttributionWindows {
+        var windows = AttributionWindows()
+        func window(_ flag: String, _ value: String?, _ variable: String) throws -> Int64? {
+            guard let text = value ?? environment(variable) else { return nil }
+            let millis = try durationMillis(text, flag: flag)
+            guard (1000...30 * 86_400_000).contains(millis) else {
+                throw ValidationError("--\(flag) must be from 1s to 30d, not \(text)")
+            }
+            return millis
+        }
+        windows.directMillis = try window("direct-window", directWindow, "PUSHTALLY_DIRECT_WINDOW") ?? windows.directMillis
+        windows.influenceMillis =
+            try window("influence-window", influenceWindow, "PUSHTALLY_INFLUENCE_WINDOW") ?? windows.influenceMillis
+        windows.conversionMillis =
+            try window("conversion-window", conversionWindow, "PUSHTALLY_CONVERSION_WINDOW") ?? windows.conversionMillis
+        return windows
     }
 
     /// What the flags and environment say about opening the store.

@@ -15,6 +15,13 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
     public var platform: String?
     public var app_version: String?
     public var os_version: String?
+    /// Sessions: the app it was in. (Format version 2 on; absent before.)
+    public var app: String?
+    /// Conversions: what it was (`purchase`...).
+    public var event: String?
+    /// Conversions: the value in millionths of `currency`, exact.
+    public var value_micros: Int64?
+    public var currency: String?
 
     public init(
         seq: Int64, push_id: String, kind: String, action: String?, received_at: Int64, event_time: Int64,
@@ -39,7 +46,9 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
 /// The first line of an export: what it is, which version of the format, and where it came from.
 public struct ExportHeader: Codable, Sendable, Hashable {
     public static let formatName = "pushtally-events"
-    public static let currentVersion = 1
+    /// 2 added sessions and conversions (`kind` `session` / `conversion`); a version-1 reader refuses it
+    /// rather than read a session as a display.
+    public static let currentVersion = 2
 
     public var format: String
     public var version: Int
@@ -59,22 +68,37 @@ extension ExportedEvent {
     /// A stored event as exported, `seq` being its sequence number in the exporting database.
     package init(_ event: StoredEvent, seq: Int64) {
         self.init(
-            seq: seq, push_id: event.pushID, kind: event.kind == .display ? "display" : "action",
-            action: event.kind == .display ? nil : event.action, received_at: event.receivedAt,
+            seq: seq, push_id: event.pushID, kind: Self.kindNames[event.kind]!,
+            action: event.kind == .action ? event.action : nil, received_at: event.receivedAt,
             event_time: event.eventTime, duplicate: event.duplicate ?? false, device_id: event.deviceID,
             receipt_id: event.receiptID, platform: event.platform, app_version: event.appVersion,
             os_version: event.osVersion)
+        app = event.app
+        self.event = event.name
+        value_micros = event.valueMicros
+        currency = event.currency
     }
+
+    /// Each kind's name in exports.
+    static let kindNames: [EventKind: String] = [
+        .display: "display", .action: "action", .session: "session", .conversion: "conversion",
+    ]
 }
 
 extension StoredEvent {
     /// An imported event as it is stored again: its flags and times as exported, its action normalised.
+    /// Sessions and conversions come without a credit: the importing store attributes them.
     package init(imported event: ExportedEvent) {
-        let kind: EventKind = event.kind == "action" ? .action : .display
+        let kind = ExportedEvent.kindNames.first { $0.value == event.kind }?.key ?? .display
         self.init(
-            pushID: event.push_id, kind: kind, action: kind == .action ? StandardAction.normalise(event.action ?? "") : "",
+            pushID: kind.namesPush ? event.push_id : "", kind: kind,
+            action: kind == .action ? StandardAction.normalise(event.action ?? "") : "",
             receivedAt: event.received_at, eventTime: event.event_time, duplicate: event.duplicate,
             deviceID: event.device_id, receiptID: event.receipt_id, platform: event.platform,
             appVersion: event.app_version, osVersion: event.os_version)
+        app = event.app
+        name = event.event
+        valueMicros = event.value_micros
+        currency = event.currency
     }
 }

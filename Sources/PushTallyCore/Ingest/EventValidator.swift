@@ -4,6 +4,7 @@ public enum EventValidator {
     public static let limits: [String: Int] = [
         "push_id": 128, "action": 64, "device_id": 128, "receipt_id": 128,
         "platform": 32, "app_version": 64, "os_version": 64,
+        "session_id": 128, "conversion_id": 128, "app": 128, "event": 64,
     ]
 
     /// Validates one event of `kind`; actions must carry `action`, receipts ignore it.
@@ -11,6 +12,7 @@ public enum EventValidator {
         if raw.notAnObject {
             throw FieldError("malformed_json", "each event must be a JSON object")
         }
+        if !kind.namesPush { return try OutcomeValidator.validate(raw, kind: kind) }
         guard let pushID = try text(raw, "push_id") else { throw .missing("push_id") }
         var action = ""
         if kind == .action {

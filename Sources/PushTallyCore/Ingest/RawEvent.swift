@@ -20,5 +20,6 @@ public struct RawEvent: Sendable, Hashable {
     /// The field names an event may carry; anything else is ignored so older servers accept newer clients.
     public static let knownFields = [
         "push_id", "action", "device_id", "receipt_id", "ts", "platform", "app_version", "os_version",
+        "session_id", "app", "event", "value", "currency", "conversion_id",
     ]
 }

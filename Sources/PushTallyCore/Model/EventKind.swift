@@ -4,6 +4,14 @@ public enum EventKind: Int, Sendable, Codable, Hashable {
     case display = 0
     /// The user acted on the notification (default tap, dismiss or a custom action button).
     case action = 1
+    /// The app became active on a device (`POST /v1/sessions`): an open that a push may have caused.
+    case session = 2
+    /// Something the app counts as a success (`POST /v1/conversions`), with an optional value.
+    case conversion = 3
+
+    /// Displays and actions name a push and count into the push rollups; sessions and conversions name none:
+    /// they are attributed to a push by ``AttributionPlanner`` and count into the outcome rollups.
+    public var namesPush: Bool { self == .display || self == .action }
 }
 
 /// Action identifiers with a fixed meaning in reports.

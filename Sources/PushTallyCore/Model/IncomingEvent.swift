@@ -1,20 +1,29 @@
-/// A display receipt or an action, validated and ready to store.
+/// A display receipt, an action, an app session or a conversion, validated and ready to store.
 public struct IncomingEvent: Sendable, Hashable {
-    /// The push's own id, as the app's payload carries it.
+    /// The push's own id, as the app's payload carries it; empty for sessions and conversions.
     public var pushID: String
-    /// `.display` for receipts, `.action` for taps.
+    /// `.display` for receipts, `.action` for taps, `.session`, `.conversion`.
     public var kind: EventKind
     /// The normalised action identifier (`open`, `dismiss`, `view`...); empty for display receipts.
     public var action: String
     /// An install id or hashed token; with `pushID` it recognises retries.
     public var deviceID: String?
-    /// A client-made id that makes retries idempotent.
+    /// A client-made id that makes retries idempotent: `receipt_id`, a session's `session_id` or a
+    /// conversion's `conversion_id`.
     public var receiptID: String?
     /// The device's clock at the event, in milliseconds since 1970; clamped when stored.
     public var deviceTimeMillis: Int64?
     public var platform: String?
     public var appVersion: String?
     public var osVersion: String?
+    /// The app a session was in (a bundle id, say); sessions only.
+    public var app: String?
+    /// What a conversion was (`purchase`, `signup`...): conversions only.
+    public var name: String?
+    /// A conversion's value in millionths of its ``currency``'s unit, so sums are exact.
+    public var valueMicros: Int64?
+    /// The ISO 4217 code of ``valueMicros``.
+    public var currency: String?
 
     public init(
         pushID: String, kind: EventKind, action: String = "", deviceID: String? = nil, receiptID: String? = nil,
@@ -29,6 +38,32 @@ public struct IncomingEvent: Sendable, Hashable {
         self.platform = platform
         self.appVersion = appVersion
         self.osVersion = osVersion
+    }
+
+    /// An app session of a device (its id already keyed when it reaches a store's writer).
+    public static func session(
+        deviceID: String, sessionID: String, deviceTimeMillis: Int64? = nil, app: String? = nil,
+        appVersion: String? = nil
+    ) -> IncomingEvent {
+        var event = IncomingEvent(
+            pushID: "", kind: .session, deviceID: deviceID, receiptID: sessionID, deviceTimeMillis: deviceTimeMillis,
+            appVersion: appVersion)
+        event.app = app
+        return event
+    }
+
+    /// A conversion of a device; `conversionID`, when given, makes a retry count once.
+    public static func conversion(
+        deviceID: String, name: String, valueMicros: Int64? = nil, currency: String? = nil,
+        conversionID: String? = nil, deviceTimeMillis: Int64? = nil
+    ) -> IncomingEvent {
+        var event = IncomingEvent(
+            pushID: "", kind: .conversion, deviceID: deviceID, receiptID: conversionID,
+            deviceTimeMillis: deviceTimeMillis)
+        event.name = name
+        event.valueMicros = valueMicros
+        event.currency = currency
+        return event
     }
 }
 

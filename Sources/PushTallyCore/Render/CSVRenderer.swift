@@ -23,7 +23,7 @@ public enum CSVRenderer {
         case .rate(let rate): rate.map { String($0) } ?? ""
         case .seconds(let seconds): seconds.map { String($0) } ?? ""
         case .flag(let flag): flag ? "true" : "false"
-        case .counts: ""
+        case .counts, .money: ""
         }
     }
 

@@ -41,7 +41,7 @@ public enum HumanTableRenderer {
         }
         if style.wide {
             for (name, value) in shape where !columns.contains(where: { $0.name == name }) {
-                if case .counts = value { continue }
+                if value.expandedCells != nil { continue }
                 columns.append((name, name, isText(value)))
             }
         }
@@ -55,7 +55,10 @@ public enum HumanTableRenderer {
             for name in expanded {
                 let index = records[0].firstIndex(of: name)!
                 columns.append((name, name, false))
-                for row in cells.indices { cells[row].append(grouped(Int64(records[row + 1][index]) ?? 0)) }
+                for row in cells.indices {
+                    let text = records[row + 1][index]
+                    cells[row].append(Int64(text).map(grouped) ?? text)
+                }
             }
         }
         var widths = columns.indices.map { index in
@@ -78,6 +81,8 @@ public enum HumanTableRenderer {
         case .seconds(let seconds): seconds.map(duration) ?? "–"
         case .flag(let flag): flag ? "yes" : "no"
         case .counts(let counts, _): counts.keys.sorted().map { "\($0) \(grouped(counts[$0]!))" }.joined(separator: ", ")
+        case .money(let amounts, _):
+            amounts.keys.sorted().map { "\($0) \(MoneyAmount.text(micros: amounts[$0]!))" }.joined(separator: ", ")
         }
     }
 

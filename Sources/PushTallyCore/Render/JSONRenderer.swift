@@ -53,6 +53,12 @@ public enum JSONRenderer {
             case .counts(let counts, _):
                 var container = encoder.container(keyedBy: AnyCodingKey.self)
                 for key in counts.keys.sorted() { try container.encode(counts[key]!, forKey: AnyCodingKey(key)) }
+            case .money(let amounts, _):
+                var container = encoder.container(keyedBy: AnyCodingKey.self)
+                // Decimal, so 9.99 is written as 9.99 (a Double of millionths / 1e6 could print 9.9900000000000002).
+                for key in amounts.keys.sorted() {
+                    try container.encode(Decimal(string: MoneyAmount.text(micros: amounts[key]!))!, forKey: AnyCodingKey(key))
+                }
             }
         }
     }

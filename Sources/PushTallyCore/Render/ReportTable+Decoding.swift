@@ -10,6 +10,7 @@ extension ReportRequest {
         case .campaign, .pushes, .push: return PushReport.table([], maturity: maturity)
         case .timeseries(let options): return try TimeseriesReport.table([], options: options, fromMillis: nil, toMillis: nil)
         case .versions(let dimension): return ReceiptHealthReport.table([], dimension: dimension)
+        case .attribution: return AttributionReport.table(Outcomes())
         }
     }
 }
@@ -69,7 +70,17 @@ extension ReportTable {
             case .seconds: .seconds(try container.decodeIfPresent(Int64.self, forKey: key))
             case .flag: .flag(try container.decode(Bool.self, forKey: key))
             case .counts(_, let prefix): .counts(try container.decode([String: Int64].self, forKey: key), csvPrefix: prefix)
+            case .money(_, let prefix):
+                .money(try container.decode([String: Decimal].self, forKey: key).mapValues(Self.micros), csvPrefix: prefix)
             }
+        }
+
+        /// Millionths of a decoded amount, exactly (JSON's decimal text went through `Decimal`).
+        private static func micros(_ amount: Decimal) -> Int64 {
+            var scaled = amount * 1_000_000
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &scaled, 0, .plain)
+            return NSDecimalNumber(decimal: rounded).int64Value
         }
     }
 }

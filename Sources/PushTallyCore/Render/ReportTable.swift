@@ -10,6 +10,18 @@ public enum ReportValue: Sendable, Hashable {
     case flag(Bool)
     /// A map such as actions by identifier: a JSON object, and in CSV one column per key, `prefix` + key.
     case counts([String: Int64], csvPrefix: String?)
+    /// Amounts per currency in millionths (conversion values): a JSON object of decimal numbers
+    /// (`{"USD": 9.99}`), and in CSV one column per currency, `prefix` + code, holding the exact decimal.
+    case money([String: Int64], csvPrefix: String?)
+
+    /// The keyed cells of a map value as CSV writes them, with its prefix; `nil` for other values.
+    var expandedCells: (prefix: String?, cells: [String: String])? {
+        switch self {
+        case .counts(let counts, let prefix): (prefix, counts.mapValues { String($0) })
+        case .money(let amounts, let prefix): (prefix, amounts.mapValues { MoneyAmount.text(micros: $0) })
+        default: nil
+        }
+    }
 }
 
 /// Rows of named cells in a stable column order: the single source both renderers read.
@@ -41,13 +53,10 @@ public struct ReportTable: Sendable, Hashable {
         var expanded: Set<String> = []
         for row in rows.isEmpty ? [template] : rows {
             for (name, value) in row {
-                switch value {
-                case .counts(let counts, let prefix?):
-                    for key in counts.keys { expanded.insert(prefix + key) }
-                case .counts(_, nil):
-                    continue
-                default:
-                    if !fixed.contains(name) { fixed.append(name) }
+                if let map = value.expandedCells {
+                    if let prefix = map.prefix { for key in map.cells.keys { expanded.insert(prefix + key) } }
+                } else if !fixed.contains(name) {
+                    fixed.append(name)
                 }
             }
         }
@@ -80,12 +89,9 @@ extension ReportTable {
         for row in rows {
             var cells: [String: String] = [:]
             for (name, value) in row {
-                switch value {
-                case .counts(let counts, let prefix?):
-                    for (key, count) in counts { cells[prefix + key] = String(count) }
-                case .counts(_, nil):
-                    continue
-                default:
+                if let map = value.expandedCells {
+                    if let prefix = map.prefix { for (key, cell) in map.cells { cells[prefix + key] = cell } }
+                } else {
                     cells[name] = CSVRenderer.cell(value, text: text)
                 }
             }

@@ -93,6 +93,14 @@ public enum CampaignReport {
             ("display_rate_24h", .rate(funnel.displayRate(within: 86400))),
             ("display_rate_7d", .rate(funnel.displayRate(within: 604_800))),
             ("late", .integer(funnel.late)),
+            ("influenced_opens", .integer(funnel.outcomes.influencedOpens)),
+            ("influenced_open_rate", .rate(funnel.influencedOpenRate)),
+            ("direct_opens", .integer(funnel.outcomes.directOpens)),
+            ("conversions", .integer(funnel.outcomes.conversions)),
+            ("conversions_direct", .integer(funnel.outcomes.conversionsDirect)),
+            ("conversions_influenced", .integer(funnel.outcomes.conversionsInfluenced)),
+            // JSON: {"USD": 9.99}; CSV: one `conversion_value:USD` column per currency present.
+            ("conversion_value", .money(funnel.outcomes.conversionValue, csvPrefix: "conversion_value:")),
             // JSON only: the histogram itself, keyed by each bucket's upper bound in seconds ("604800+" beyond).
             ("time_to_display_histogram", .counts(funnel.latency.countsByUpperBound, csvPrefix: nil)),
         ]

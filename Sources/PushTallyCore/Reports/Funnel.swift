@@ -35,6 +35,8 @@ public struct Funnel: Sendable, Hashable {
     public var latency = LatencyHistogram()
     /// Unique displays received after their push's `final_at` (counted in the figures all the same).
     public var late: Int64 = 0
+    /// Sessions and conversions credited to the push(es).
+    public var outcomes = Outcomes()
 
     public init() {}
 
@@ -78,6 +80,8 @@ public struct Funnel: Sendable, Hashable {
     public var displayRate: Double? { Self.ratio(displayedUnique, sent) }
     /// `opened_unique / displayed_unique`; `nil` when nothing was displayed.
     public var openRate: Double? { Self.ratio(openedUnique, displayedUnique) }
+    /// `influenced_opens / displayed_unique`; `nil` when nothing was displayed.
+    public var influencedOpenRate: Double? { Self.ratio(outcomes.influencedOpens, displayedUnique) }
 
     static func ratio(_ numerator: Int64, _ denominator: Int64) -> Double? {
         denominator == 0 ? nil : Double(numerator) / Double(denominator)
@@ -94,5 +98,6 @@ public struct Funnel: Sendable, Hashable {
         for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }
         latency.add(other.latency)
         late += other.late
+        outcomes.add(other.outcomes)
     }
 }

@@ -37,6 +37,13 @@ package struct PushFiguresAssembly {
             count, kind: kind, action: action, late: late, firstEvent: firstEvent)
     }
 
+    /// One outcome rollup row of a push (sessions and conversions credited to it). A push credited before
+    /// anyone registered it is an orphan like one with receipts.
+    package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
+        pushes[pushID, default: PushFigures(orphan: pushID)].funnel.outcomes.add(
+            measure: measure, currency: currency, count: count, valueMicros: valueMicros)
+    }
+
     /// One row of a push's time-to-display histogram (live rollups may hold several, one per shard).
     package mutating func timing(pushID: String, histogram: LatencyHistogram) {
         pushes[pushID]?.funnel.latency.add(histogram)

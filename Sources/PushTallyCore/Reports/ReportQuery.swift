@@ -8,7 +8,7 @@
 public struct ReportQuery: Sendable, Equatable {
     /// The report routes, as their query parameters differ.
     public enum Report: String, Sendable, CaseIterable {
-        case campaigns, campaign, pushes, push, timeseries, versions
+        case campaigns, campaign, pushes, push, timeseries, versions, attribution
 
         /// The query parameters this report takes, in the order the API documents them.
         public var parameters: [String] {
@@ -21,6 +21,8 @@ public struct ReportQuery: Sendable, Equatable {
             case .pushes: return common + ["campaign", "orphan"]
             case .timeseries: return common + ["campaign", "push_id", "bucket", "tz"]
             case .versions: return common + ["campaign", "push_id", "dimension"]
+            // Totals by event time: unattributed sessions belong to no push, campaign or app.
+            case .attribution: return ["from", "to", "format", "bom"]
             }
         }
     }
@@ -87,6 +89,7 @@ public struct ReportQuery: Sendable, Equatable {
         case .timeseries:
             subject = .timeseries(TimeseriesOptions(width: bucket, timeZone: try TimeseriesOptions.zone(named: timeZone), name: timeZone))
         case .versions: subject = .versions(dimension)
+        case .attribution: subject = .attribution
         }
         return ReportRequest(subject, filter: filter)
     }

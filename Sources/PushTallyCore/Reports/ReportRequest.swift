@@ -15,6 +15,8 @@ public enum ReportSubject: Sendable, Hashable {
     case timeseries(TimeseriesOptions)
     /// Receipt health: receipts against opens per app or OS version.
     case versions(VersionDimension)
+    /// Sessions and conversions by credit, unattributed included, by their event time (`from`, `to`).
+    case attribution
 }
 
 /// A report and the filter it applies.
@@ -36,6 +38,7 @@ public struct ReportRequest: Sendable, Hashable {
         case .push: .push
         case .timeseries: .timeseries
         case .versions: .versions
+        case .attribution: .attribution
         }
     }
 
@@ -48,6 +51,7 @@ public struct ReportRequest: Sendable, Hashable {
         case .push: "push"
         case .timeseries: "timeseries"
         case .versions: "versions"
+        case .attribution: "attribution"
         }
     }
 
@@ -88,6 +92,8 @@ public struct ReportRequest: Sendable, Hashable {
             add("push_id", filter.pushID)
             add("dimension", dimension.name)
             path = "/v1/reports/versions"
+        case .attribution:
+            path = "/v1/reports/attribution"
         }
         return (path, query)
     }
@@ -129,6 +135,8 @@ extension ReportReader {
                 try await bucketCounts(filter), options: options, fromMillis: filter.fromMillis, toMillis: filter.toMillis)
         case .versions(let dimension):
             return ReceiptHealthReport.table(try await versionCounts(filter, dimension: dimension), dimension: dimension)
+        case .attribution:
+            return AttributionReport.table(try await outcomeTotals(fromMillis: filter.fromMillis, toMillis: filter.toMillis))
         }
     }
 }

@@ -6,6 +6,15 @@ package enum DedupeKeys {
     /// Keys of an event (its device id already keyed). The unit separator cannot occur in a validated field,
     /// so keys of different shapes never collide.
     package static func of(kind: EventKind, action: String, deviceID: String?, receiptID: String?) -> [String] {
+        // A session is one per (device, session_id), a conversion one per (device, conversion_id): one key each,
+        // ending with the device suffix so `forget` removes it. A conversion without an id is never a retry.
+        switch kind {
+        case .session, .conversion:
+            guard let receiptID, let deviceID else { return [] }
+            return ["\(kind == .session ? "s" : "c")\u{1F}\(receiptID)\(deviceSuffix(keyedDeviceID: deviceID))"]
+        case .display, .action:
+            break
+        }
         let scope = kind == .display ? "d" : "a\u{1F}\(action)"
         var keys: [String] = []
         if let receiptID { keys.append("\(scope)\u{1F}r\u{1F}\(receiptID)") }

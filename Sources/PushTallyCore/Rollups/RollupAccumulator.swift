@@ -41,19 +41,64 @@ package struct RollupAccumulator {
         package var version: String
     }
 
+    /// An outcome rollup row: per credited push (`""` when unattributed), measure and currency (`""` when
+    /// the event has no value).
+    package struct OutcomeKey: Hashable {
+        package var pushID: String
+        package var measure: OutcomeMeasure
+        package var currency: String
+    }
+
+    /// An outcome row over time, for totals that include what no push explains.
+    package struct OutcomeTimeKey: Hashable {
+        package var bucket: Int64
+        package var measure: OutcomeMeasure
+        package var currency: String
+    }
+
+    /// Counts and values may go down: a late event moves a session's credit from one push to another.
+    package struct OutcomeDelta: Hashable {
+        package var count: Int64 = 0
+        package var valueMicros: Int64 = 0
+
+        package init() {}
+
+        /// Moves that cancelled out within one transaction need no upsert.
+        package var isZero: Bool { count == 0 && valueMicros == 0 }
+    }
+
     package private(set) var versions: [VersionKey: Delta] = [:]
     package private(set) var pushes: [PushKey: Delta] = [:]
     package private(set) var buckets: [BucketKey: Delta] = [:]
     /// Time-to-display histograms by push.
     package private(set) var latency: [String: LatencyHistogram] = [:]
     package private(set) var pending: [PendingKey: Int64] = [:]
+    package private(set) var outcomes: [OutcomeKey: OutcomeDelta] = [:]
+    package private(set) var outcomeTimes: [OutcomeTimeKey: OutcomeDelta] = [:]
 
     package init() {}
+
+    package var isEmpty: Bool { pushes.isEmpty && outcomes.isEmpty }
+
+    /// Counts a session or conversion credited `attribution` (`sign` -1 takes a former credit back).
+    package mutating func addOutcome(
+        kind: EventKind, attribution: Attribution, eventTime: Int64, valueMicros: Int64?, currency: String?, sign: Int64
+    ) {
+        let measure = OutcomeMeasure(kind: kind, attribution: attribution)
+        let currency = valueMicros == nil ? "" : currency ?? ""
+        let value = (valueMicros ?? 0) * sign
+        outcomes[OutcomeKey(pushID: attribution.pushID ?? "", measure: measure, currency: currency), default: OutcomeDelta()]
+            .add(count: sign, valueMicros: value)
+        let bucket = EventTime.bucket(ofMillis: eventTime)
+        outcomeTimes[OutcomeTimeKey(bucket: bucket, measure: measure, currency: currency), default: OutcomeDelta()]
+            .add(count: sign, valueMicros: value)
+    }
 
     package mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, duplicate: Bool, appVersion: String?,
         osVersion: String?
     ) {
+        guard kind.namesPush else { return }
         let key = PushKey(pushID: pushID, kind: kind, action: action)
         // Only named versions: the unnamed rest is derived at read time (rollup_push minus the named ones).
         for (dimension, version) in [(0, appVersion), (1, osVersion)] {
@@ -81,6 +126,13 @@ package struct RollupAccumulator {
         if floorSeconds(receivedAt) * 1000 > sentAt + maturityWindow {
             pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += 1
         }
+    }
+}
+
+extension RollupAccumulator.OutcomeDelta {
+    mutating func add(count: Int64, valueMicros: Int64) {
+        self.count += count
+        self.valueMicros += valueMicros
     }
 }
 

@@ -12,7 +12,7 @@ package struct RollupCounter {
         self.maturityWindow = maturityWindow
     }
 
-    package var isEmpty: Bool { accumulator.pushes.isEmpty }
+    package var isEmpty: Bool { accumulator.isEmpty }
 
     /// Counts one event. `sentAt` is called at most once per push, only for unique displays.
     package mutating func add(
@@ -34,12 +34,33 @@ package struct RollupCounter {
             pushID: pushID, eventTime: eventTime, receivedAt: receivedAt, sentAt: known, maturityWindow: maturityWindow)
     }
 
-    /// Counts one stored event with its duplicate flag.
+    /// Counts one stored event with its duplicate flag; a session or conversion counts under its stored
+    /// attribution (ingest attributes it with ``attribute(_:)`` instead).
     package mutating func add(_ event: StoredEvent, duplicate: Bool, sentAt: (String) throws -> Int64?) rethrows {
+        if !event.kind.namesPush {
+            guard !duplicate, let attribution = event.attribution else { return }
+            accumulator.addOutcome(
+                kind: event.kind, attribution: attribution, eventTime: event.eventTime, valueMicros: event.valueMicros,
+                currency: event.currency, sign: 1)
+            return
+        }
         try add(
             pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
             receivedAt: event.receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
             sentAt: sentAt)
+    }
+
+    /// Moves a session's or conversion's credit from its stored attribution (if any) to the new one.
+    package mutating func attribute(_ change: AttributionPlanner.Change) {
+        let event = change.event
+        if let old = change.old {
+            accumulator.addOutcome(
+                kind: event.kind, attribution: old, eventTime: event.time, valueMicros: event.valueMicros,
+                currency: event.currency, sign: -1)
+        }
+        accumulator.addOutcome(
+            kind: event.kind, attribution: change.new, eventTime: event.time, valueMicros: event.valueMicros,
+            currency: event.currency, sign: 1)
     }
 
     /// The pushes whose `sent_at` counting `events` needs (those with a unique display): an engine that reads

@@ -9,7 +9,11 @@ package enum RollupTarget: Sendable {
     package var timing: String { self == .rollups ? "rollup_timing" : "ledger_timing" }
     package var pending: String { self == .rollups ? "pending_timing" : "ledger_pending" }
     package var version: String { self == .rollups ? "rollup_version" : "ledger_version" }
+    /// Sessions and conversions per credited push, measure and currency.
+    package var outcome: String { self == .rollups ? "rollup_outcome" : "ledger_outcome" }
+    /// Sessions and conversions per 15-minute bucket, measure and currency (totals, unattributed included).
+    package var outcomeTime: String { self == .rollups ? "rollup_outcome_time" : "ledger_outcome_time" }
 
     /// Every table of the set, in one order: a rebuild pairs each rollup table with its ledger twin by position.
-    package var tables: [String] { [push, bucket, timing, pending, version] }
+    package var tables: [String] { [push, bucket, timing, pending, version, outcome, outcomeTime] }
 }

@@ -13,6 +13,12 @@ package struct StoredEvent: Sendable, Hashable {
     package var platform: String?
     package var appVersion: String?
     package var osVersion: String?
+    package var app: String?
+    package var name: String?
+    package var valueMicros: Int64?
+    package var currency: String?
+    /// A session's or conversion's credit as stored; `nil` for displays and actions.
+    package var attribution: Attribution?
 
     /// An ingested event (device id already keyed), received at `receivedAt`: its time is clamped here.
     package init(_ event: IncomingEvent, receivedAt: Int64) {
@@ -21,6 +27,10 @@ package struct StoredEvent: Sendable, Hashable {
             eventTime: EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt),
             duplicate: nil, deviceID: event.deviceID, receiptID: event.receiptID, platform: event.platform,
             appVersion: event.appVersion, osVersion: event.osVersion)
+        app = event.app
+        name = event.name
+        valueMicros = event.valueMicros
+        currency = event.currency
     }
 
     package init(
@@ -45,7 +55,16 @@ package struct StoredEvent: Sendable, Hashable {
         DedupeKeys.of(kind: kind, action: action, deviceID: deviceID, receiptID: receiptID)
     }
 
+    /// Every stored column of an event, in ``storedValues``' order: what exports read and imports write.
+    package static let storedColumns = """
+        push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform, app_version, \
+        os_version, app, name, value_micros, currency
+        """
+
     /// The columns a prune or rebuild reads an event back by, in ``init(countedRow:)``'s order: only what
     /// counting needs.
-    package static let countedColumns = "push_id, kind, action, received_at, event_time, duplicate, app_version, os_version"
+    package static let countedColumns = """
+        push_id, kind, action, received_at, event_time, duplicate, app_version, os_version, value_micros, currency, \
+        attribution, attributed_push
+        """
 }

@@ -8,13 +8,17 @@ public struct StoreConfiguration: Sendable {
     public var clock: @Sendable () -> Int64
     /// How long after `sent_at` a push's numbers become final; receipts received later are also counted as late.
     public var maturityWindowMillis: Int64
+    /// The windows sessions and conversions are attributed by.
+    public var attributionWindows: AttributionWindows
 
     public init(
         writerHighWaterMark: Int = 100_000, maturityWindowMillis: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
+        attributionWindows: AttributionWindows = AttributionWindows(),
         clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
     ) {
         self.writerHighWaterMark = writerHighWaterMark
         self.maturityWindowMillis = maturityWindowMillis
+        self.attributionWindows = attributionWindows
         self.clock = clock
     }
 

@@ -7,23 +7,29 @@ import Metrics
 /// bootstrapped would stay a no-op forever.
 package enum StoreMetrics {
     package static func recordIngest(_ events: some Sequence<IncomingEvent>, duplicates: some Sequence<Bool>) {
-        var counts = (displays: 0, actions: 0, duplicateDisplays: 0, duplicateActions: 0)
+        var counts: [EventKind: (total: Int, duplicates: Int)] = [:]
         for (event, duplicate) in zip(events, duplicates) {
-            if event.kind == .display {
-                counts.displays += 1
-                if duplicate { counts.duplicateDisplays += 1 }
-            } else {
-                counts.actions += 1
-                if duplicate { counts.duplicateActions += 1 }
+            counts[event.kind, default: (0, 0)].total += 1
+            if duplicate { counts[event.kind, default: (0, 0)].duplicates += 1 }
+        }
+        for (kind, count) in counts {
+            let label = StoreMetrics.label(kind)
+            if count.total > 0 {
+                Counter(label: "pushtally_events_ingested_total", dimensions: [("kind", label)]).increment(by: count.total)
+            }
+            if count.duplicates > 0 {
+                Counter(label: "pushtally_duplicates_total", dimensions: [("kind", label)]).increment(by: count.duplicates)
             }
         }
-        for (label, kind, count) in [
-            ("pushtally_events_ingested_total", "display", counts.displays),
-            ("pushtally_events_ingested_total", "action", counts.actions),
-            ("pushtally_duplicates_total", "display", counts.duplicateDisplays),
-            ("pushtally_duplicates_total", "action", counts.duplicateActions),
-        ] where count > 0 {
-            Counter(label: label, dimensions: [("kind", kind)]).increment(by: count)
+    }
+
+    /// The `kind` label of an event kind in the ingest counters.
+    package static func label(_ kind: EventKind) -> String {
+        switch kind {
+        case .display: "display"
+        case .action: "action"
+        case .session: "session"
+        case .conversion: "conversion"
         }
     }
 

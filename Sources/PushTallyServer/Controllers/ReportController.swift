@@ -14,6 +14,7 @@ struct ReportController<Context: RequestContext>: Sendable {
         report(.pushReport, .push, pathParameter: "push_id", on: routes)
         report(.timeseriesReport, .timeseries, on: routes)
         report(.versionsReport, .versions, on: routes)
+        report(.attributionReport, .attribution, on: routes)
     }
 
     /// Registers a report route. Its query is read strictly (``ReportQuery``) and a bad parameter is answered

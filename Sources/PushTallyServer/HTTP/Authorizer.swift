@@ -14,16 +14,22 @@ struct Authorizer: Sendable {
 
     /// Throws unless the `Authorization` header (or else `queryKey`) holds a token whose role grants `role`.
     func require(_ role: Role, headers: HTTPFields, queryKey: String?) async throws {
+        try await require(anyOf: [role], headers: headers, queryKey: queryKey)
+    }
+
+    /// Throws unless the token's role grants one of `roles`.
+    func require(anyOf roles: [Role], headers: HTTPFields, queryKey: String?) async throws {
+        let names = roles.map(\.rawValue).joined(separator: " or ")
         guard let token = Self.token(in: headers, queryKey: queryKey) else {
             throw APIError(
-                .unauthorized, "unauthorized", "a bearer token with the \(role.rawValue) role is required",
+                .unauthorized, "unauthorized", "a bearer token with the \(names) role is required",
                 headers: [.wwwAuthenticate: "Bearer"])
         }
         guard let granted = try await store.role(ofToken: token) else {
             throw APIError(.unauthorized, "unauthorized", "the token is unknown or revoked", headers: [.wwwAuthenticate: "Bearer"])
         }
-        guard granted.grants(role) else {
-            throw APIError(.forbidden, "forbidden", "a \(granted.rawValue) token cannot do this; it needs the \(role.rawValue) role")
+        guard roles.contains(where: granted.grants) else {
+            throw APIError(.forbidden, "forbidden", "a \(granted.rawValue) token cannot do this; it needs the \(names) role")
         }
     }
 

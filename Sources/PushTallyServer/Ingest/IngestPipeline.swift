@@ -55,10 +55,11 @@ struct IngestPipeline: Sendable {
         } catch {
             return sink.deliver(Self.refusal(error, request))
         }
-        guard configuration.requireIngestKey, let role = request.route.role else { return commit(request, body, sink) }
+        let roles = request.route.acceptedRoles
+        guard configuration.requireIngestKey, !roles.isEmpty else { return commit(request, body, sink) }
         Task {
             do {
-                try await authorizer.require(role, headers: request.headers, queryKey: APIRoute.queryKey(in: request.target))
+                try await authorizer.require(anyOf: roles, headers: request.headers, queryKey: APIRoute.queryKey(in: request.target))
             } catch {
                 return sink.deliver(Self.refusal(error, request))
             }

@@ -10,6 +10,7 @@ extension APIRoute {
         case .pushReport: .push
         case .timeseriesReport: .timeseries
         case .versionsReport: .versions
+        case .attributionReport: .attribution
         default: nil
         }
     }

@@ -9,6 +9,8 @@ import PushTallyCore
 enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     case receipts
     case actions
+    case sessions
+    case conversions
     case registerPush
     case registerPushes
     case recordSends
@@ -18,6 +20,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     case pushReport
     case timeseriesReport
     case versionsReport
+    case attributionReport
     case health
     case metrics
     case dashboard
@@ -34,12 +37,12 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
 
     var method: HTTPRequest.Method {
         switch self {
-        case .receipts, .actions, .registerPushes, .recordSends, .createWebhook, .replayWebhook, .createAlert: .post
+        case .receipts, .actions, .sessions, .conversions, .registerPushes, .recordSends, .createWebhook, .replayWebhook, .createAlert: .post
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory: .get
-        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport, .health,
-            .metrics, .dashboard, .dashboardFile:
+        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
+            .attributionReport, .health, .metrics, .dashboard, .dashboardFile:
             .get
         }
     }
@@ -49,6 +52,8 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .receipts: "/v1/receipts"
         case .actions: "/v1/actions"
+        case .sessions: "/v1/sessions"
+        case .conversions: "/v1/conversions"
         case .registerPush: "/v1/pushes/:push_id"
         case .registerPushes: "/v1/pushes"
         case .recordSends: "/v1/pushes/:push_id/sends"
@@ -58,6 +63,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .pushReport: "/v1/reports/pushes/:push_id"
         case .timeseriesReport: "/v1/reports/timeseries"
         case .versionsReport: "/v1/reports/versions"
+        case .attributionReport: "/v1/reports/attribution"
         case .health: "/healthz"
         case .metrics: "/metrics"
         // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
@@ -79,9 +85,11 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     /// The ingest routes name `ingest`, which is asked for only when the server requires ingest keys.
     var role: Role? {
         switch self {
-        case .receipts, .actions: .ingest
+        case .receipts, .actions, .sessions, .conversions: .ingest
         case .registerPush, .registerPushes, .recordSends: .backend
-        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport: .read
+        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
+            .attributionReport:
+            .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
         // shows the firing ones) but only an admin defines them.
@@ -95,7 +103,18 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .receipts: .display
         case .actions: .action
+        case .sessions: .session
+        case .conversions: .conversion
         default: nil
+        }
+    }
+
+    /// The roles whose tokens this route takes (``role`` plus what else is accepted): sessions and conversions
+    /// also take a backend token, as conversions often come from servers.
+    var acceptedRoles: [Role] {
+        switch self {
+        case .sessions, .conversions: [.ingest, .backend]
+        default: role.map { [$0] } ?? []
         }
     }
 
@@ -110,7 +129,12 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
 
     /// The route that takes events of `kind`.
     static func ingest(_ kind: EventKind) -> APIRoute {
-        kind == .display ? .receipts : .actions
+        switch kind {
+        case .display: .receipts
+        case .action: .actions
+        case .session: .sessions
+        case .conversion: .conversions
+        }
     }
 
     /// Whether a request path (no query) has this route's shape, whatever its method: `:name` takes one segment,
