@@ -113,6 +113,8 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
         record(filter)
         return dimension == .appVersion ? versions : []
     }
+
+    func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
 }
 
 @Suite struct AlertEvaluatorTests {
