@@ -5,11 +5,13 @@ import PushTallyCore
 extension StoredEvent {
     /// Stored events read back (by ``StoredEvent/countedColumns``) with their duplicate flags, for counting.
     static func counted(_ rows: [PostgresRow]) throws -> [(StoredEvent, Bool)] {
-        try rows.decode((String, Int, String, Int64, Int64, Bool, String?, String?).self).map {
-            pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion in
-            let event = StoredEvent(
+        try rows.decode((String, Int, String, Int64, Int64, Bool, String?, String?, Int64?, String?, Int?, String?).self).map {
+            pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion, value, currency, code, credited in
+            var event = StoredEvent(
                 pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
                 eventTime: eventTime, duplicate: duplicate, appVersion: appVersion, osVersion: osVersion)
+            (event.valueMicros, event.currency) = (value, currency)
+            event.attribution = Attribution(code: code, pushID: credited)
             return (event, duplicate)
         }
     }
@@ -21,16 +23,21 @@ extension StoredEvent {
 /// table) and each table's rows sorted by key, so collectors committing at once wait for each other instead
 /// of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
 enum PostgresEventWriter {
-    /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`); returns, per event,
-    /// whether it was a retry. At most six round trips whatever the number of events: begin, push locks,
-    /// dedupe keys, `sent_at` (each only when needed), raw rows and every rollup upsert as one statement, commit.
+    /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`), attributing the sessions
+    /// and conversions of the devices they touch; returns, per event, whether it was a retry. A handful of
+    /// round trips whatever the number of events: begin, push and device locks, dedupe keys, `sent_at`, the
+    /// attribution probe, credits moved on stored rows (each only when needed), raw rows and every rollup
+    /// upsert as one statement, commit.
     static func store(
-        _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, subscriptions: SubscriptionCache? = nil,
-        on connection: PostgresConnection, logger: Logger
+        _ events: [StoredEvent], maturityWindow: Int64, attributionWindows: AttributionWindows, shard: Int64,
+        subscriptions: SubscriptionCache? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
+        // Every device that may be touched, retries included (only known after the dedupe keys): a few spare locks.
+        let devices = events.lazy.filter { !($0.kind == .action && $0.action == StandardAction.dismiss) }.compactMap(\.deviceID)
         try await PushLocks.lock(
-            Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared, on: connection, logger: logger)
+            Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared, devices: Set(devices),
+            on: connection, logger: logger)
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
         var fresh = try await insertDedupeKeys(keys, on: connection, logger: logger)
         let duplicates = zip(events, keys).map { event, keys in
@@ -43,33 +50,62 @@ enum PostgresEventWriter {
             return event.duplicate ?? duplicate
         }
         let counted = Array(zip(events, duplicates))
-        let counter = try await count(counted, maturityWindow: maturityWindow, on: connection, logger: logger)
-        let rawRows = ValuesPart(
-            counted, columns: 11,
-            head: """
-                INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
-                                    device_id, receipt_id, platform, app_version, os_version)
-                """,
-            bind: { row, sql in
-                let (event, duplicate) = row
-                return [
-                    sql.bind(event.pushID), sql.bind(Int64(event.kind.rawValue)), sql.bind(event.action),
-                    sql.bind(event.receivedAt), sql.bind(event.eventTime), sql.bind(duplicate), sql.bind(event.deviceID),
-                    sql.bind(event.receiptID), sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion),
-                ]
-            })
+        var counter = try await count(counted, maturityWindow: maturityWindow, on: connection, logger: logger)
+        var touches = AttributionTouches()
+        for (event, duplicate) in counted {
+            touches.add(
+                kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: event.eventTime, duplicate: duplicate)
+        }
+        let credits = try await PostgresAttribution.attribute(
+            touches, events: counted, windows: attributionWindows, counter: &counter, on: connection, logger: logger)
         let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
         var outboxRows: [ValuesPart] = []
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents {
-            let fresh = counted.filter { !$0.1 }.map(\.0)
+            let fresh = counted.filter { !$0.1 && $0.0.kind.namesPush }.map(\.0)
             let labels = try await PostgresOutbox.labels(Array(Set(fresh.map(\.pushID))), on: connection, logger: logger)
             let rows = outbox.rows(forEvents: fresh, labels: { labels[$0] })
             if let receivedAt = events.first?.receivedAt { outboxRows = [PostgresOutbox.part(rows, at: receivedAt)] }
         }
-        for query in SQLBuilder.combined(outboxRows + [rawRows] + rollups) {
+        for query in SQLBuilder.combined(outboxRows + rawRows(counted, credits: credits) + rollups) {
             try await connection.run(query, logger: logger)
         }
         return duplicates
+    }
+
+    /// The raw rows: displays and actions by their own columns; sessions and conversions by theirs, credit
+    /// included (receipts do not pay for the columns they never fill).
+    private static func rawRows(_ counted: [(StoredEvent, Bool)], credits: [Int: Attribution]) -> [ValuesPart] {
+        let receipts = counted.filter { $0.0.kind.namesPush }
+        let outcomes = counted.enumerated().filter { !$0.element.0.kind.namesPush }.map { ($0.element, credits[$0.offset]) }
+        return [
+            ValuesPart(
+                receipts, columns: 11,
+                head: """
+                    INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
+                                        device_id, receipt_id, platform, app_version, os_version)
+                    """,
+                bind: { row, sql in
+                    let (event, duplicate) = row
+                    return [
+                        sql.bind(event.pushID), sql.bind(Int64(event.kind.rawValue)), sql.bind(event.action),
+                        sql.bind(event.receivedAt), sql.bind(event.eventTime), sql.bind(duplicate), sql.bind(event.deviceID),
+                        sql.bind(event.receiptID), sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion),
+                    ]
+                }),
+            ValuesPart(
+                outcomes, columns: 17,
+                head: "INSERT INTO events (\(StoredEvent.storedColumns), attribution, attributed_push)",
+                bind: { row, sql in
+                    let ((event, duplicate), credit) = row
+                    return [
+                        sql.bind(""), sql.bind(Int64(event.kind.rawValue)), sql.bind(""), sql.bind(event.receivedAt),
+                        sql.bind(event.eventTime), sql.bind(duplicate), sql.bind(event.deviceID), sql.bind(event.receiptID),
+                        sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion), sql.bind(event.app),
+                        sql.bind(event.name), sql.bind(event.valueMicros), sql.bind(event.currency),
+                        sql.bind(credit.map { Int64($0.code) }), sql.bind(credit?.pushID),
+                    ]
+                }),
+        ]
     }
 
     /// A dedupe key compared byte for byte, as the database compares it: Swift's `String` equality would
@@ -135,33 +171,5 @@ enum PostgresEventWriter {
             sentAt[pushID] = time
         }
         return sentAt
-    }
-}
-
-/// Per-push transaction-scoped advisory locks. Writers of a push's timing hold it shared (they may add
-/// pending timing); registration holds it exclusively while it sets `sent_at` and settles pending timing.
-/// Without it, a receipt committed by one collector while another registers the push could stay pending.
-enum PushLocks {
-    enum Mode {
-        case shared, exclusive
-    }
-
-    static func lock(_ pushIDs: Set<String>, mode: Mode, on connection: PostgresConnection, logger: Logger) async throws {
-        guard !pushIDs.isEmpty else { return }
-        let function = mode == .shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
-        // Taken in one order everywhere, so two transactions never wait on each other's locks in a cycle.
-        try await connection.run(
-            PostgresQuery(
-                unsafeSQL: """
-                    SELECT \(function)(k) FROM (
-                        SELECT DISTINCT hashtextextended(p, 0) AS k FROM unnest($1::text[]) AS p ORDER BY 1
-                    ) AS keys
-                    """,
-                binds: {
-                    var binds = PostgresBindings()
-                    binds.append(Array(pushIDs))
-                    return binds
-                }()),
-            logger: logger)
     }
 }

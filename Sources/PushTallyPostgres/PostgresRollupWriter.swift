@@ -92,6 +92,41 @@ enum PostgresRollupWriter {
                     [sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.clock)), sql.bind(entry.key.second), sql.bind(entry.value)]
                         + shardValue(&sql)
                 }),
+        ] + outcomeParts(accumulator, to: target, shard: sharded ? shard : nil)
+    }
+
+    /// The outcome upserts: counts and values may be negative (a credit moved away), so moves that cancel out
+    /// within the transaction are left out.
+    private static func outcomeParts(_ accumulator: RollupAccumulator, to target: RollupTarget, shard: Int64?) -> [ValuesPart] {
+        let shardColumn = shard == nil ? "" : ", shard"
+        let additive = "count = t.count + excluded.count, value_micros = t.value_micros + excluded.value_micros"
+        let outcomes = accumulator.outcomes.filter { !$0.value.isZero }.sorted {
+            ($0.key.pushID, $0.key.measure.rawValue, $0.key.currency) < ($1.key.pushID, $1.key.measure.rawValue, $1.key.currency)
+        }
+        let times = accumulator.outcomeTimes.filter { !$0.value.isZero }.sorted {
+            ($0.key.bucket, $0.key.measure.rawValue, $0.key.currency) < ($1.key.bucket, $1.key.measure.rawValue, $1.key.currency)
+        }
+        return [
+            ValuesPart(
+                outcomes, columns: 5 + (shard == nil ? 0 : 1),
+                head: "INSERT INTO \(target.outcome) AS t (push_id, measure, currency, count, value_micros\(shardColumn))",
+                tail: "ON CONFLICT (push_id, measure, currency\(shardColumn)) DO UPDATE SET \(additive)",
+                bind: { entry, sql in
+                    [
+                        sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency),
+                        sql.bind(entry.value.count), sql.bind(entry.value.valueMicros),
+                    ] + (shard.map { [sql.bind($0)] } ?? [])
+                }),
+            ValuesPart(
+                times, columns: 5 + (shard == nil ? 0 : 1),
+                head: "INSERT INTO \(target.outcomeTime) AS t (bucket, measure, currency, count, value_micros\(shardColumn))",
+                tail: "ON CONFLICT (bucket, measure, currency\(shardColumn)) DO UPDATE SET \(additive)",
+                bind: { entry, sql in
+                    [
+                        sql.bind(entry.key.bucket), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency),
+                        sql.bind(entry.value.count), sql.bind(entry.value.valueMicros),
+                    ] + (shard.map { [sql.bind($0)] } ?? [])
+                }),
         ]
     }
 

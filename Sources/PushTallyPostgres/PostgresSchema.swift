@@ -16,7 +16,20 @@ enum PostgresSchema {
         (1, "v1-schema", version1),
         (2, "v2-webhooks-alerts", WebhookSchema.statements(dialect: .postgres)),
         (3, "v3-attribution", AttributionSchema.statements(dialect: .postgres)),
+        (4, "v4-outcome-shards", outcomeShards),
     ]
+
+    /// The live outcome rollups get a shard per collector like the other rollups (see PostgresRollupWriter):
+    /// every session of a quarter hour lands on the same few `rollup_outcome_time` rows. Last, so the
+    /// ledger's rows still copy into them column for column.
+    private static let outcomeShards = ["rollup_outcome", "rollup_outcome_time"].flatMap { table in
+        let key = table == "rollup_outcome" ? "push_id" : "bucket"
+        return [
+            "ALTER TABLE \(table) ADD COLUMN shard BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE \(table) DROP CONSTRAINT \(table)_pkey",
+            "ALTER TABLE \(table) ADD PRIMARY KEY (\(key), measure, currency, shard)",
+        ]
+    }
 
     private static let counts = "total BIGINT NOT NULL, duplicates BIGINT NOT NULL"
     private static func timingTable(_ name: String, sharded: Bool) -> String {

@@ -18,8 +18,7 @@ extension PostgresStore {
             return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
                 let rows = try await connection.query(
                     """
-                    SELECT id, push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform,
-                           app_version, os_version
+                    SELECT id, \(unescaped: StoredEvent.storedColumns)
                     FROM events WHERE received_at >= \(sinceMillis ?? .min) AND received_at < \(untilMillis ?? .max) ORDER BY id
                     """, logger: logger)
                 return try await Self.write(rows, to: write)
@@ -35,11 +34,13 @@ extension PostgresStore {
             let (seq, pushID, rawKind, action, receivedAt, eventTime, duplicate) = try row.decode(
                 (Int64, String, Int, String, Int64, Int64, Bool).self)
             let cells = row.makeRandomAccess()
-            let event = StoredEvent(
+            var event = StoredEvent(
                 pushID: pushID, kind: EventKind(rawValue: rawKind) ?? .display, action: action, receivedAt: receivedAt,
                 eventTime: eventTime, duplicate: duplicate, deviceID: try cells[7].decode(String?.self),
                 receiptID: try cells[8].decode(String?.self), platform: try cells[9].decode(String?.self),
                 appVersion: try cells[10].decode(String?.self), osVersion: try cells[11].decode(String?.self))
+            (event.app, event.name) = (try cells[12].decode(String?.self), try cells[13].decode(String?.self))
+            (event.valueMicros, event.currency) = (try cells[14].decode(Int64?.self), try cells[15].decode(String?.self))
             try write(ExportedEvent(event, seq: seq))
             count += 1
         }
@@ -51,6 +52,7 @@ extension PostgresStore {
     public func importEvents(_ events: [ExportedEvent], source: String) async throws -> Int {
         guard !events.isEmpty, try await databaseID() != source else { return 0 }
         let window = configuration.maturityWindowMillis
+        let windows = configuration.attributionWindows
         let logger = logger
         let shard = shard
         return try await transaction { connection in
@@ -65,7 +67,9 @@ extension PostgresStore {
                 fresh.insert(seq)
             }
             let stored = events.compactMap { event in fresh.remove(event.seq).map { _ in StoredEvent(imported: event) } }
-            _ = try await PostgresEventWriter.store(stored, maturityWindow: window, shard: shard, on: connection, logger: logger)
+            // Stored like ingest, so the imported devices' sessions and conversions are attributed as well.
+            _ = try await PostgresEventWriter.store(
+                stored, maturityWindow: window, attributionWindows: windows, shard: shard, on: connection, logger: logger)
             return stored.count
         }
     }

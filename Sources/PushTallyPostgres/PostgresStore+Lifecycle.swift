@@ -7,7 +7,12 @@ extension PostgresStore: StoreMaintenance {
     /// transactions of `batchSize`. Reports do not change.
     @discardableResult
     public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
-        try await foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
+        // Noted first: from now on, sessions and conversions whose windows reach the cutoff keep their credit.
+        let logger = logger
+        try await transaction { connection in
+            try await PostgresAttribution.notePruned(before: cutoffMillis, on: connection, logger: logger)
+        }
+        return try await foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
     }
 
     /// Deletes every raw event of one device (by its keyed hash) and its dedupe keys; counts stay.
@@ -52,17 +57,21 @@ extension PostgresStore: StoreMaintenance {
         }
     }
 
-    /// Recomputes every rollup from the ledger plus the raw events in one transaction. It locks out writers
-    /// of events, pushes and the ledger meanwhile (`SHARE` mode): collectors wait, then go on.
+    /// Recomputes every rollup from the ledger plus the raw events in one transaction, every stored credit
+    /// first. It locks out writers of events, pushes and the ledger meanwhile: collectors wait, then go on.
     public func rebuildRollups() async throws {
         let window = configuration.maturityWindowMillis
+        let windows = configuration.attributionWindows
         let logger = logger
         let shard = shard
         try await transaction { connection in
+            // Events in a mode that also keeps other rebuilds out: this one updates the stored credits.
+            try await connection.run("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             try await connection.run(
                 """
-                LOCK TABLE events, pushes, \(unescaped: RollupTarget.ledger.tables.joined(separator: ", ")) IN SHARE MODE
+                LOCK TABLE pushes, \(unescaped: RollupTarget.ledger.tables.joined(separator: ", ")) IN SHARE MODE
                 """, logger: logger)
+            try await PostgresAttribution.reattributeAll(windows: windows, on: connection, logger: logger)
             for (rollup, ledger) in MaintenancePlan.rebuildPairs {
                 try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(rollup)"), logger: logger)
                 // The ledger has the rollups' columns but the last, `shard`: this collector's, like the rest.

@@ -69,6 +69,7 @@ public final class PostgresStore: Sendable {
             throw PostgresFailure.surface(error)
         }
         let window = configuration.maturityWindowMillis
+        let windows = configuration.attributionWindows
         let clock = configuration.clock
         let writerCount = max(1, min(writers, 16))
         let firstShard = shard
@@ -79,22 +80,23 @@ public final class PostgresStore: Sendable {
             return AsyncGroupCommitWriter(highWaterMark: max(1, configuration.writerHighWaterMark / writerCount)) {
                 [client, logger, connectionTimeout] batches in
                 try await Self.commit(
-                    batches, receivedAt: clock(), maturityWindow: window, shard: shard, subscriptions: subscriptions,
-                    client: client, timeout: connectionTimeout, logger: logger)
+                    batches, receivedAt: clock(), maturityWindow: window, attributionWindows: windows, shard: shard,
+                    subscriptions: subscriptions, client: client, timeout: connectionTimeout, logger: logger)
             }
         }
     }
 
     /// One group commit: every queued batch in one transaction; per batch, whether each event was a retry.
     private static func commit(
-        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, shard: Int64,
-        subscriptions: SubscriptionCache, client: PostgresClient, timeout: Duration, logger: Logger
+        _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
+        shard: Int64, subscriptions: SubscriptionCache, client: PostgresClient, timeout: Duration, logger: Logger
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
         let flags = try await transaction(client, timeout: timeout, logger: logger) { connection in
             try await PostgresEventWriter.store(
-                events, maturityWindow: maturityWindow, shard: shard, subscriptions: subscriptions, on: connection, logger: logger)
+                events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
+                subscriptions: subscriptions, on: connection, logger: logger)
         }
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)

@@ -11,7 +11,8 @@ public struct StoreMigration: Sendable {
     public static let tables = [
         "meta", "pushes", "push_sends", "push_failures", "tokens", "imported_events", "dedupe",
         "rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version",
-        "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version", "events", "webhooks", "alerts",
+        "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version",
+        "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "events", "webhooks", "alerts",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.
@@ -118,6 +119,11 @@ public struct StoreMigration: Sendable {
             != asSet(try await target.versionCounts(ReportFilter(), dimension: dimension))
         {
             mismatches.append("version counts (\(dimension))")
+        }
+        if try await source.outcomeTotals(fromMillis: nil, toMillis: nil)
+            != target.outcomeTotals(fromMillis: nil, toMillis: nil)
+        {
+            mismatches.append("outcome totals (attribution report)")
         }
         let rawEvents = try await source.rawEventCount()
         if try await target.rawEventCount() != rawEvents { mismatches.append("raw event count") }

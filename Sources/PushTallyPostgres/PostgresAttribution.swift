@@ -1,0 +1,118 @@
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+/// Runs ``AttributionPlanner`` for the devices a group commit touches, before its raw rows are inserted:
+/// one statement probes every touched device and loads the history of those that need attributing, the new
+/// events join that history in memory, and the new sessions' and conversions' credits are inserted with
+/// them; only stored rows whose credit moves cost an `UPDATE`.
+///
+/// The caller holds the devices' advisory locks (``IngestLocks``) from before this read to its commit, so a
+/// collector committing events of the same device either sees this one's or is seen by it.
+enum PostgresAttribution {
+    /// The events' columns as the planner reads them, after the device id.
+    private static let columns = """
+        e.id, e.kind, e.push_id, e.action, e.event_time, e.receipt_id, e.attribution, e.attributed_push, \
+        e.value_micros, e.currency
+        """
+
+    /// Attributes the touched devices' sessions and conversions, counting every move into `counter`.
+    /// Returns the credits of new events (indexes into `events`), to be inserted with them.
+    static func attribute(
+        _ touches: AttributionTouches, events: [(StoredEvent, Bool)], windows: AttributionWindows,
+        counter: inout RollupCounter, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Int: Attribution] {
+        guard !touches.isEmpty else { return [:] }
+        let sorted = touches.sorted
+        let devices = sorted.map(\.deviceID)
+        let froms = sorted.map(\.touch.from)
+        let outcomes = sorted.map(\.touch.hasOutcome)
+        // A device with only new displays or taps is read only if it has a session or conversion after them.
+        let rows = try await connection.run(
+            """
+            SELECT t.d, \(unescaped: columns), (SELECT value FROM meta WHERE key = \(AttributionSchema.prunedBeforeKey))
+            FROM unnest(\(devices)::text[], \(froms)::bigint[], \(outcomes)::boolean[]) AS t(d, f, o)
+            LEFT JOIN events e ON e.device_id = t.d AND e.device_id IS NOT NULL
+                AND e.event_time >= t.f - \(windows.lookbackMillis) AND NOT e.duplicate
+            WHERE t.o OR EXISTS (
+                SELECT 1 FROM events s WHERE s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
+                AND s.kind >= \(Int64(EventKind.session.rawValue)) AND NOT s.duplicate)
+            """, logger: logger)
+        guard !rows.isEmpty else { return [:] }
+        var history: [String: [AttributionPlanner.Event]] = [:]
+        var pruned: Int64?
+        for row in rows {
+            let (device, stored, prunedBefore) = try decode(row)
+            history[device, default: []].append(contentsOf: stored.map { [$0] } ?? [])
+            pruned = prunedBefore.flatMap { Int64($0) }
+        }
+        // New rows get ids above every stored one, as the identity will give them.
+        let firstNew = Int64.max - Int64(events.count)
+        for (index, (event, duplicate)) in events.enumerated() where !duplicate {
+            guard let device = event.deviceID, history[device] != nil else { continue }
+            history[device]?.append(
+                AttributionPlanner.Event(
+                    row: firstNew + Int64(index), kind: event.kind, pushID: event.pushID, action: event.action,
+                    time: event.eventTime, clientID: event.receiptID, attribution: nil, valueMicros: event.valueMicros,
+                    currency: event.currency))
+        }
+        let planner = AttributionPlanner(windows: windows)
+        let frozenBefore = pruned.map { $0 + windows.lookbackMillis } ?? .min
+        var fresh: [Int: Attribution] = [:]
+        var moves: [AttributionPlanner.Change] = []
+        for (deviceID, touch) in sorted {
+            guard let events = history[deviceID] else { continue }
+            for change in planner.changes(events, from: touch.from, frozenBefore: frozenBefore) {
+                if change.event.row >= firstNew {
+                    fresh[Int(change.event.row - firstNew)] = change.new
+                    counter.attribute(change)
+                } else {
+                    moves.append(change)
+                }
+            }
+        }
+        // Only rows really updated count: a prune may have deleted (and folded) one meanwhile.
+        let updated = try await update(moves, on: connection, logger: logger)
+        for change in moves where updated.contains(change.event.row) { counter.attribute(change) }
+        return fresh
+    }
+
+    /// Stores new credits on stored rows; returns the ids of the rows updated.
+    static func update(
+        _ changes: [AttributionPlanner.Change], on connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<Int64> {
+        guard !changes.isEmpty else { return [] }
+        let ordered = changes.sorted { $0.event.row < $1.event.row }
+        let ids = ordered.map(\.event.row)
+        let codes = ordered.map { Int64($0.new.code) }
+        // Unattributed stores no push: '' in the array, NULL in the row.
+        let pushes = ordered.map { $0.new.pushID ?? "" }
+        let rows = try await connection.run(
+            """
+            UPDATE events AS e SET attribution = u.a, attributed_push = NULLIF(u.p, '')
+            FROM unnest(\(ids)::bigint[], \(codes)::bigint[], \(pushes)::text[]) AS u(id, a, p)
+            WHERE e.id = u.id RETURNING e.id
+            """, logger: logger)
+        return Set(try rows.decode(Int64.self))
+    }
+
+    /// A row of the probe: its device, the stored event (none for a device with no stored history in reach)
+    /// and the prune cutoff.
+    private static func decode(_ row: PostgresRow) throws -> (String, AttributionPlanner.Event?, String?) {
+        let (device, id, kind, pushID, action, time, receiptID, code, credited, value, currency, pruned) = try row.decode(
+            (String, Int64?, Int?, String?, String?, Int64?, String?, Int?, String?, Int64?, String?, String?).self)
+        guard let id, let kind, let time else { return (device, nil, pruned) }
+        return (device, event(id: id, kind: kind, pushID: pushID, action: action, time: time, receiptID: receiptID,
+                              code: code, credited: credited, value: value, currency: currency), pruned)
+    }
+
+    static func event(
+        id: Int64, kind: Int, pushID: String?, action: String?, time: Int64, receiptID: String?, code: Int?,
+        credited: String?, value: Int64?, currency: String?
+    ) -> AttributionPlanner.Event {
+        AttributionPlanner.Event(
+            row: id, kind: EventKind(rawValue: kind) ?? .display, pushID: pushID ?? "", action: action ?? "", time: time,
+            clientID: receiptID, attribution: Attribution(code: code, pushID: credited), valueMicros: value,
+            currency: currency)
+    }
+}
