@@ -134,6 +134,15 @@ import FoundationNetworking
                         deviceID: "device-\(index % 40)", receiptID: receiptID, deviceTimeMillis: deviceTime,
                         appVersion: appVersion))
                 }
+                // Sessions and conversions too: their credits, outcome rollups and ledger move with the rest.
+                for index in 0..<40 {
+                    events.append(.session(deviceID: "device-\(index)", sessionID: "s\(index)", deviceTimeMillis: now - Int64(index) * 30_000))
+                    if index % 5 == 0 {
+                        events.append(.conversion(
+                            deviceID: "device-\(index)", name: "purchase", valueMicros: Int64(index) * 250_000, currency: "EUR",
+                            deviceTimeMillis: now - Int64(index) * 20_000))
+                    }
+                }
                 _ = try await old.ingest(events)
                 try await old.register(PushRegistration(pushID: "p1", campaign: "夏のセール", sentAtMillis: now - 86_400_000, counts: SendCounts(sent: 90)))
                 try await old.addSends(SendBatch(pushID: "p2", batchID: "w1", campaign: "other", counts: SendCounts(targeted: 5, sent: 4, failed: ["Unregistered": 1])))
@@ -161,6 +170,10 @@ import FoundationNetworking
                 #expect(fromSQLite.status == 0, "\(fromSQLite.stderr)")
                 #expect(fromPostgres.stdout == fromSQLite.stdout, "report \(report) differs after migrate-store")
             }
+            let copied = try await PostgresStore(url: url, deviceSecretPath: nil)
+            #expect(try await copied.outcomeTotals(fromMillis: nil, toMillis: nil).sessions == 40)
+            #expect(try await copied.pushFigures().contains { $0.funnel.outcomes.influencedOpens > 0 })
+            copied.close()
             // A second run refuses: the target is no longer empty.
             let again = try runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
             #expect(again.status == 4)
