@@ -8,31 +8,43 @@ import PostgresNIO
 /// Ingest also locks, exclusively and after the push locks, each device whose events it stores (keys drawn
 /// from `device:` + id, apart from the push keys): attribution reads a device's history and writes credits
 /// from it, so two collectors storing events of one device must take turns, the second seeing the first.
+/// Advisory locks fill PostgreSQL's shared lock table (`max_locks_per_transaction` × connections, 6,400
+/// by default), so a commit of more devices than ``maximumDeviceLocks`` takes one lock over every device
+/// instead; the others hold that lock shared beside their device locks, so both kinds still exclude each other.
 enum PushLocks {
     enum Mode {
         case shared, exclusive
     }
+
+    /// Per-device locks a transaction takes at most: 16 writers holding as many stay well inside the
+    /// default lock table.
+    static let maximumDeviceLocks = 256
 
     static func lock(
         _ pushIDs: Set<String>, mode: Mode, devices: Set<String> = [], on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard !pushIDs.isEmpty || !devices.isEmpty else { return }
         let function = mode == .shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
-        // Taken in one order everywhere (pushes, then devices, each by key), so two transactions never wait on
-        // each other's locks in a cycle.
+        let perDevice = devices.count <= maximumDeviceLocks
+        let allDevices = perDevice ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock"
+        // Taken in one order everywhere (pushes, all devices, each device, each group by key), so two
+        // transactions never wait on each other's locks in a cycle.
         try await connection.run(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT CASE WHEN g = 0 THEN \(function)(k) ELSE pg_advisory_xact_lock(k) END FROM (
+                    SELECT CASE g WHEN 0 THEN \(function)(k) WHEN 1 THEN \(allDevices)(k) ELSE pg_advisory_xact_lock(k) END
+                    FROM (
                         SELECT DISTINCT 0 AS g, hashtextextended(p, 0) AS k FROM unnest($1::text[]) AS p
-                        UNION SELECT DISTINCT 1, hashtextextended('device:' || d, 0) FROM unnest($2::text[]) AS d
+                        UNION SELECT 1, hashtextextended('devices', 0) WHERE $3
+                        UNION SELECT DISTINCT 2, hashtextextended('device:' || d, 0) FROM unnest($2::text[]) AS d
                         ORDER BY 1, 2
                     ) AS keys
                     """,
                 binds: {
                     var binds = PostgresBindings()
                     binds.append(Array(pushIDs))
-                    binds.append(Array(devices))
+                    binds.append(perDevice ? Array(devices) : [])
+                    binds.append(!devices.isEmpty)
                     return binds
                 }()),
             logger: logger)

@@ -53,6 +53,35 @@ extension AttributionStoreTests {
         }
     }
 
+    /// A commit of more devices than the lock table would hold per device takes the lock over all devices
+    /// instead, and still excludes the small commits racing it on the same devices.
+    @Test func aCommitOfManyDevicesLocksThemAllAtOnce() async throws {
+        try await TestPostgres.withDatabase { url in
+            let secret = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: secret) }
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
+            let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
+            defer {
+                first.close()
+                second.close()
+            }
+            let now = StoreConfiguration.systemClock()
+            // More devices than PostgreSQL's default lock table (64 × 100 connections, with its slack) holds.
+            let crowd = (0..<20_000).map { IncomingEvent(pushID: "p0", kind: .display, deviceID: "d\($0)", deviceTimeMillis: now - 3_600_000) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await first.ingest(crowd) }
+                group.addTask {
+                    for index in 0..<20 {
+                        _ = try await second.ingest([.session(deviceID: "d\(index)", sessionID: "s", deviceTimeMillis: now - 60_000)])
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let totals = try await first.outcomeTotals(fromMillis: nil, toMillis: nil)
+            #expect((totals.influencedOpens, totals.sessions) == (20, 20), "each session sees the display committed beside it")
+        }
+    }
+
     static func randomEvent(_ rng: inout SplitMix64, now: Int64, id: String) -> IncomingEvent {
         let device = ["d0", "d1"].randomElement(using: &rng)!
         let time = now - Int64.random(in: 0..<(3 * 60), using: &rng) * minute
