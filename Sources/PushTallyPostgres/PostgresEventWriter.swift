@@ -19,9 +19,9 @@ extension StoredEvent {
 
 /// The statements of one group commit on PostgreSQL: a handful per transaction, whatever its size.
 ///
-/// Every transaction touches shared rows in one order (push locks, dedupe keys, raw events, then each rollup
-/// table) and each table's rows sorted by key, so collectors committing at once wait for each other instead
-/// of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
+/// Every transaction touches shared rows in one order (push then device locks, dedupe keys, credits moved on
+/// stored events, raw events, then each rollup table) and each table's rows sorted by key, so collectors
+/// committing at once wait for each other instead of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
 enum PostgresEventWriter {
     /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`), attributing the sessions
     /// and conversions of the devices they touch; returns, per event, whether it was a retry. A handful of
