@@ -33,9 +33,7 @@ public struct Outcomes: Sendable, Hashable {
         case .influencedConversion: conversionsInfluenced += count
         case .unattributedConversion: conversionsUnattributed += count
         }
-        // A row whose credits all moved away (count and value back to 0) is no currency of this push: without
-        // this, incremental figures would name it where a rebuild, which never writes such a row, does not.
-        guard !currency.isEmpty, count != 0 || valueMicros != 0 else { return }
+        guard !currency.isEmpty else { return }
         switch measure {
         case .directConversion: valueDirect[currency, default: 0] += valueMicros
         case .influencedConversion: valueInfluenced[currency, default: 0] += valueMicros
