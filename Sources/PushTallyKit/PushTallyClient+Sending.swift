@@ -5,17 +5,25 @@ import FoundationNetworking
 #endif
 
 extension PushTallyClient {
-    /// Sends what is queued, a batch at a time, until the outbox is empty, a send fails or `deadline` passes;
-    /// returns how many events the collector took. The caller holds the flush lock.
+    /// Sends what is queued, a batch at a time, until the outbox is empty (but for the events of routes the
+    /// collector does not have), a send fails or `deadline` passes; returns how many events the collector
+    /// took. The caller holds the flush lock.
     func sendQueued(until deadline: Date) async -> Int {
         var sent = 0
+        var missingRoutes: Set<Route> = []
         while Date() < deadline {
             // Read again each round, for what other processes queued meanwhile.
-            let batches = queuedBatches()
+            let batches = queuedBatches().filter { !missingRoutes.contains($0.route) }
             guard !batches.isEmpty else { break }
-            for batch in batches {
+            for batch in batches where !missingRoutes.contains(batch.route) {
                 guard Date() < deadline else { return sent }
                 switch await send(batch, deadline: deadline) {
+                case .routeMissing:
+                    // A collector older than the route (sessions and conversions came after receipts): its
+                    // events stay queued for an upgraded collector (or until they age out), and the other
+                    // routes' events still go out.
+                    missingRoutes.insert(batch.route)
+                    recordFailure(retryAfter: nil)
                 case .delivered(let refused):
                     for name in batch.names { outbox.remove(name) }
                     sent += batch.lines.count - refused
@@ -24,16 +32,20 @@ extension PushTallyClient {
                         state.backoff.recordSuccess()
                     }
                 case .retryLater(let retryAfter):
-                    _ = outbox.updateState { state in
-                        state.backoff.recordFailure(
-                            now: Date().timeIntervalSince1970, base: configuration.baseBackoff,
-                            cap: configuration.maxBackoff, retryAfter: retryAfter)
-                    }
+                    recordFailure(retryAfter: retryAfter)
                     return sent
                 }
             }
         }
         return sent
+    }
+
+    private func recordFailure(retryAfter: TimeInterval?) {
+        _ = outbox.updateState { state in
+            state.backoff.recordFailure(
+                now: Date().timeIntervalSince1970, base: configuration.baseBackoff, cap: configuration.maxBackoff,
+                retryAfter: retryAfter)
+        }
     }
 
     /// Everything queued, grouped by route into requests.
@@ -56,6 +68,8 @@ extension PushTallyClient {
         case delivered(refused: Int)
         /// Nothing was acknowledged: keep everything and back off.
         case retryLater(retryAfter: TimeInterval?)
+        /// The collector has no such route (404): keep the batch, and send the other routes' batches.
+        case routeMissing
     }
 
     private func send(_ batch: OutboxBatch, deadline: Date) async -> Outcome {
@@ -82,6 +96,8 @@ extension PushTallyClient {
                 return http.statusCode == 400 ? .retryLater(retryAfter: nil) : .delivered(refused: 0)
             }
             return .delivered(refused: answer.rejected.count)
+        case 404:
+            return .routeMissing
         default:
             let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap(TimeInterval.init)
             return .retryLater(retryAfter: retryAfter)

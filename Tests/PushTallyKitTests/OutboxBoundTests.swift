@@ -14,6 +14,13 @@ func fixedEvent(_ pushID: String) -> OutboxEvent {
     .receipt(ReceiptEvent(push_id: pushID, action: nil, device_id: "d", receipt_id: UUID().uuidString, ts: 1_700_000_000))
 }
 
+extension OutboxEvent {
+    /// A receipt's `push_id`.
+    var pushID: String? {
+        if case .receipt(let receipt) = self { receipt.push_id } else { nil }
+    }
+}
+
 /// A client whose collector refuses every connection, so what it queues stays queued.
 func offlineClient(_ store: URL, _ configuration: PushTallyClient.Configuration) throws -> PushTallyClient {
     try PushTallyClient(

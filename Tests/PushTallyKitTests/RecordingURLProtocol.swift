@@ -48,8 +48,8 @@ struct BatchAnswer: Decodable, Equatable {
 final class RecordingURLProtocol: URLProtocol {
     enum Behaviour: Sendable {
         /// Answers like a collector that takes every event (`200` and a batch answer), after answering `503`
-        /// to the first `failingFirst` requests.
-        case accept(failingFirst: Int)
+        /// to the first `failingFirst` requests; `404` to a path in `missing`, like a collector without it.
+        case accept(failingFirst: Int, missing: Set<String> = [])
         /// Forwards to the real collector at the endpoint; the first `losingFirst` answers are kept from the
         /// client, which sees a lost connection after the collector committed the events: a lost answer.
         case forward(losingFirst: Int)
@@ -82,11 +82,18 @@ final class RecordingURLProtocol: URLProtocol {
             path: url.path, contentType: request.value(forHTTPHeaderField: "Content-Type"), body: body, status: nil,
             answer: Data(), answered: true)
         switch behaviour {
-        case .accept(let failingFirst):
+        case .accept(let failingFirst, let missing):
             let lines = exchange.lines().count
-            exchange.status = turn < failingFirst ? 503 : 200
-            exchange.answer = Data(
-                (turn < failingFirst ? #"{"error":"unavailable"}"# : #"{"accepted":\#(lines),"duplicates":0,"rejected":[]}"#).utf8)
+            let (status, answer) =
+                if missing.contains(url.path) {
+                    (404, #"{"error":"not_found"}"#)
+                } else if turn < failingFirst {
+                    (503, #"{"error":"unavailable"}"#)
+                } else {
+                    (200, #"{"accepted":\#(lines),"duplicates":0,"rejected":[]}"#)
+                }
+            exchange.status = status
+            exchange.answer = Data(answer.utf8)
             Self.registry.record(Self.key(url), exchange)
             Self.answer(UncheckedProtocol(self), exchange)
         case .forward(let losingFirst):
@@ -197,11 +204,4 @@ func recordingClient(
 /// the process).
 func standInEndpoint() -> URL {
     URL(string: "http://collector-\(UUID().uuidString.lowercased()).invalid")!
-}
-
-extension OutboxEvent {
-    /// A receipt's `push_id`.
-    var pushID: String? {
-        if case .receipt(let receipt) = self { receipt.push_id } else { nil }
-    }
 }

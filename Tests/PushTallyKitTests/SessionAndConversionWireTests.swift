@@ -176,4 +176,29 @@ import Testing
         let ids = try exchanges.map { try $0.objects().map { ($0["push_id"] ?? $0["session_id"] ?? $0["conversion_id"]) as? String } }
         #expect(ids == [["p1", "p2"], ["s1", "s2"], ["s3"], ["c1"], ["a1"]])
     }
+
+    /// A collector older than sessions and conversions answers 404 on their routes: receipts still go out,
+    /// and the new events wait for an upgraded collector.
+    @Test func aCollectorWithoutTheNewRoutesStillTakesReceipts() async throws {
+        let store = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: store) }
+        let outbox = try Outbox(root: store)
+        let conversion = try #require(ConversionEvent(event: "signup", value: nil, currency: nil, id: "c1", deviceID: "d", ts: 1))
+        let queue: [OutboxEvent] = [
+            .session(SessionEvent(device_id: "d", session_id: "s1", ts: 1)), .conversion(conversion), fixedEvent("p1"),
+        ]
+        for (index, event) in queue.enumerated() {
+            try outbox.append(event, now: Date().addingTimeInterval(Double(index - 10)))
+        }
+        let endpoint = standInEndpoint()
+        let client = try recordingClient(
+            store, endpoint: endpoint, .accept(failingFirst: 0, missing: ["/v1/sessions", "/v1/conversions"]))
+        let old = await client.flush()
+        #expect(old.sent == 1 && old.pending == 2 && old.rejected == 0)
+        #expect(RecordingURLProtocol.exchanges(for: endpoint).map(\.path) == ["/v1/sessions", "/v1/conversions", "/v1/receipts"])
+        // The collector is upgraded. (No backoff to wait for: the receipts' success reset it.)
+        _ = RecordingURLProtocol.session(for: endpoint, .accept(failingFirst: 0))
+        let upgraded = await client.flush()
+        #expect(upgraded.sent == 2 && upgraded.pending == 0)
+    }
 }
