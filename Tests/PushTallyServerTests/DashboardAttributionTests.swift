@@ -11,17 +11,19 @@ import Testing
 
     /// Three devices a few minutes ago: `a` saw push p1 and later opened the app and bought (influenced open and
     /// conversion, USD 9.99); `b` saw p1, tapped it, opened the app and bought (direct, EUR 5); `c` never got a
-    /// push (unattributed session and conversion, GBP 2.5).
+    /// push (unattributed session and conversion, GBP 2.5); `d` saw p2 of campaign "autumn" and bought (influenced,
+    /// JPY 100).
     static func seed(_ server: ServerProcess) async throws {
         let now = Int(Date().timeIntervalSince1970)
         let admin = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]
         let open = ["Content-Type": "application/json"]
         let posts: [(String, [String: String], String)] = [
             ("v1/pushes/p1", admin, #"{"campaign":"spring sale","sent":10}"#),
-            ("v1/receipts", open, #"[{"push_id":"p1","device_id":"a","ts":\#(now - 600)},{"push_id":"p1","device_id":"b","ts":\#(now - 600)}]"#),
+            ("v1/pushes/p2", admin, #"{"campaign":"autumn","sent":5}"#),
+            ("v1/receipts", open, #"[{"push_id":"p1","device_id":"a","ts":\#(now - 600)},{"push_id":"p1","device_id":"b","ts":\#(now - 600)},{"push_id":"p2","device_id":"d","ts":\#(now - 600)}]"#),
             ("v1/actions", open, #"{"push_id":"p1","device_id":"b","action":"open","ts":\#(now - 540)}"#),
             ("v1/sessions", open, #"[{"device_id":"a","session_id":"s-a","ts":\#(now - 300)},{"device_id":"b","session_id":"s-b","ts":\#(now - 480)},{"device_id":"c","session_id":"s-c","ts":\#(now - 300)}]"#),
-            ("v1/conversions", open, #"[{"device_id":"a","event":"purchase","value":9.99,"currency":"USD","conversion_id":"o-a","ts":\#(now - 240)},{"device_id":"b","event":"purchase","value":"5","currency":"EUR","conversion_id":"o-b","ts":\#(now - 420)},{"device_id":"c","event":"purchase","value":2.5,"currency":"GBP","conversion_id":"o-c","ts":\#(now - 240)}]"#),
+            ("v1/conversions", open, #"[{"device_id":"a","event":"purchase","value":9.99,"currency":"USD","conversion_id":"o-a","ts":\#(now - 240)},{"device_id":"b","event":"purchase","value":"5","currency":"EUR","conversion_id":"o-b","ts":\#(now - 420)},{"device_id":"c","event":"purchase","value":2.5,"currency":"GBP","conversion_id":"o-c","ts":\#(now - 240)},{"device_id":"d","event":"purchase","value":100,"currency":"JPY","ts":\#(now - 240)}]"#),
         ]
         for (path, headers, body) in posts {
             let method = path.hasPrefix("v1/pushes/") ? "PUT" : "POST"
@@ -47,9 +49,9 @@ import Testing
         let rows = try #require(panel["rows"] as? [[String: String]], "\(panel)")
         #expect(rows == [
             ["": "Sessions", "Total": "3", "Direct": "1", "Influenced": "1", "Unattributed": "1"],
-            ["": "Conversions", "Total": "3", "Direct": "1", "Influenced": "1", "Unattributed": "1"],
+            ["": "Conversions", "Total": "4", "Direct": "1", "Influenced": "2", "Unattributed": "1"],
         ], "\(panel)")
-        #expect(panel["value"] as? String == "EUR 5 · USD 9.99", "\(panel)")
+        #expect(panel["value"] as? String == "EUR 5 · JPY 100 · USD 9.99", "\(panel)")
         #expect(panel["unattributed_value"] as? String == "GBP 2.5", "\(panel)")
         #expect(panel["empty_shown"] as? Bool == false, "\(panel)")
 
@@ -59,6 +61,8 @@ import Testing
         #expect(row["Influenced opens"] == "1" && row["Influenced rate"] == "50.0%", "\(row)")
         #expect(row["Conversions"] == "2" && row["Direct conv."] == "1" && row["Influenced conv."] == "1", "\(row)")
         #expect(row["Conversion value"] == "EUR 5 · USD 9.99", "\(row)")
+        // Sorted by sent at first (spring, autumn); by value, amounts in different currencies sort by their text.
+        #expect(output["by_value"] as? [[String]] == [["autumn", "spring sale"], ["spring sale", "autumn"]], "\(run.output)")
 
         let detail = try #require(output["detail"] as? [String: Any], "\(run.output)")
         #expect(detail["outcomes"] as? [String: String] == [

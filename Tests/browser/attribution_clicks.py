@@ -1,8 +1,9 @@
 """Drives the dashboard in Chromium as a person would to read what pushes caused: signs in through its form
-with a token, reads the Attribution panel and the campaign's row in the campaigns table, clicks the campaign
+with a token, reads the Attribution panel and the campaign's row in the campaigns table, sorts that table by
+conversion value both ways (reading the campaigns' order), clicks the campaign
 and reads its drill-down (outcomes chart, conversion value, its pushes), then types a date range with nothing
 in it, applies it and reads the panel again. Prints one JSON object:
-{"panel": {...}, "campaign_row": {...}, "detail": {...}, "empty_range": {...}}.
+{"panel": {...}, "campaign_row": {...}, "by_value": [[...], [...]], "detail": {...}, "empty_range": {...}}.
 
 Usage: attribution_clicks.py BASE_URL TOKEN CAMPAIGN
        (run by DashboardAttributionTests; needs chromium-driver, selenium)
@@ -60,6 +61,10 @@ def main(base, token, campaign):
         wait("the attribution table", lambda: table(driver, "attribution-table"))
         seen = panel(driver)
         row = next((row for row in table(driver, "campaigns-table") if row.get("Campaign") == campaign), None)
+        by_value = []
+        for _ in range(2):
+            driver.find_element(By.XPATH, "//table[@id='campaigns-table']//th/button[text()='Conversion value']").click()
+            by_value.append([row["Campaign"] for row in table(driver, "campaigns-table")])
 
         wait(f"a link for {campaign}", lambda: driver.find_element(By.LINK_TEXT, campaign)).click()
         wait("the drill-down", lambda: driver.find_element(By.ID, "detail-title").text == f"Campaign {campaign}")
@@ -82,7 +87,7 @@ def main(base, token, campaign):
         empty_range = panel(driver)
     finally:
         driver.quit()
-    print(json.dumps({"panel": seen, "campaign_row": row, "detail": detail, "empty_range": empty_range}, ensure_ascii=False))
+    print(json.dumps({"panel": seen, "campaign_row": row, "by_value": by_value, "detail": detail, "empty_range": empty_range}, ensure_ascii=False))
 
 
 if __name__ == "__main__":
