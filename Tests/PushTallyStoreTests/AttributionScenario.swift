@@ -61,18 +61,25 @@ struct AttributionScenario {
 
     /// One device's events: each push displayed at most once and each action at most once per push, since a
     /// second one would be a retry (the store keeps the first to arrive, whose time would then depend on order).
+    /// A busy device gets more than 10 displays within hours and more sessions after them than it has displays,
+    /// so the 10-display limit decides some credits.
     private static func device(_ device: String, rng: inout SplitMix64) -> [ScenarioEvent] {
         var displays: [ScenarioEvent] = []
         var taps: [ScenarioEvent] = []
         var times: [Int64] = []
+        let busy = Int.random(in: 0..<3, using: &rng) == 0
+        let burst = start + Int64.random(in: 0..<(4 * 24 * 60), using: &rng) * minute
         func pushTime() -> Int64 {
-            // Minutes over five days, sometimes an instant already used, so ties in time occur.
+            // Minutes over five days (six hours on a busy device), sometimes an instant already used, so ties in
+            // time occur.
             if !times.isEmpty, Int.random(in: 0..<6, using: &rng) == 0 { return times.randomElement(using: &rng)! }
-            let time = start + Int64.random(in: 0..<(5 * 24 * 60), using: &rng) * minute
+            let time = busy
+                ? burst + Int64.random(in: 0..<(6 * 60), using: &rng) * minute
+                : start + Int64.random(in: 0..<(5 * 24 * 60), using: &rng) * minute
             times.append(time)
             return time
         }
-        for push in pushIDs.shuffled(using: &rng).prefix(Int.random(in: 0...13, using: &rng)) {
+        for push in pushIDs.shuffled(using: &rng).prefix(busy ? Int.random(in: 11...14, using: &rng) : Int.random(in: 0...13, using: &rng)) {
             let receipt = Bool.random(using: &rng) ? "r-\(device)-\(push)" : nil
             displays.append(ScenarioEvent(device: device, kind: .display, push: push, time: pushTime(), id: receipt))
         }
@@ -84,12 +91,14 @@ struct AttributionScenario {
             }
         }
         var outcomes: [ScenarioEvent] = []
-        for index in 0..<Int.random(in: 0...9, using: &rng) {
-            var time = outcomeTime(displays: displays, taps: taps, tapWindow: 5 * minute, rng: &rng)
+        for index in 0..<(busy ? Int.random(in: 11...15, using: &rng) : Int.random(in: 0...9, using: &rng)) {
+            var time = busy && Int.random(in: 0..<4, using: &rng) != 0
+                ? burst + 6 * 3600_000 + Int64.random(in: 0..<(12 * 3600_000), using: &rng)
+                : outcomeTime(displays: displays, taps: taps, tapWindow: 5 * minute, rng: &rng)
             if let previous = outcomes.last, Int.random(in: 0..<8, using: &rng) == 0 { time = previous.time }
             outcomes.append(ScenarioEvent(device: device, kind: .session, time: time, id: "s\(index)"))
         }
-        for index in 0..<Int.random(in: 0...5, using: &rng) {
+        for index in 0..<Int.random(in: 0...7, using: &rng) {
             let time = outcomeTime(displays: displays, taps: taps, tapWindow: 3 * day, rng: &rng)
             var conversion = ScenarioEvent(
                 device: device, kind: .conversion, time: time, id: Int.random(in: 0..<4, using: &rng) == 0 ? nil : "c\(index)")
