@@ -4,20 +4,26 @@
 # a device (one of 100,000, so devices come back and each session is attributed against a device history)
 # and a session id never sent before, so each is a new raw row, not a recognised retry.
 bench_sessions() {
-  cat >"$work/session.lua" <<'LUA'
+  # wrk starts every round afresh (its counters too): the round goes into the ids, or later rounds would
+  # send the first round's sessions again, as retries.
+  session_script() {
+    cat >"$work/session.lua" <<LUA
+local round = $1
 local counter, threads = 0, 0
 function setup(thread) threads = threads + 1; thread:set("id", threads) end
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 function request()
   counter = counter + 1
-  local body = string.format("device_id=d%d&session_id=t%d-%d", (counter * 7919 + id) % 100000, id, counter)
+  local body = string.format("device_id=d%d&session_id=r%d-t%d-%d", (counter * 7919 + id) % 100000, round, id, counter)
   return wrk.format(nil, "/v1/sessions", nil, body)
 end
 LUA
+  }
   echo "== session ingest beside receipts: $rounds rounds of ${duration}s, wrk -t2 -c64, single form POSTs"
   local ratio_sessions="" round name
   for round in $(seq "$rounds"); do
+    session_script "$round"
     for name in $( ((round % 2)) && echo "receipts sessions" || echo "sessions receipts"); do
       case $name in
         receipts) run receipts "$pushtally_port" "$pushtally_pid" ;;
