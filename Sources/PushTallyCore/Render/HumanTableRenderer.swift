@@ -59,7 +59,9 @@ public enum HumanTableRenderer {
     public static func render(_ table: ReportTable, style: HumanTableStyle) -> String {
         let shape = table.rows.first ?? table.template
         var columns: [Column] = keyColumns.compactMap { key in
-            guard key.only == nil || key.only == table.name, let value = shape.first(where: { $0.0 == key.name })?.1 else { return nil }
+            guard key.only == nil || key.only == table.name,
+                let value = shape.first(where: { $0.0 == key.name })?.1
+            else { return nil }
             return Column(name: key.name, label: style.wide ? key.name : key.label, isText: isText(value), optional: key.optional)
         }
         if style.wide {
