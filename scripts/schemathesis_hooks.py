@@ -114,14 +114,15 @@ def compress_when_declared(case, kwargs):
 
 @schemathesis.hook
 def filter_failure(context, failure, case, response):
-    """Keeps every failure but three, where the document states a rule JSON Schema cannot:
+    """Keeps every failure but these, where the document states a rule JSON Schema cannot:
     - invalid data "accepted" in a batch, which is judged element by element (`BatchAnswer`,
       `PushBatchAnswer`): a 200 whose `rejected` lists elements refused, while the valid ones were stored;
     - valid data "refused": a 400 from `POST /v1/pushes` whose every rejection is `sent_at_immutable`, a record
       that conflicts with what an earlier request stored (a single `PUT` answers that with 409);
     - valid data "refused": `400 too_many_buckets`, a time series whose `from`, `to` and `bucket` together
       span more than 10000 buckets;
-    - valid data "refused" by a rule across fields or parameters (`spans_fields`)."""
+    - valid data "refused" by a rule across fields or parameters (`spans_fields`), for a single event or for
+      every element of a batch."""
     if failure.code == "ST202" and response.status_code == 400 and error_code(response) == "too_many_buckets":
         return False
     if failure.code == "ST202" and response.status_code == 400 and spans_fields(case, response):
@@ -131,11 +132,15 @@ def filter_failure(context, failure, case, response):
         return True
     if failure.code == "ST201" and response.status_code == 200 and rejected:
         return False
+    rules = CROSS_FIELD_RULES.get((case.method.upper(), case.operation.path), set())
     if (
         failure.code == "ST202"
         and response.status_code == 400
         and rejected
-        and all(item.get("error") == "sent_at_immutable" for item in rejected)
+        and all(
+            item.get("error") == "sent_at_immutable" or (item.get("error"), item.get("field")) in rules
+            for item in rejected
+        )
     ):
         return False
     return True
@@ -162,8 +167,10 @@ def error_code(response):
 
 
 # (method, path) -> {(error, field)} the document states in words: an alert's `window` from 1m to 90d and `grace`
-# shorter than it; a replay's `since` given once, in the query or the body.
+# shorter than it; a replay's `since` given once, in the query or the body; a conversion's `value` and `currency`
+# given together.
 CROSS_FIELD_RULES = {
+    ("POST", "/v1/conversions"): {("missing_field", "currency"), ("missing_field", "value")},
     ("POST", "/v1/alerts"): {("bad_value", "window"), ("bad_value", "grace")},
     ("POST", "/v1/webhooks/{id}/replay"): {("missing_field", "since"), ("conflict", "since")},
 }

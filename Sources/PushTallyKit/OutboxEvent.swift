@@ -1,50 +1,70 @@
 import Foundation
 
-/// One receipt or action as it waits in the outbox and as it is posted (one NDJSON line).
-struct OutboxEvent: Codable, Equatable, Sendable {
-    var push_id: String
-    /// Set for actions (`open`, `dismiss`, or a custom identifier); absent for display receipts.
-    var action: String?
-    var device_id: String
-    var receipt_id: String
-    /// The device's clock at the event, unix seconds.
-    var ts: Double
-    var platform: String?
-    var app_version: String?
-    var os_version: String?
+/// One event as it waits in the outbox (one file) before it is posted to its route.
+///
+/// The file of a receipt or an action is the event's JSON object itself, as every earlier version of the
+/// Kit wrote it, so files queued before sessions and conversions existed still decode, and are sent as
+/// before. The kinds added later are wrapped in an object naming them (`{"session":{...}}`): an earlier
+/// version never wrote those keys, so the two formats cannot be mistaken for each other.
+enum OutboxEvent: Equatable, Sendable {
+    case receipt(ReceiptEvent)
+    case session(SessionEvent)
+    case conversion(ConversionEvent)
 
-    var kind: Kind { action == nil ? .display : .action }
+    var route: Route {
+        switch self {
+        case .receipt(let receipt): receipt.route
+        case .session: .sessions
+        case .conversion: .conversions
+        }
+    }
 
-    enum Kind: String {
-        case display, action
-
-        var path: String { self == .display ? "v1/receipts" : "v1/actions" }
+    /// The event as one NDJSON line of a batch posted to `route`. `encoder` sorts keys.
+    func wireLine(encoder: JSONEncoder) throws -> Data {
+        switch self {
+        case .receipt(let receipt): try encoder.encode(receipt)
+        case .session(let session): try encoder.encode(session)
+        case .conversion(let conversion): try conversion.wireLine(encoder: encoder)
+        }
     }
 }
 
-/// Reads what a notification's payload carries.
-enum Payload {
-    /// `push_id` at the top level of the payload (Apple's advice) or inside `aps.alert` (seen in the field),
-    /// as a string or a number.
-    static func pushID(in userInfo: [AnyHashable: Any]) -> String? {
-        let alert = (userInfo["aps"] as? [AnyHashable: Any])?["alert"] as? [AnyHashable: Any]
-        for candidate in [userInfo["push_id"], alert?["push_id"]] {
-            switch candidate {
-            case let text as String where !text.isEmpty: return text
-            case let number as Int: return String(number)
-            case let number as NSNumber: return number.stringValue
-            default: continue
-            }
-        }
-        return nil
+/// The collector's ingest routes, one per kind of event.
+enum Route: String, Equatable, Sendable {
+    case receipts = "v1/receipts"
+    case actions = "v1/actions"
+    case sessions = "v1/sessions"
+    case conversions = "v1/conversions"
+
+    var path: String { rawValue }
+}
+
+extension OutboxEvent: Codable {
+    private enum Wrapper: String, CodingKey {
+        case session, conversion
     }
 
-    /// Apple's default and dismiss identifiers under the names reports use.
-    static func action(for identifier: String) -> String {
-        switch identifier {
-        case "com.apple.UNNotificationDefaultActionIdentifier": "open"
-        case "com.apple.UNNotificationDismissActionIdentifier": "dismiss"
-        default: identifier
+    init(from decoder: Decoder) throws {
+        let wrapper = try decoder.container(keyedBy: Wrapper.self)
+        if wrapper.contains(.session) {
+            self = .session(try wrapper.decode(SessionEvent.self, forKey: .session))
+        } else if wrapper.contains(.conversion) {
+            self = .conversion(try wrapper.decode(ConversionEvent.self, forKey: .conversion))
+        } else {
+            self = .receipt(try ReceiptEvent(from: decoder))
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        switch self {
+        case .receipt(let receipt):
+            try receipt.encode(to: encoder)
+        case .session(let session):
+            var wrapper = encoder.container(keyedBy: Wrapper.self)
+            try wrapper.encode(session, forKey: .session)
+        case .conversion(let conversion):
+            var wrapper = encoder.container(keyedBy: Wrapper.self)
+            try wrapper.encode(conversion, forKey: .conversion)
         }
     }
 }

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Every event is first written to a durable outbox in `storeDirectory` (use an App Group container, so
 /// the app can send what the extension could not), then sent in batches, and removed only once the
 /// collector answered 2xx for it. Delivery is at least once; the collector counts retries once through
-/// each event's `receipt_id`.
+/// each event's own id: a receipt's `receipt_id`, a session's `session_id`, a conversion's `conversion_id`.
 ///
 /// ```swift
 /// let client = try PushTallyClient(
@@ -35,8 +35,12 @@ public final class PushTallyClient: @unchecked Sendable {
         public var maxBackoff: TimeInterval = 3600
         /// Sent as `platform`.
         public var platform: String? = "ios"
-        /// The app's short version string (`CFBundleShortVersionString`, e.g. `4.2.0`), sent as `app_version`.
+        /// The app's short version string (`CFBundleShortVersionString`, e.g. `4.2.0`), sent as `app_version`
+        /// with receipts, actions and sessions.
         public var appVersion: String? = DeviceInfo.appVersion()
+        /// Sent as `app` with sessions: the bundle identifier (`com.example.app`) by default, or nothing where
+        /// there is none. Sessions are recorded by the app; an extension's own identifier would differ.
+        public var app: String? = Bundle.main.bundleIdentifier
         /// The numeric OS version (`18.1`, or `18.1.1` with a patch level), sent as `os_version`.
         public var osVersion: String? = DeviceInfo.osVersion()
 
@@ -45,7 +49,9 @@ public final class PushTallyClient: @unchecked Sendable {
 
     /// What a call achieved.
     public struct DeliveryReport: Sendable, Equatable {
-        /// Whether the call queued an event (false when the payload had no `push_id`).
+        /// Whether the call queued an event: false when the payload had no `push_id`, or for a session or
+        /// conversion the collector would refuse (see `recordSession(id:deadline:)` and
+        /// `recordConversion(event:value:currency:id:deadline:)`).
         public var recorded: Bool
         /// Events the collector acknowledged during this call.
         public var sent: Int
@@ -60,8 +66,8 @@ public final class PushTallyClient: @unchecked Sendable {
     public let endpoint: URL
     public let ingestKey: String?
     public let configuration: Configuration
-    private let outbox: Outbox
-    private let session: URLSession
+    let outbox: Outbox
+    let session: URLSession
 
     /// - Parameters:
     ///   - endpoint: the collector's base URL (`https://collector.example.com`).
@@ -119,10 +125,15 @@ public final class PushTallyClient: @unchecked Sendable {
             return await flush(deadline: deadline)
         }
         let now = Date()
-        let event = OutboxEvent(
+        let receipt = ReceiptEvent(
             push_id: pushID, action: action, device_id: installID, receipt_id: UUID().uuidString,
             ts: now.timeIntervalSince1970, platform: configuration.platform, app_version: configuration.appVersion,
             os_version: configuration.osVersion)
+        return await enqueue(.receipt(receipt), now: now, deadline: deadline)
+    }
+
+    /// Queues `event` durably, then sends what is queued until `deadline`.
+    func enqueue(_ event: OutboxEvent, now: Date, deadline: Date) async -> DeliveryReport {
         do {
             try outbox.append(event, now: now)
         } catch {
@@ -164,101 +175,5 @@ public final class PushTallyClient: @unchecked Sendable {
         OutboxBound(
             maxEvents: configuration.maxQueuedEvents, maxBytes: configuration.maxQueuedBytes,
             maxAge: configuration.maxEventAge)
-    }
-
-    private func sendQueued(until deadline: Date) async -> Int {
-        var sent = 0
-        while Date() < deadline {
-            let names = outbox.names()
-            guard !names.isEmpty else { break }
-            // One request per kind: receipts and actions go to different routes.
-            var batch: [(name: String, event: OutboxEvent)] = []
-            for name in names {
-                guard let event = outbox.read(name) else {
-                    outbox.remove(name)  // unreadable (a torn write cannot happen: files are renamed in whole)
-                    continue
-                }
-                if let first = batch.first, first.event.kind != event.kind { continue }
-                batch.append((name, event))
-                if batch.count == configuration.batchSize { break }
-            }
-            guard !batch.isEmpty else { break }
-            switch await send(batch.map(\.event), deadline: deadline) {
-            case .delivered(let refused):
-                for entry in batch { outbox.remove(entry.name) }
-                sent += batch.count - refused
-                _ = outbox.updateState { state in
-                    state.rejected += refused
-                    state.backoff.recordSuccess()
-                }
-            case .retryLater(let retryAfter):
-                _ = outbox.updateState { state in
-                    state.backoff.recordFailure(
-                        now: Date().timeIntervalSince1970, base: configuration.baseBackoff, cap: configuration.maxBackoff,
-                        retryAfter: retryAfter)
-                }
-                return sent
-            }
-        }
-        return sent
-    }
-
-    private enum Outcome {
-        /// The collector answered for every event; `refused` of them were rejected and will not be resent.
-        case delivered(refused: Int)
-        /// Nothing was acknowledged: keep everything and back off.
-        case retryLater(retryAfter: TimeInterval?)
-    }
-
-    private func send(_ events: [OutboxEvent], deadline: Date) async -> Outcome {
-        var request = URLRequest(url: endpoint.appendingPathComponent(events[0].kind.path))
-        request.httpMethod = "POST"
-        // Never past the deadline (the extension must hand its content back in time); a floor only so that a
-        // deadline already reached still makes a valid request.
-        request.timeoutInterval = max(0.1, min(30, deadline.timeIntervalSinceNow))
-        request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
-        if let ingestKey { request.setValue("Bearer \(ingestKey)", forHTTPHeaderField: "Authorization") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        request.httpBody = Data(
-            events.compactMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
-                .joined(separator: "\n").utf8)
-        guard let (data, response) = await exchange(request, deadline: deadline), let http = response as? HTTPURLResponse else {
-            return .retryLater(retryAfter: nil)
-        }
-        struct Answer: Decodable {
-            struct Rejected: Decodable { let index: Int }
-            let accepted: Int
-            let rejected: [Rejected]
-        }
-        switch http.statusCode {
-        case 200..<300, 400:
-            // A 400 batch answer names each refused event; anything else unreadable is retried later.
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
-                return http.statusCode == 400 ? .retryLater(retryAfter: nil) : .delivered(refused: 0)
-            }
-            return .delivered(refused: answer.rejected.count)
-        default:
-            let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap(TimeInterval.init)
-            return .retryLater(retryAfter: retryAfter)
-        }
-    }
-
-    /// The collector's answer, or `nil` when it failed or the deadline came first. A request's timeout is only
-    /// an idle timeout (and Linux's URLSession rounds it down to whole seconds), so the deadline is kept here:
-    /// the request is cancelled when it passes.
-    private func exchange(_ request: URLRequest, deadline: Date) async -> (Data, URLResponse)? {
-        let session = session
-        return await withTaskGroup(of: (Data, URLResponse)?.self) { group in
-            group.addTask { try? await session.data(for: request) }
-            group.addTask {
-                let wait = max(0, deadline.timeIntervalSinceNow)
-                try? await Task.sleep(nanoseconds: UInt64(min(wait, 3_600) * 1_000_000_000))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 }

@@ -6,7 +6,7 @@ struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print a report from the database file or a running server (same numbers as the HTTP API).",
-        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self]
+        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Attribution.self]
     )
 
     /// Options every report takes.
@@ -19,7 +19,7 @@ struct ReportCommand: AsyncParsableCommand {
         @Flag(help: "In a table, every column (by its CSV name) instead of the key ones.")
         var wide = false
 
-        @Option(help: "From this time (ISO 8601 or unix seconds); on sent_at, or on event time for timeseries.")
+        @Option(help: "From this time (ISO 8601 or unix seconds); on sent_at, or on event time for timeseries and attribution.")
         var from: String?
 
         @Option(help: "Before this time (ISO 8601 or unix seconds).")
@@ -126,6 +126,15 @@ extension ReportCommand {
                 $0.pushID = pushID
             }
         }
+    }
+}
+
+extension ReportCommand {
+    struct Attribution: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sessions and conversions by credit (direct, influenced, unattributed) and their value, by event time.")
+        @OptionGroup var options: ReportOptions
+        func run() async throws { try await options.run(.attribution) }
     }
 }
 

@@ -11,7 +11,14 @@ func queuedName(_ label: String, age: TimeInterval, now: Date) -> String {
 
 /// One display receipt whose encoded size depends only on the length of `pushID`.
 func fixedEvent(_ pushID: String) -> OutboxEvent {
-    OutboxEvent(push_id: pushID, action: nil, device_id: "d", receipt_id: UUID().uuidString, ts: 1_700_000_000)
+    .receipt(ReceiptEvent(push_id: pushID, action: nil, device_id: "d", receipt_id: UUID().uuidString, ts: 1_700_000_000))
+}
+
+extension OutboxEvent {
+    /// A receipt's `push_id`.
+    var pushID: String? {
+        if case .receipt(let receipt) = self { receipt.push_id } else { nil }
+    }
 }
 
 /// A client whose collector refuses every connection, so what it queues stays queued.
@@ -59,7 +66,7 @@ func offlineClient(_ store: URL, _ configuration: PushTallyClient.Configuration)
         #expect(report.dropped == 3)
         #expect(client.droppedEvents == 3)
         let outbox = try Outbox(root: store)
-        #expect(outbox.names().compactMap { outbox.read($0)?.push_id } == ["p3", "p4", "p5", "p6", "p7"])
+        #expect(outbox.names().compactMap { outbox.read($0)?.pushID } == ["p3", "p4", "p5", "p6", "p7"])
     }
 
     @Test func theByteBoundDropsTheOldest() async throws {
@@ -79,7 +86,7 @@ func offlineClient(_ store: URL, _ configuration: PushTallyClient.Configuration)
         let report = await client.flush()
         #expect(report.pending == 3)
         #expect(report.dropped == 3)
-        #expect(outbox.names().compactMap { outbox.read($0)?.push_id } == ["p3", "p4", "p5"])
+        #expect(outbox.names().compactMap { outbox.read($0)?.pushID } == ["p3", "p4", "p5"])
     }
 
     @Test func theAgeBoundDropsWhatIsTooOldAndKeepsCounting() async throws {
@@ -94,7 +101,7 @@ func offlineClient(_ store: URL, _ configuration: PushTallyClient.Configuration)
         configuration.maxEventAge = 2 * 3600
         let client = try offlineClient(store, configuration)
         #expect(await client.flush().dropped == 1)
-        #expect(outbox.names().compactMap { outbox.read($0)?.push_id } == ["hour-old", "fresh"])
+        #expect(outbox.names().compactMap { outbox.read($0)?.pushID } == ["hour-old", "fresh"])
         // The count is a running total kept with the outbox: a new client (another process) sees it and adds to it.
         try outbox.append(fixedEvent("stale"), now: now.addingTimeInterval(-3 * 3600))
         let another = try offlineClient(store, configuration)

@@ -147,12 +147,12 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         defer { try? FileManager.default.removeItem(at: store) }
         let outbox = try Outbox(root: store)
         let client = try PushTallyClient(endpoint: server.baseURL, storeDirectory: store, configuration: kitConfiguration())
-        let good = OutboxEvent(push_id: "ok", action: nil, device_id: "d", receipt_id: UUID().uuidString, ts: Date().timeIntervalSince1970)
+        let good = ReceiptEvent(push_id: "ok", action: nil, device_id: "d", receipt_id: UUID().uuidString, ts: Date().timeIntervalSince1970)
         var bad = good
         bad.push_id = String(repeating: "x", count: 200)  // over the collector's 128-byte limit
         bad.receipt_id = UUID().uuidString
-        try outbox.append(bad, now: Date())
-        try outbox.append(good, now: Date())
+        try outbox.append(.receipt(bad), now: Date())
+        try outbox.append(.receipt(good), now: Date())
         let report = await client.flush()
         #expect(report.sent == 1)
         #expect(report.rejected == 1)
@@ -167,7 +167,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         let outbox = try Outbox(root: store)
         for i in 0..<300 {
             try outbox.append(
-                OutboxEvent(push_id: "shared", action: nil, device_id: "d\(i)", receipt_id: "r\(i)", ts: Date().timeIntervalSince1970),
+                .receipt(ReceiptEvent(push_id: "shared", action: nil, device_id: "d\(i)", receipt_id: "r\(i)", ts: Date().timeIntervalSince1970)),
                 now: Date())
         }
         let server = try ServerProcess()

@@ -19,6 +19,7 @@ import Testing
         (.get, "/v1/reports/campaigns/c", nil, .read),
         (.get, "/v1/reports/timeseries", nil, .read),
         (.get, "/v1/reports/versions", nil, .read),
+        (.get, "/v1/reports/attribution", nil, .read),
         // A public address literal: no DNS, and allowed without --allow-private-webhooks.
         (.post, "/v1/webhooks", #"{"url":"http://93.184.216.34/hook","events":["push.registered"]}"#, .admin),
         (.get, "/v1/webhooks", nil, .admin),
@@ -42,7 +43,8 @@ import Testing
     /// Routes anyone may call: extensions cannot keep a secret, probes and scrapers carry none, and the
     /// dashboard's files hold no data (its data comes from the report routes, with the user's token).
     static let publicRoutes: Set<String> = [
-        "POST /v1/receipts", "POST /v1/actions", "GET /healthz", "GET /metrics", "GET /dashboard", "GET /dashboard/{file}",
+        "POST /v1/receipts", "POST /v1/actions", "POST /v1/sessions", "POST /v1/conversions", "GET /healthz", "GET /metrics",
+        "GET /dashboard", "GET /dashboard/{file}",
     ]
 
     /// A route added later is either in `routes` (and so checked below) or public on purpose.

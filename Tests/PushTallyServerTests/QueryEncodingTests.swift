@@ -75,6 +75,11 @@ import Testing
                 ("/v1/reports/timeseries?tz=Mars/Olympus", "tz"),
                 ("/v1/reports/timeseries?bucket=hour&bucket=day", "bucket"),
                 ("/v1/reports/versions?dimension=sdk", "dimension"),
+                ("/v1/reports/attribution?campaign=spring", "campaign"),
+                ("/v1/reports/attribution?app=com.example", "app"),
+                ("/v1/reports/attribution?environment=production", "environment"),
+                ("/v1/reports/attribution?from=yesterday", "from"),
+                ("/v1/reports/attribution?format=xml", "format"),
                 ("/healthz?verbose=1", "verbose"),
                 ("/metrics?name=x", "name"),
             ]
@@ -89,6 +94,8 @@ import Testing
             // The ingest routes take `key` only; a body is not stored when its query is refused.
             let refused = try await client.form("/v1/receipts?ref=push", "push_id=p1")
             #expect(refused.status == .badRequest && refused.errorField == "ref")
+            let session = try await client.form("/v1/sessions?ref=push", "device_id=d1&session_id=s1")
+            #expect(session.status == .badRequest && session.errorField == "ref")
             #expect(try await client.form("/v1/receipts?key=", "push_id=p1").status == .noContent)
             #expect(try await fixture.store.rawEventCount() == 1)
         }

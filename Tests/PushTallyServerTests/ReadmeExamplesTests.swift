@@ -37,6 +37,15 @@ import Testing
     @Test func curlExamplesWorkAsWritten() async throws {
         let examples = try Self.examples()
         #expect(examples.count >= 8)
+        // Sessions and conversions are shown as form, JSON and a batch, and the attribution report's answer is
+        // checked: it holds the credits the rules give those examples (a direct open and conversion, an
+        // influenced open, an unattributed conversion), whatever the day the test runs.
+        for route in ["/v1/sessions", "/v1/conversions"] {
+            let posts = examples.filter { $0.command.contains("-X POST http://127.0.0.1:8080\(route)") }
+            #expect(posts.contains { $0.command.contains("x-www-form-urlencoded") }, "\(route): no form example")
+            #expect(posts.contains { $0.command.contains("application/json") }, "\(route): no JSON example")
+        }
+        #expect(examples.contains { $0.command.contains("/v1/reports/attribution") && $0.expectedOutput != nil })
         let server = try ServerProcess()
         defer { server.removeFiles() }
         try server.start()
@@ -61,6 +70,11 @@ import Testing
         }
         let csv = try String(contentsOf: server.directory.appendingPathComponent("campaigns.csv"), encoding: .utf8)
         #expect(csv.contains("新文章推荐"))
+        // The campaign's conversion (USD 9.99, direct) is its own CSV column, as the Columns paragraph says.
+        let header = csv.split(separator: "\r\n").first.map { $0.split(separator: ",").map(String.init) } ?? []
+        let row = csv.split(separator: "\r\n").first { $0.contains("新文章推荐") }.map { $0.split(separator: ",").map(String.init) } ?? []
+        let column = try #require(header.firstIndex(of: "conversion_value:USD"), "\(header)")
+        #expect(row.count == header.count && row[column] == "9.99", "\(csv)")
         #expect(try server.stop() == 0)
     }
 }

@@ -81,6 +81,9 @@ import Testing
     /// Refusals count as rejected events on the routes that take events and sends only.
     @Test func rejectionsCountOnTheRoutesThatTakeRecords() {
         let counting = Set(APIRoute.allCases.filter(\.countsRejectedEvents).map(\.path))
-        #expect(counting == ["/v1/receipts", "/v1/actions", "/v1/pushes", "/v1/pushes/:push_id", "/v1/pushes/:push_id/sends"])
+        #expect(counting == [
+            "/v1/receipts", "/v1/actions", "/v1/sessions", "/v1/conversions", "/v1/pushes", "/v1/pushes/:push_id",
+            "/v1/pushes/:push_id/sends",
+        ])
     }
 }

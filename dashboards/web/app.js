@@ -1,6 +1,7 @@
 // PushTally dashboard: plain JavaScript modules, no build step, no CDN. This one signs in and out, loads the
 // views, and wires the page's controls; each view lives in its own module.
 import { loadAlerts } from "./alerts.js";
+import { loadAttribution } from "./attribution.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { loadCampaigns } from "./campaigns.js";
@@ -22,7 +23,7 @@ async function refresh() {
   setStatus("Loading…");
   try {
     await loadCampaigns(selectCampaign);
-    await Promise.all([loadAlerts(), loadCampaign(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadSeries(), loadVersions()]);
     setStatus("");
     document.body.dataset.loaded = "true";
   } catch (error) {

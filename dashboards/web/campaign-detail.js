@@ -1,9 +1,9 @@
-// One campaign's drill-down: funnel, time to display, actions, and its pushes.
+// One campaign's drill-down: funnel, what it caused, time to display, actions, and its pushes.
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, number, percent, seconds } from "./format.js";
+import { funnelColumns, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -12,6 +12,7 @@ const pushColumns = [
   { key: "title", title: "Title" },
   { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
   ...funnelColumns,
+  ...outcomeColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
 ];
 
@@ -34,6 +35,7 @@ export async function loadCampaign() {
     { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
     { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
   ], { label: "Funnel" });
+  outcomesChart(row);
   const histogram = Object.entries(row.time_to_display_histogram || {})
     .map(([bound, count]) => ({ bound: parseInt(bound, 10), count, open: bound.endsWith("+") }))
     .sort((a, b) => a.bound - b.bound);
@@ -45,4 +47,17 @@ export async function loadCampaign() {
     ...Object.entries(row.actions || {}).map(([name, count]) => ({ label: name, value: count })),
   ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
   renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
+}
+
+// Sessions and conversions credited to the campaign's pushes. Direct opens are sessions right after a tap,
+// already counted in Opened above; influenced opens are the ones a display alone explains.
+function outcomesChart(row) {
+  barChart($("outcomes-chart"), [
+    { label: "Direct opens", value: row.direct_opens || 0 },
+    { label: "Infl. opens", value: row.influenced_opens || 0,
+      text: `${number(row.influenced_opens)} (${percent(row.influenced_open_rate)})` },
+    { label: "Direct conv.", value: row.conversions_direct || 0, second: true },
+    { label: "Infl. conv.", value: row.conversions_influenced || 0, second: true },
+  ], { label: "Outcomes" });
+  $("outcomes-value").textContent = money(row.conversion_value);
 }

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, number, percent, seconds } from "./format.js";
+import { funnelColumns, number, outcomeColumns, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -14,6 +14,7 @@ const campaignColumns = (select) => [
       select(value);
     } }, value) },
   ...funnelColumns,
+  ...outcomeColumns,
   { key: "unexplained_loss", title: "Unexplained loss", format: number },
   { key: "time_to_display_p50", title: "Median time to display", format: seconds },
   { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },

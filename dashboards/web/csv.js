@@ -12,6 +12,7 @@ export async function downloadCSV(report) {
     campaign: [campaignPath(), filters()],
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
+    attribution: ["/v1/reports/attribution", filters()],
   };
   try {
     const response = await api(...paths[report], "csv");

@@ -10,6 +10,15 @@ export const seconds = (value) => {
   return `${Math.round(value / 86400)} d`;
 };
 
+// Conversion values: the API's object per currency (`{"EUR": 5, "USD": 9.99}`) as "EUR 5 · USD 9.99", in the
+// API's (sorted) order; up to six decimals, as the server keeps millionths.
+export const money = (value) => {
+  const entries = Object.entries(value || {});
+  if (!entries.length) return "–";
+  return entries.map(([currency, amount]) => `${currency} ${Number(amount).toLocaleString(undefined, { maximumFractionDigits: 6 })}`)
+    .join(" · ");
+};
+
 // The funnel's columns, in the order every table of campaigns or pushes shows them.
 export const funnelColumns = [
   { key: "sent", title: "Sent", format: number },
@@ -17,4 +26,15 @@ export const funnelColumns = [
   { key: "display_rate", title: "Display rate", format: percent },
   { key: "opened_unique", title: "Opened", format: number },
   { key: "open_rate", title: "Open rate", format: percent },
+];
+
+// What pushes caused, after the funnel in the same tables: influenced opens, conversions and their value.
+export const outcomeColumns = [
+  { key: "influenced_opens", title: "Influenced opens", format: number },
+  { key: "influenced_open_rate", title: "Influenced rate", format: percent },
+  { key: "conversions", title: "Conversions", format: number },
+  { key: "conversions_direct", title: "Direct conv.", format: number },
+  { key: "conversions_influenced", title: "Influenced conv.", format: number },
+  // Amounts in different currencies do not add up, so the column sorts by its text.
+  { key: "conversion_value", title: "Conversion value", format: money, sortValue: money },
 ];

@@ -1,11 +1,13 @@
-// Tables: header cells sort them, cells are formatted per column.
+// Tables: header cells sort them (by the column's `sortValue` when values are not plain), cells are formatted
+// per column.
 import { el } from "./dom.js";
 
 // A table whose header cells sort it (buttons, so the keyboard works), with formatted cells.
 export function renderTable(table, columns, rows, options = {}) {
   table.replaceChildren();
   const sort = options.sort;
-  const sorted = sort ? [...rows].sort((a, b) => compare(a[sort.key], b[sort.key]) * sort.dir) : rows;
+  const sortValue = columns.find((column) => column.key === sort?.key)?.sortValue || ((value) => value);
+  const sorted = sort ? [...rows].sort((a, b) => compare(sortValue(a[sort.key]), sortValue(b[sort.key])) * sort.dir) : rows;
   const head = el("tr");
   for (const column of columns) {
     const th = el("th", { scope: "col" });

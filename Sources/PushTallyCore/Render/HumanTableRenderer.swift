@@ -21,13 +21,36 @@ public struct HumanTableStyle: Sendable, Equatable {
 /// (`45 s`, `3 min`), long names cut with `…` by display width (CJK characters count two), fitted to the
 /// terminal's width. Pipes get CSV or JSON instead.
 public enum HumanTableRenderer {
-    /// The columns shown without `--wide`, in this order, with the label people read; a report shows those it has.
-    static let keyColumns: [(name: String, label: String)] = [
-        ("campaign", "campaign"), ("push_id", "push"), ("start", "start"), ("version", "version"),
-        ("sent", "sent"), ("displayed_unique", "displayed"), ("display_rate", "display rate"),
-        ("opened_unique", "opened"), ("open_rate", "open rate"), ("time_to_display_p50", "p50 to display"),
-        ("receipts", "receipts"), ("opens", "opens"), ("receipt_share", "receipt share"), ("open_share", "open share"),
-        ("flagged", "flagged"),
+    /// A column shown without `--wide`, with the label people read.
+    struct KeyColumn {
+        let name: String
+        let label: String
+        /// Shown only where the terminal has room for it with every text column whole: given up before any
+        /// text is cut, so a campaign's name never shrinks to make room for it.
+        var optional = false
+        /// Shown only in this report (by ``ReportTable/name``), where other reports carry the column too.
+        var only: String?
+    }
+
+    /// The columns shown without `--wide`, in this order; a report shows those it has.
+    static let keyColumns: [KeyColumn] = [
+        KeyColumn(name: "campaign", label: "campaign"), KeyColumn(name: "push_id", label: "push"),
+        KeyColumn(name: "start", label: "start"), KeyColumn(name: "version", label: "version"),
+        KeyColumn(name: "sent", label: "sent"), KeyColumn(name: "displayed_unique", label: "displayed"),
+        KeyColumn(name: "display_rate", label: "display rate"), KeyColumn(name: "opened_unique", label: "opened"),
+        KeyColumn(name: "open_rate", label: "open rate"), KeyColumn(name: "time_to_display_p50", label: "p50 to display"),
+        KeyColumn(name: "sessions", label: "sessions"),
+        // A direct open is a tap, already in `opened`: only the attribution totals show it apart.
+        KeyColumn(name: "direct_opens", label: "direct opens", only: "attribution"),
+        KeyColumn(name: "influenced_opens", label: "influenced opens", optional: true),
+        KeyColumn(name: "unattributed_sessions", label: "no-push sessions"),
+        KeyColumn(name: "conversions", label: "conversions", optional: true),
+        KeyColumn(name: "unattributed_conversions", label: "no-push conversions"),
+        KeyColumn(name: "conversion_value", label: "value", optional: true),
+        KeyColumn(name: "unattributed_conversion_value", label: "no-push value"),
+        KeyColumn(name: "receipts", label: "receipts"), KeyColumn(name: "opens", label: "opens"),
+        KeyColumn(name: "receipt_share", label: "receipt share"), KeyColumn(name: "open_share", label: "open share"),
+        KeyColumn(name: "flagged", label: "flagged"),
     ]
 
     /// Text columns give up width first, down to this many columns.
@@ -35,14 +58,16 @@ public enum HumanTableRenderer {
 
     public static func render(_ table: ReportTable, style: HumanTableStyle) -> String {
         let shape = table.rows.first ?? table.template
-        var columns: [(name: String, label: String, isText: Bool)] = keyColumns.compactMap { key in
-            guard let value = shape.first(where: { $0.0 == key.name })?.1 else { return nil }
-            return (key.name, style.wide ? key.name : key.label, isText(value))
+        var columns: [Column] = keyColumns.compactMap { key in
+            guard key.only == nil || key.only == table.name,
+                let value = shape.first(where: { $0.0 == key.name })?.1
+            else { return nil }
+            return Column(name: key.name, label: style.wide ? key.name : key.label, isText: isText(value), optional: key.optional)
         }
         if style.wide {
             for (name, value) in shape where !columns.contains(where: { $0.name == name }) {
                 if value.expandedCells != nil { continue }
-                columns.append((name, name, isText(value)))
+                columns.append(Column(name: name, label: name, isText: isText(value)))
             }
         }
         var cells = table.rows.map { row in
@@ -54,7 +79,7 @@ public enum HumanTableRenderer {
             let expanded = table.csvLayout.expanded
             for name in expanded {
                 let index = records[0].firstIndex(of: name)!
-                columns.append((name, name, false))
+                columns.append(Column(name: name, label: name, isText: false))
                 for row in cells.indices {
                     let text = records[row + 1][index]
                     cells[row].append(Int64(text).map(grouped) ?? text)
@@ -65,7 +90,7 @@ public enum HumanTableRenderer {
             max(displayWidth(columns[index].label), cells.map { displayWidth($0[index]) }.max() ?? 0)
         }
         // `--wide` asks for every column whole, as `kubectl -o wide` does: the terminal wraps or scrolls.
-        if !style.wide { fit(&widths, &columns, width: style.width) }
+        if !style.wide { fit(&widths, &columns, &cells, width: style.width) }
         var lines = [line(columns.map(\.label), widths, columns)]
         if style.colour { lines[0] = "\u{1B}[1m" + lines[0] + "\u{1B}[0m" }
         lines += cells.map { line(Array($0.prefix(columns.count)), widths, columns) }
@@ -108,9 +133,23 @@ public enum HumanTableRenderer {
         if case .text = value { true } else { false }
     }
 
-    /// Narrows text columns (the widest first) to fit `width`, then drops columns from the right.
-    private static func fit(_ widths: inout [Int], _ columns: inout [(name: String, label: String, isText: Bool)], width: Int) {
+    /// A column as drawn.
+    private struct Column {
+        var name: String
+        var label: String
+        var isText: Bool
+        var optional = false
+    }
+
+    /// Drops optional columns (the rightmost first) while there is text to spare them, then narrows text
+    /// columns (the widest first) to fit `width`, then drops columns from the right.
+    private static func fit(_ widths: inout [Int], _ columns: inout [Column], _ cells: inout [[String]], width: Int) {
         func total() -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
+        while total() > width, columns.contains(where: \.isText), let optional = columns.lastIndex(where: \.optional) {
+            widths.remove(at: optional)
+            columns.remove(at: optional)
+            for row in cells.indices { cells[row].remove(at: optional) }
+        }
         while total() > width {
             let candidates = widths.indices.filter { columns[$0].isText && widths[$0] > narrowestText }
             guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
@@ -122,7 +161,7 @@ public enum HumanTableRenderer {
         }
     }
 
-    private static func line(_ cells: [String], _ widths: [Int], _ columns: [(name: String, label: String, isText: Bool)]) -> String {
+    private static func line(_ cells: [String], _ widths: [Int], _ columns: [Column]) -> String {
         var parts: [String] = []
         for (index, cell) in cells.enumerated() where index < widths.count {
             let text = truncated(cell, to: widths[index])

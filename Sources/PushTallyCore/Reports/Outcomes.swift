@@ -23,8 +23,11 @@ public struct Outcomes: Sendable, Hashable {
     public var sessions: Int64 { directOpens + influencedOpens + unattributedSessions }
     public var allConversions: Int64 { conversions + conversionsUnattributed }
 
-    /// Adds one outcome rollup row.
+    /// Adds one outcome rollup row, summed per (push, measure, currency) or (measure, currency).
     package mutating func add(measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
+        // A row keeps its key after every outcome under it moved to another credit (count and value back to 0);
+        // adding it would show a currency no conversion has, which a rebuild would not.
+        guard count != 0 else { return }
         switch measure {
         case .directOpen: directOpens += count
         case .influencedOpen: influencedOpens += count

@@ -98,6 +98,7 @@ export async function api(path, params = {}, format = "json") {
 // PushTally dashboard: plain JavaScript modules, no build step, no CDN. This one signs in and out, loads the
 // views, and wires the page's controls; each view lives in its own module.
 import { loadAlerts } from "./alerts.js";
+import { loadAttribution } from "./attribution.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { loadCampaigns } from "./campaigns.js";
@@ -119,7 +120,7 @@ async function refresh() {
   setStatus("Loading…");
   try {
     await loadCampaigns(selectCampaign);
-    await Promise.all([loadAlerts(), loadCampaign(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadSeries(), loadVersions()]);
     setStatus("");
     document.body.dataset.loaded = "true";
   } catch (error) {
@@ -169,15 +170,56 @@ for (const button of document.querySelectorAll("button.csv")) {
 if (token()) showDashboard(); else showSignIn();
 """####
         ),
+        "attribution.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// What pushes caused, over the date range: sessions and conversions by credit (GET /v1/reports/attribution,
+// by event time). It covers every campaign: the report has no campaign filter, so picking one leaves it as is.
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { filters } from "./filters.js";
+import { money, number } from "./format.js";
+
+const measures = [
+  { title: "Sessions", total: "sessions", direct: "direct_opens", influenced: "influenced_opens",
+    unattributed: "unattributed_sessions" },
+  { title: "Conversions", total: null, direct: "conversions_direct", influenced: "conversions_influenced",
+    unattributed: "unattributed_conversions" },
+];
+
+function row(cells, header) {
+  return el("tr", {}, ...cells.map((cell, index) => index === 0 || header
+    ? el("th", { scope: header ? "col" : "row" }, cell) : el("td", {}, cell)));
+}
+
+export async function loadAttribution() {
+  const report = await api("/v1/reports/attribution", filters());
+  const totals = report.attribution[0] || {};
+  const table = $("attribution-table");
+  table.replaceChildren(
+    el("thead", {}, row(["", "Total", "Direct", "Influenced", "Unattributed"], true)),
+    el("tbody", {}, ...measures.map((measure) => {
+      // The report's `conversions` counts credited conversions only; the total here counts them all.
+      const total = measure.total ? totals[measure.total]
+        : (totals.conversions || 0) + (totals.unattributed_conversions || 0);
+      return row([measure.title, number(total), number(totals[measure.direct]), number(totals[measure.influenced]),
+        number(totals[measure.unattributed])]);
+    })));
+  $("attribution-value").textContent = money(totals.conversion_value);
+  $("attribution-unattributed-value").textContent = money(totals.unattributed_conversion_value);
+  $("attribution-empty").hidden = Boolean(totals.sessions || totals.conversions || totals.unattributed_conversions);
+}
+"""####
+        ),
         "campaign-detail.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// One campaign's drill-down: funnel, time to display, actions, and its pushes.
+// One campaign's drill-down: funnel, what it caused, time to display, actions, and its pushes.
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, number, percent, seconds } from "./format.js";
+import { funnelColumns, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -186,6 +228,7 @@ const pushColumns = [
   { key: "title", title: "Title" },
   { key: "sent_at", title: "Sent at", format: (value) => value ? new Date(value).toLocaleString() : "–" },
   ...funnelColumns,
+  ...outcomeColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
 ];
 
@@ -208,6 +251,7 @@ export async function loadCampaign() {
     { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
     { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
   ], { label: "Funnel" });
+  outcomesChart(row);
   const histogram = Object.entries(row.time_to_display_histogram || {})
     .map(([bound, count]) => ({ bound: parseInt(bound, 10), count, open: bound.endsWith("+") }))
     .sort((a, b) => a.bound - b.bound);
@@ -220,6 +264,19 @@ export async function loadCampaign() {
   ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
   renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
 }
+
+// Sessions and conversions credited to the campaign's pushes. Direct opens are sessions right after a tap,
+// already counted in Opened above; influenced opens are the ones a display alone explains.
+function outcomesChart(row) {
+  barChart($("outcomes-chart"), [
+    { label: "Direct opens", value: row.direct_opens || 0 },
+    { label: "Infl. opens", value: row.influenced_opens || 0,
+      text: `${number(row.influenced_opens)} (${percent(row.influenced_open_rate)})` },
+    { label: "Direct conv.", value: row.conversions_direct || 0, second: true },
+    { label: "Infl. conv.", value: row.conversions_influenced || 0, second: true },
+  ], { label: "Outcomes" });
+  $("outcomes-value").textContent = money(row.conversion_value);
+}
 """####
         ),
         "campaigns.js": (
@@ -229,7 +286,7 @@ export async function loadCampaign() {
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, number, percent, seconds } from "./format.js";
+import { funnelColumns, number, outcomeColumns, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -241,6 +298,7 @@ const campaignColumns = (select) => [
       select(value);
     } }, value) },
   ...funnelColumns,
+  ...outcomeColumns,
   { key: "unexplained_loss", title: "Unexplained loss", format: number },
   { key: "time_to_display_p50", title: "Median time to display", format: seconds },
   { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
@@ -346,6 +404,7 @@ export async function downloadCSV(report) {
     campaign: [campaignPath(), filters()],
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
+    attribution: ["/v1/reports/attribution", filters()],
   };
   try {
     const response = await api(...paths[report], "csv");
@@ -433,6 +492,15 @@ export const seconds = (value) => {
   return `${Math.round(value / 86400)} d`;
 };
 
+// Conversion values: the API's object per currency (`{"EUR": 5, "USD": 9.99}`) as "EUR 5 · USD 9.99", in the
+// API's (sorted) order; up to six decimals, as the server keeps millionths.
+export const money = (value) => {
+  const entries = Object.entries(value || {});
+  if (!entries.length) return "–";
+  return entries.map(([currency, amount]) => `${currency} ${Number(amount).toLocaleString(undefined, { maximumFractionDigits: 6 })}`)
+    .join(" · ");
+};
+
 // The funnel's columns, in the order every table of campaigns or pushes shows them.
 export const funnelColumns = [
   { key: "sent", title: "Sent", format: number },
@@ -440,6 +508,17 @@ export const funnelColumns = [
   { key: "display_rate", title: "Display rate", format: percent },
   { key: "opened_unique", title: "Opened", format: number },
   { key: "open_rate", title: "Open rate", format: percent },
+];
+
+// What pushes caused, after the funnel in the same tables: influenced opens, conversions and their value.
+export const outcomeColumns = [
+  { key: "influenced_opens", title: "Influenced opens", format: number },
+  { key: "influenced_open_rate", title: "Influenced rate", format: percent },
+  { key: "conversions", title: "Conversions", format: number },
+  { key: "conversions_direct", title: "Direct conv.", format: number },
+  { key: "conversions_influenced", title: "Influenced conv.", format: number },
+  // Amounts in different currencies do not add up, so the column sorts by its text.
+  { key: "conversion_value", title: "Conversion value", format: money, sortValue: money },
 ];
 """####
         ),
@@ -518,6 +597,11 @@ export const funnelColumns = [
             <div id="funnel-chart" class="chart"></div>
           </figure>
           <figure>
+            <figcaption>Outcomes (sessions and conversions)</figcaption>
+            <div id="outcomes-chart" class="chart"></div>
+            <p class="help">Conversion value: <span id="outcomes-value"></span></p>
+          </figure>
+          <figure>
             <figcaption>Time to display (unique displays)</figcaption>
             <div id="latency-chart" class="chart"></div>
           </figure>
@@ -528,6 +612,22 @@ export const funnelColumns = [
         </div>
         <h3>Pushes</h3>
         <div class="table-wrap" tabindex="0"><table id="pushes-table"></table></div>
+      </section>
+
+      <section aria-labelledby="attribution-title">
+        <div class="section-head">
+          <h2 id="attribution-title">Attribution</h2>
+          <button type="button" class="csv" data-report="attribution">Download CSV</button>
+        </div>
+        <p class="help">App sessions and conversions in the date range, every campaign: direct after a tap,
+          influenced by a push displayed shortly before, or unattributed.</p>
+        <p class="empty" id="attribution-empty" hidden>No sessions or conversions in this range: does the app post
+          to <code>/v1/sessions</code> when it becomes active, and to <code>/v1/conversions</code>?</p>
+        <div class="table-wrap" tabindex="0"><table id="attribution-table"></table></div>
+        <dl class="values">
+          <dt>Conversion value credited to pushes</dt><dd id="attribution-value"></dd>
+          <dt>Unattributed conversion value</dt><dd id="attribution-unattributed-value"></dd>
+        </dl>
       </section>
 
       <section aria-labelledby="series-title">
@@ -658,6 +758,9 @@ figcaption { font-weight: 600; margin-bottom: .5rem; }
 .table-wrap:focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
 .bar { fill: var(--accent); }
 .bar.second { fill: #2da44e; }
+.values { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .75rem 0 0; }
+.values dt { color: var(--muted); }
+.values dd { margin: 0; font-variant-numeric: tabular-nums; }
 .alerts { margin-bottom: 1rem; padding: .6rem .9rem; border: 1px solid var(--flag); border-left-width: 6px;
   border-radius: 6px; background: #ffebe9; }
 .alerts h2 { color: var(--flag); }
@@ -673,14 +776,16 @@ figcaption { font-weight: 600; margin-bottom: .5rem; }
         "table.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// Tables: header cells sort them, cells are formatted per column.
+// Tables: header cells sort them (by the column's `sortValue` when values are not plain), cells are formatted
+// per column.
 import { el } from "./dom.js";
 
 // A table whose header cells sort it (buttons, so the keyboard works), with formatted cells.
 export function renderTable(table, columns, rows, options = {}) {
   table.replaceChildren();
   const sort = options.sort;
-  const sorted = sort ? [...rows].sort((a, b) => compare(a[sort.key], b[sort.key]) * sort.dir) : rows;
+  const sortValue = columns.find((column) => column.key === sort?.key)?.sortValue || ((value) => value);
+  const sorted = sort ? [...rows].sort((a, b) => compare(sortValue(a[sort.key]), sortValue(b[sort.key])) * sort.dir) : rows;
   const head = el("tr");
   for (const column of columns) {
     const th = el("th", { scope: "col" });

@@ -1,0 +1,94 @@
+"""Drives the dashboard in Chromium as a person would to read what pushes caused: signs in through its form
+with a token, reads the Attribution panel and the campaign's row in the campaigns table, sorts that table by
+conversion value both ways (reading the campaigns' order), clicks the campaign
+and reads its drill-down (outcomes chart, conversion value, its pushes), then types a date range with nothing
+in it, applies it and reads the panel again. Prints one JSON object:
+{"panel": {...}, "campaign_row": {...}, "by_value": [[...], [...]], "detail": {...}, "empty_range": {...}}.
+
+Usage: attribution_clicks.py BASE_URL TOKEN CAMPAIGN
+       (run by DashboardAttributionTests; needs chromium-driver, selenium)
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def wait(what, check, seconds=15):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            value = check()
+            if value:
+                return value
+        except Exception:  # the page is still drawing
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+def table(driver, table_id):
+    """The table's rows as {header: cell}, headers without the sort arrows."""
+    headers = [cell.text.rstrip(" ▲▼") for cell in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} thead th")]
+    return [
+        dict(zip(headers, [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]))
+        for row in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")]
+
+
+def panel(driver):
+    return {
+        "rows": table(driver, "attribution-table"),
+        "value": driver.find_element(By.ID, "attribution-value").text,
+        "unattributed_value": driver.find_element(By.ID, "attribution-unattributed-value").text,
+        "empty_shown": driver.find_element(By.ID, "attribution-empty").is_displayed(),
+    }
+
+
+def main(base, token, campaign):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600", "--lang=en-US"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(base + "/dashboard/")
+        wait("the sign-in form", lambda: driver.find_element(By.ID, "token")).send_keys(token)
+        driver.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
+        wait("the page to load", lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-loaded") == "true")
+        wait("the attribution table", lambda: table(driver, "attribution-table"))
+        seen = panel(driver)
+        row = next((row for row in table(driver, "campaigns-table") if row.get("Campaign") == campaign), None)
+        by_value = []
+        for _ in range(2):
+            driver.find_element(By.XPATH, "//table[@id='campaigns-table']//th/button[text()='Conversion value']").click()
+            by_value.append([row["Campaign"] for row in table(driver, "campaigns-table")])
+
+        wait(f"a link for {campaign}", lambda: driver.find_element(By.LINK_TEXT, campaign)).click()
+        wait("the drill-down", lambda: driver.find_element(By.ID, "detail-title").text == f"Campaign {campaign}")
+        outcomes = wait("the outcomes chart", lambda: [
+            text.get_attribute("textContent") for text in driver.find_elements(By.CSS_SELECTOR, "#outcomes-chart text")])
+        detail = {
+            # Label and figure alternate: ["Direct opens", "1", "Infl. opens", "1 (50.0%)", ...].
+            "outcomes": dict(zip(outcomes[0::2], outcomes[1::2])),
+            "value": driver.find_element(By.ID, "outcomes-value").text,
+            "pushes": table(driver, "pushes-table"),
+        }
+
+        # A range long before anything was sent: typed as a person types a date, then applied.
+        for field in ("from", "to"):
+            element = driver.find_element(By.ID, field)
+            element.send_keys("01022020")
+            wait(f"the {field} date", lambda: element.get_attribute("value") == "2020-01-02")
+        driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        wait("the empty attribution state", lambda: driver.find_element(By.ID, "attribution-empty").is_displayed())
+        empty_range = panel(driver)
+    finally:
+        driver.quit()
+    print(json.dumps({"panel": seen, "campaign_row": row, "by_value": by_value, "detail": detail, "empty_range": empty_range}, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], sys.argv[3])
