@@ -15,22 +15,9 @@ import time
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-
-def wait(what, check, seconds=15):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            value = check()
-            if value:
-                return value
-        except Exception:  # the page is still drawing
-            pass
-        time.sleep(0.1)
-    raise TimeoutError(f"timed out waiting for {what}")
+from browser_support import chromium, sign_in, wait
 
 
 def csv_rows(base, token, path, campaign):
@@ -64,19 +51,11 @@ def make_an_alert_fire(base, token, admin_token):
 
 
 def main(base, token, admin_token, campaigns):
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600"]:
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium()
     results = []
     try:
-        driver.get(base + "/dashboard/")
-        field = wait("the sign-in form", lambda: driver.find_element(By.ID, "token"))
-        field.send_keys(token)
-        driver.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
+        sign_in(driver, base, token)
         wait("the campaigns table", lambda: driver.find_elements(By.CSS_SELECTOR, "#campaigns-table tbody tr"))
-        wait("the page to load", lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-loaded") == "true")
         banner_before = driver.find_element(By.ID, "alerts-banner").is_displayed()
         for name in campaigns:
             link = wait(f"a link for {name}", lambda: driver.find_element(By.LINK_TEXT, name))
