@@ -104,6 +104,7 @@ public enum HumanTableRenderer {
         case .integer(let number): grouped(number)
         case .rate(let rate): rate.map { String(format: "%.1f%%", $0 * 100) } ?? "–"
         case .seconds(let seconds): seconds.map(duration) ?? "–"
+        case .optionalInteger(let number): number.map(grouped) ?? "–"
         case .flag(let flag): flag ? "yes" : "no"
         case .counts(let counts, _): counts.keys.sorted().map { "\($0) \(grouped(counts[$0]!))" }.joined(separator: ", ")
         case .money(let amounts, _):

@@ -68,6 +68,7 @@ extension ReportTable {
             case .integer: .integer(try container.decode(Int64.self, forKey: key))
             case .rate: .rate(try container.decodeIfPresent(Double.self, forKey: key))
             case .seconds: .seconds(try container.decodeIfPresent(Int64.self, forKey: key))
+            case .optionalInteger: .optionalInteger(try container.decodeIfPresent(Int64.self, forKey: key))
             case .flag: .flag(try container.decode(Bool.self, forKey: key))
             case .counts(_, let prefix): .counts(try container.decode([String: Int64].self, forKey: key), csvPrefix: prefix)
             case .money(_, let prefix):
