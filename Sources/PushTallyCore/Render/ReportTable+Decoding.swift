@@ -11,6 +11,7 @@ extension ReportRequest {
         case .timeseries(let options): return try TimeseriesReport.table([], options: options, fromMillis: nil, toMillis: nil)
         case .versions(let dimension): return ReceiptHealthReport.table([], dimension: dimension)
         case .attribution: return AttributionReport.table(Outcomes())
+        case .variants(let campaign, _): return VariantReport.table(campaign: campaign, rows: [], control: nil, withoutVariant: 0)
         }
     }
 }
