@@ -17,6 +17,7 @@ enum PostgresSchema {
         (2, "v2-webhooks-alerts", WebhookSchema.statements(dialect: .postgres)),
         (3, "v3-attribution", AttributionSchema.statements(dialect: .postgres)),
         (4, "v4-outcome-shards", outcomeShards),
+        (5, "v5-send-attributes", SendAttributeColumns.additions(integer: "BIGINT")),
     ]
 
     /// The live outcome rollups get a shard per collector like the other rollups (see PostgresRollupWriter):

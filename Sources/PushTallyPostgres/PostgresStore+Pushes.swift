@@ -92,6 +92,13 @@ extension PostgresStore: PushRegistry {
                 VALUES (\(push.pushID), \(push.campaign), \(push.title), \(push.sentAtMillis), \(push.app), \(push.environment), \(now), \(now))
                 """, logger: logger)
         }
+        let (variant, collapseID, priority, pushType, expiration) = SendAttributeColumns.values(push.attributes)
+        try await connection.run(
+            """
+            UPDATE pushes SET variant = \(variant), collapse_id = \(collapseID), priority = \(priority),
+                push_type = \(pushType), expiration = \(expiration)
+            WHERE push_id = \(push.pushID)
+            """, logger: logger)
         try await replaceCounts(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
         if let sentAt = plan.settleTimingAt {
             for target in TimingSettlement.targets {

@@ -20,10 +20,14 @@ extension PostgresStore: ReportReader {
         // them could otherwise show a histogram without its displays.
         return try await readSnapshot { read in
             var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1)
-            for (id, campaign, title, sentAt, app, environment) in try await read(
-                scoped("SELECT push_id, campaign, title, sent_at, app, environment FROM pushes")
-            ).decode((String, String, String?, Int64?, String?, String?).self) {
-                assembly.registered(pushID: id, campaign: campaign, title: title, sentAtMillis: sentAt, app: app, environment: environment)
+            let attributeColumns = SendAttributeColumns.names.joined(separator: ", ")
+            for (id, campaign, title, sentAt, app, environment, variant, collapseID, priority, pushType, expiration) in try await read(
+                scoped("SELECT push_id, campaign, title, sent_at, app, environment, \(attributeColumns) FROM pushes")
+            ).decode((String, String, String?, Int64?, String?, String?, String?, String?, Int64?, String?, Int64?).self) {
+                assembly.registered(
+                    pushID: id, campaign: campaign, title: title, sentAtMillis: sentAt, app: app, environment: environment,
+                    attributes: SendAttributeColumns.attributes(
+                        variant: variant, collapseID: collapseID, priority: priority, pushType: pushType, expiration: expiration))
             }
             for (id, targeted, sent) in try await read(
                 grouped("SELECT push_id, SUM(targeted)::bigint, SUM(sent)::bigint FROM push_sends", by: "push_id")

@@ -170,6 +170,9 @@ package enum Migrations {
         migrator.registerMigration("v7-attribution") { db in
             for statement in AttributionSchema.statements(dialect: .sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v8-send-attributes") { db in
+            for statement in SendAttributeColumns.additions(integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

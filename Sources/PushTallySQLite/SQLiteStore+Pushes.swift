@@ -77,6 +77,10 @@ extension SQLiteStore: PushRegistry {
                     """,
                 arguments: [push.pushID, push.campaign, push.title, push.sentAtMillis, push.app, push.environment, now, now])
         }
+        let (variant, collapseID, priority, pushType, expiration) = SendAttributeColumns.values(push.attributes)
+        try db.execute(
+            sql: "UPDATE pushes SET \(SendAttributeColumns.names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE push_id = ?",
+            arguments: [variant, collapseID, priority, pushType, expiration, push.pushID])
         try replaceCounts(push.counts, pushID: push.pushID, batchID: "", in: db)
         if let sentAt = plan.settleTimingAt {
             try EventWriter.settleTiming(pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, in: db)

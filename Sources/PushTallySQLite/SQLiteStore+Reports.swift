@@ -14,9 +14,17 @@ extension SQLiteStore: ReportReader {
         // report over many pushes reads tens of thousands of rows.
         var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1)
         let registered = try Row.fetchCursor(
-            db, sql: "SELECT push_id, campaign, title, sent_at, app, environment FROM pushes \(scope)", arguments: arguments)
+            db,
+            sql: """
+                SELECT push_id, campaign, title, sent_at, app, environment, \(SendAttributeColumns.names.joined(separator: ", "))
+                FROM pushes \(scope)
+                """,
+            arguments: arguments)
         while let row = try registered.next() {
-            assembly.registered(pushID: row[0], campaign: row[1], title: row[2], sentAtMillis: row[3], app: row[4], environment: row[5])
+            assembly.registered(
+                pushID: row[0], campaign: row[1], title: row[2], sentAtMillis: row[3], app: row[4], environment: row[5],
+                attributes: SendAttributeColumns.attributes(
+                    variant: row[6], collapseID: row[7], priority: row[8], pushType: row[9], expiration: row[10]))
         }
         // Sends by their own scan, in key order, rather than joined: the join cost most of this function's time.
         let sends = try Row.fetchCursor(

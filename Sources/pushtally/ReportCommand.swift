@@ -6,7 +6,7 @@ struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print a report from the database file or a running server (same numbers as the HTTP API).",
-        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Attribution.self]
+        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Attribution.self, Variants.self]
     )
 
     /// Options every report takes.

@@ -30,6 +30,7 @@ import Testing
         ("CampaignRow", CampaignReport.table([], maturity: Maturity(nowMillis: 0))),
         ("PushRow", PushReport.table([], maturity: Maturity(nowMillis: 0))),
         ("AttributionRow", AttributionReport.table(Outcomes())),
+        ("VariantRow", VariantReport.table(campaign: "c", rows: [], control: nil, withoutVariant: 0)),
     ])
     func documentedRowsMatchTheRenderedOnes(_ schema: String, _ table: ReportTable) throws {
         let documented = try Self.schema(schema)
@@ -37,6 +38,14 @@ import Testing
         #expect(rendered.isSubset(of: documented.properties), "\(schema) lacks \(rendered.subtracting(documented.properties).sorted())")
         #expect(documented.required.isSubset(of: rendered), "\(schema) requires \(documented.required.subtracting(rendered).sorted())")
         #expect(documented.required.count > 5)
+    }
+
+    /// The variants report's top-level fields (its header) are the documented, required ones.
+    @Test func theVariantReportHeaderIsDocumented() throws {
+        let documented = try Self.schema("VariantReport")
+        let header = VariantReport.table(campaign: "c", rows: [], control: nil, withoutVariant: 0).header.map(\.0)
+        #expect(Set(header + ["variants"]) == documented.required)
+        #expect(documented.required == documented.properties)
     }
 
     /// The outcome columns are documented on the per-campaign and per-push rows, required.

@@ -10,11 +10,12 @@ public enum PushImport {
     }
 
     /// CSV columns: `push_id`, `campaign`, `title`, `sent_at`, `targeted`, `sent`, `app`, `environment`,
-    /// `failed` (a total) or `failed:<Reason>` columns (e.g. `failed:Unregistered`). Unknown columns are ignored.
+    /// `failed` (a total) or `failed:<Reason>` columns (e.g. `failed:Unregistered`), `variant`, `collapse_id`,
+    /// `priority`, `push_type`, `expiration`. Unknown columns are ignored.
     public static func csv(_ text: String) -> [Line] {
         let records = CSVParser.parse(text)
         guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
-        let numeric: Set<String> = ["targeted", "sent", "failed"]
+        let numeric: Set<String> = ["targeted", "sent", "failed", "priority"]
         return records.dropFirst().enumerated().compactMap { offset, cells in
             if cells.allSatisfy({ $0.isEmpty }) { return nil }
             var object: [String: JSONValue] = [:]

@@ -26,8 +26,44 @@ public enum PushValidator {
             },
             app: try string(object, "app", limit: 256),
             environment: environment,
-            counts: try counts(object)
+            counts: try counts(object),
+            attributes: try attributes(object)
         )
+    }
+
+    /// `variant`, `collapse_id`, `priority`, `push_type` and `expiration`, each refused with its name.
+    static func attributes(_ object: [String: JSONValue]) throws(FieldError) -> SendAttributes {
+        let limit = SendAttributes.maximumBytes
+        var attributes = SendAttributes(
+            variant: try string(object, "variant", limit: limit), collapseID: try string(object, "collapse_id", limit: limit))
+        if let value = object["priority"]?.rawValue {
+            let number: Double? = switch value {
+            case .number(let n): n
+            case .string(let text): Double(text)
+            case .unsupported: nil
+            }
+            guard let number, let priority = SendAttributes.priorities.first(where: { Double($0) == number }) else {
+                throw FieldError("bad_value", "priority must be 5 or 10, as apns-priority takes", field: "priority")
+            }
+            attributes.priority = priority
+        }
+        if let pushType = try string(object, "push_type", limit: 32) {
+            guard SendAttributes.pushTypes.contains(pushType) else {
+                throw ReportQuery.notAllowed("push_type", pushType, SendAttributes.pushTypes)
+            }
+            attributes.pushType = pushType
+        }
+        if let value = object["expiration"]?.rawValue {
+            // 0 is APNs' "do not store"; anything else is a time, as sent_at is.
+            if case .number(0) = value {
+                attributes.expirationMillis = 0
+            } else if case .string("0") = value {
+                attributes.expirationMillis = 0
+            } else {
+                attributes.expirationMillis = try Timestamp.millis(from: value, field: "expiration")
+            }
+        }
+        return attributes
     }
 
     /// A batch of sends from one worker, idempotent by `batch_id`.

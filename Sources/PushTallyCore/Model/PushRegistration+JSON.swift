@@ -3,6 +3,7 @@
 extension PushRegistration: Encodable {
     private enum Key: String, CodingKey {
         case push_id, campaign, title, sent_at, app, environment, targeted, sent, failed
+        case variant, collapse_id, priority, push_type, expiration
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -17,5 +18,10 @@ extension PushRegistration: Encodable {
         try container.encode(counts.targeted, forKey: .targeted)
         try container.encode(counts.sent, forKey: .sent)
         try container.encode(counts.failed, forKey: .failed)
+        try container.encodeIfPresent(attributes.variant, forKey: .variant)
+        try container.encodeIfPresent(attributes.collapseID, forKey: .collapse_id)
+        try container.encodeIfPresent(attributes.priority, forKey: .priority)
+        try container.encodeIfPresent(attributes.pushType, forKey: .push_type)
+        try container.encodeIfPresent(attributes.expirationMillis.map { Double($0) / 1000 }, forKey: .expiration)
     }
 }

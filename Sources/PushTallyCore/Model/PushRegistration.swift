@@ -12,10 +12,12 @@ public struct PushRegistration: Sendable, Hashable {
     /// `production` or `sandbox`.
     public var environment: String?
     public var counts: SendCounts
+    /// Variant and APNs send attributes.
+    public var attributes: SendAttributes
 
     public init(
         pushID: String, campaign: String, title: String? = nil, sentAtMillis: Int64? = nil, app: String? = nil,
-        environment: String? = nil, counts: SendCounts = SendCounts()
+        environment: String? = nil, counts: SendCounts = SendCounts(), attributes: SendAttributes = SendAttributes()
     ) {
         self.pushID = pushID
         self.campaign = campaign
@@ -24,6 +26,7 @@ public struct PushRegistration: Sendable, Hashable {
         self.app = app
         self.environment = environment
         self.counts = counts
+        self.attributes = attributes
     }
 }
 

@@ -21,7 +21,7 @@ public enum CSVRenderer {
         case .text(let text): text ?? ""
         case .integer(let n): String(n)
         case .rate(let rate): rate.map { String($0) } ?? ""
-        case .seconds(let seconds): seconds.map { String($0) } ?? ""
+        case .seconds(let number), .optionalInteger(let number): number.map { String($0) } ?? ""
         case .flag(let flag): flag ? "true" : "false"
         case .counts, .money: ""
         }

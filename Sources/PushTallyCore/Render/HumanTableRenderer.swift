@@ -36,9 +36,19 @@ public enum HumanTableRenderer {
     static let keyColumns: [KeyColumn] = [
         KeyColumn(name: "campaign", label: "campaign"), KeyColumn(name: "push_id", label: "push"),
         KeyColumn(name: "start", label: "start"), KeyColumn(name: "version", label: "version"),
+        // The variants report's columns; other reports carry `displayed` and `opened` as totals with retries.
+        KeyColumn(name: "variant", label: "variant", only: "variants"),
+        KeyColumn(name: "control", label: "control", only: "variants"),
         KeyColumn(name: "sent", label: "sent"), KeyColumn(name: "displayed_unique", label: "displayed"),
-        KeyColumn(name: "display_rate", label: "display rate"), KeyColumn(name: "opened_unique", label: "opened"),
-        KeyColumn(name: "open_rate", label: "open rate"), KeyColumn(name: "time_to_display_p50", label: "p50 to display"),
+        KeyColumn(name: "displayed", label: "displayed", only: "variants"),
+        KeyColumn(name: "display_rate", label: "display rate"),
+        KeyColumn(name: "display_rate_lift", label: "lift", only: "variants"),
+        KeyColumn(name: "display_rate_p_value", label: "p", only: "variants"),
+        KeyColumn(name: "opened_unique", label: "opened"), KeyColumn(name: "opened", label: "opened", only: "variants"),
+        KeyColumn(name: "open_rate", label: "open rate"),
+        KeyColumn(name: "open_rate_lift", label: "open lift", only: "variants"),
+        KeyColumn(name: "open_rate_p_value", label: "open p", only: "variants"),
+        KeyColumn(name: "time_to_display_p50", label: "p50 to display"),
         KeyColumn(name: "sessions", label: "sessions"),
         // A direct open is a tap, already in `opened`: only the attribution totals show it apart.
         KeyColumn(name: "direct_opens", label: "direct opens", only: "attribution"),
@@ -102,13 +112,21 @@ public enum HumanTableRenderer {
         switch value {
         case .text(let text): text ?? (column == "campaign" ? "(unregistered)" : "–")
         case .integer(let number): grouped(number)
+        // A p-value is a probability read against thresholds such as 0.05, not a share of anything.
+        case .rate(let rate) where column.hasSuffix("_p_value"): rate.map(pValue) ?? "–"
         case .rate(let rate): rate.map { String(format: "%.1f%%", $0 * 100) } ?? "–"
         case .seconds(let seconds): seconds.map(duration) ?? "–"
+        case .optionalInteger(let number): number.map(grouped) ?? "–"
         case .flag(let flag): flag ? "yes" : "no"
         case .counts(let counts, _): counts.keys.sorted().map { "\($0) \(grouped(counts[$0]!))" }.joined(separator: ", ")
         case .money(let amounts, _):
             amounts.keys.sorted().map { "\($0) \(MoneyAmount.text(micros: amounts[$0]!))" }.joined(separator: ", ")
         }
+    }
+
+    /// `0.043`, or `<0.001` below what three decimals show.
+    static func pValue(_ p: Double) -> String {
+        p < 0.001 ? "<0.001" : String(format: "%.3f", p)
     }
 
     /// `1234567` as `1,234,567`.

@@ -44,9 +44,9 @@ public enum JSONRenderer {
             case .rate(let rate):
                 var container = encoder.singleValueContainer()
                 if let rate { try container.encode(rate) } else { try container.encodeNil() }
-            case .seconds(let seconds):
+            case .seconds(let number), .optionalInteger(let number):
                 var container = encoder.singleValueContainer()
-                if let seconds { try container.encode(seconds) } else { try container.encodeNil() }
+                if let number { try container.encode(number) } else { try container.encodeNil() }
             case .flag(let flag):
                 var container = encoder.singleValueContainer()
                 try container.encode(flag)

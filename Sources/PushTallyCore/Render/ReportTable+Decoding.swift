@@ -11,6 +11,7 @@ extension ReportRequest {
         case .timeseries(let options): return try TimeseriesReport.table([], options: options, fromMillis: nil, toMillis: nil)
         case .versions(let dimension): return ReceiptHealthReport.table([], dimension: dimension)
         case .attribution: return AttributionReport.table(Outcomes())
+        case .variants(let campaign, _): return VariantReport.table(campaign: campaign, rows: [], control: nil, withoutVariant: 0)
         }
     }
 }
@@ -68,6 +69,7 @@ extension ReportTable {
             case .integer: .integer(try container.decode(Int64.self, forKey: key))
             case .rate: .rate(try container.decodeIfPresent(Double.self, forKey: key))
             case .seconds: .seconds(try container.decodeIfPresent(Int64.self, forKey: key))
+            case .optionalInteger: .optionalInteger(try container.decodeIfPresent(Int64.self, forKey: key))
             case .flag: .flag(try container.decode(Bool.self, forKey: key))
             case .counts(_, let prefix): .counts(try container.decode([String: Int64].self, forKey: key), csvPrefix: prefix)
             case .money(_, let prefix):

@@ -3,6 +3,8 @@ public enum ReportValue: Sendable, Hashable {
     /// Text from users' data (campaign names, titles, push ids): CSV guards it against formula injection.
     case text(String?)
     case integer(Int64)
+    /// An integer that may be unknown (a push's `priority`): `null` in JSON and an empty cell in CSV.
+    case optionalInteger(Int64?)
     /// A ratio; `nil` (zero denominator) is `null` in JSON and an empty cell in CSV.
     case rate(Double?)
     /// A duration in whole seconds; `nil` (no data) is `null` in JSON and an empty cell in CSV.

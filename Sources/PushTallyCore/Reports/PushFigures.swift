@@ -10,6 +10,8 @@ public struct PushFigures: Sendable, Hashable {
     /// The earliest event time of any receipt or action, when there is one.
     public var firstEventMillis: Int64?
     public var funnel: Funnel
+    /// Variant and APNs send attributes of a registered push.
+    public var attributes = SendAttributes()
 
     public var isOrphan: Bool { campaign == nil }
 

@@ -10,13 +10,16 @@ package struct PushFiguresAssembly {
 
     /// A registered push.
     package mutating func registered(
-        pushID: String, campaign: String, title: String?, sentAtMillis: Int64?, app: String?, environment: String?
+        pushID: String, campaign: String, title: String?, sentAtMillis: Int64?, app: String?, environment: String?,
+        attributes: SendAttributes = SendAttributes()
     ) {
         var funnel = Funnel()
         funnel.pushes = 1
-        pushes[pushID] = PushFigures(
+        var figures = PushFigures(
             pushID: pushID, campaign: campaign, title: title, sentAtMillis: sentAtMillis, app: app,
             environment: environment, firstEventMillis: nil, funnel: funnel)
+        figures.attributes = attributes
+        pushes[pushID] = figures
     }
 
     /// A registered push's send totals (summed over its senders); only a push with a `sent_at` counts towards

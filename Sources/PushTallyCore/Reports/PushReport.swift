@@ -15,11 +15,22 @@ public enum PushReport {
             ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
             ("app", .text(push.app)),
             ("environment", .text(push.environment)),
-        ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
+        ] + sendAttributeColumns(push.attributes) + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
+        ]
+    }
+
+    /// The variant and APNs attributes a registration gave; `expiration` is a time, or `0` (APNs does not store it).
+    static func sendAttributeColumns(_ attributes: SendAttributes) -> [(String, ReportValue)] {
+        [
+            ("variant", .text(attributes.variant)),
+            ("collapse_id", .text(attributes.collapseID)),
+            ("priority", .optionalInteger(attributes.priority.map(Int64.init))),
+            ("push_type", .text(attributes.pushType)),
+            ("expiration", .text(attributes.expirationMillis.map { $0 == 0 ? "0" : Timestamp.iso8601(millis: $0) })),
         ]
     }
 }

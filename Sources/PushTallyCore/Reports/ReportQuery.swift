@@ -8,7 +8,7 @@
 public struct ReportQuery: Sendable, Equatable {
     /// The report routes, as their query parameters differ.
     public enum Report: String, Sendable, CaseIterable {
-        case campaigns, campaign, pushes, push, timeseries, versions, attribution
+        case campaigns, campaign, pushes, push, timeseries, versions, attribution, variants
 
         /// The query parameters this report takes, in the order the API documents them.
         public var parameters: [String] {
@@ -23,6 +23,7 @@ public struct ReportQuery: Sendable, Equatable {
             case .versions: return common + ["campaign", "push_id", "dimension"]
             // Totals by event time: unattributed sessions belong to no push, campaign or app.
             case .attribution: return ["from", "to", "format", "bom"]
+            case .variants: return common + ["control"]
             }
         }
     }
@@ -41,6 +42,8 @@ public struct ReportQuery: Sendable, Equatable {
     public var bucket = TimeseriesOptions.Width.day
     public var timeZone = "UTC"
     public var dimension = VersionDimension.appVersion
+    /// The variants report's control variant; `nil`: `control` if present, else the first by name.
+    public var control: String?
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct ReportQuery: Sendable, Equatable {
             _ = try TimeseriesOptions.zone(named: value)
             timeZone = value
         case "dimension": dimension = try Self.dimension(value)
+        case "control": control = value
         default: break
         }
     }
@@ -90,6 +94,7 @@ public struct ReportQuery: Sendable, Equatable {
             subject = .timeseries(TimeseriesOptions(width: bucket, timeZone: try TimeseriesOptions.zone(named: timeZone), name: timeZone))
         case .versions: subject = .versions(dimension)
         case .attribution: subject = .attribution
+        case .variants: subject = .variants(pathValue ?? "", control: control)
         }
         return ReportRequest(subject, filter: filter)
     }

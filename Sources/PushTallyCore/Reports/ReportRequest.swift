@@ -17,6 +17,8 @@ public enum ReportSubject: Sendable, Hashable {
     case versions(VersionDimension)
     /// Sessions and conversions by credit, unattributed included, by their event time (`from`, `to`).
     case attribution
+    /// One row per A/B variant of a campaign, compared with `control` (`nil`: the default control).
+    case variants(String, control: String?)
 }
 
 /// A report and the filter it applies.
@@ -39,6 +41,7 @@ public struct ReportRequest: Sendable, Hashable {
         case .timeseries: .timeseries
         case .versions: .versions
         case .attribution: .attribution
+        case .variants: .variants
         }
     }
 
@@ -52,6 +55,7 @@ public struct ReportRequest: Sendable, Hashable {
         case .timeseries: "timeseries"
         case .versions: "versions"
         case .attribution: "attribution"
+        case .variants: "variants"
         }
     }
 
@@ -94,6 +98,9 @@ public struct ReportRequest: Sendable, Hashable {
             path = "/v1/reports/versions"
         case .attribution:
             path = "/v1/reports/attribution"
+        case .variants(let name, let control):
+            add("control", control)
+            path = "/v1/reports/campaigns/\(segment(name))/variants"
         }
         return (path, query)
     }
@@ -107,7 +114,8 @@ public struct ReportNotFound: Error, Sendable, CustomStringConvertible {
 
 extension ReportReader {
     /// Runs a report against the rollups.
-    /// - Throws: ``ReportNotFound`` for an unknown campaign or push; ``FieldError`` for a bad range.
+    /// - Throws: ``ReportNotFound`` for an unknown campaign or push; ``FieldError`` for a bad range or an unknown
+    ///   control variant.
     public func report(_ request: ReportRequest) async throws -> ReportTable {
         let maturity = Maturity(nowMillis: configuration.clock(), windowMillis: configuration.maturityWindowMillis)
         var filter = request.filter
@@ -137,6 +145,15 @@ extension ReportReader {
             return ReceiptHealthReport.table(try await versionCounts(filter, dimension: dimension), dimension: dimension)
         case .attribution:
             return AttributionReport.table(try await outcomeTotals(fromMillis: filter.fromMillis, toMillis: filter.toMillis))
+        case .variants(let name, let requested):
+            filter.campaign = name
+            let pushes = try await pushFigures(filter)
+            if pushes.isEmpty, try await pushFigures(ReportFilter(campaign: name)).isEmpty {
+                throw ReportNotFound(description: "no push is registered in campaign \(name)", field: "campaign")
+            }
+            let (rows, withoutVariant) = VariantReport.rows(pushes)
+            let control = try VariantReport.control(requested, among: rows)
+            return VariantReport.table(campaign: name, rows: rows, control: control, withoutVariant: withoutVariant)
         }
     }
 }

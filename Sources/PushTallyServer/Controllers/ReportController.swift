@@ -15,6 +15,7 @@ struct ReportController<Context: RequestContext>: Sendable {
         report(.timeseriesReport, .timeseries, on: routes)
         report(.versionsReport, .versions, on: routes)
         report(.attributionReport, .attribution, on: routes)
+        report(.variantsReport, .variants, pathParameter: "campaign", on: routes)
     }
 
     /// Registers a report route. Its query is read strictly (``ReportQuery``) and a bad parameter is answered

@@ -11,6 +11,7 @@ extension APIRoute {
         case .timeseriesReport: .timeseries
         case .versionsReport: .versions
         case .attributionReport: .attribution
+        case .variantsReport: .variants
         default: nil
         }
     }

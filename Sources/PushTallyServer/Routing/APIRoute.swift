@@ -21,6 +21,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     case timeseriesReport
     case versionsReport
     case attributionReport
+    case variantsReport
     case health
     case metrics
     case dashboard
@@ -42,7 +43,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory: .get
         case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
-            .attributionReport, .health, .metrics, .dashboard, .dashboardFile:
+            .attributionReport, .variantsReport, .health, .metrics, .dashboard, .dashboardFile:
             .get
         }
     }
@@ -64,6 +65,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .timeseriesReport: "/v1/reports/timeseries"
         case .versionsReport: "/v1/reports/versions"
         case .attributionReport: "/v1/reports/attribution"
+        case .variantsReport: "/v1/reports/campaigns/:campaign/variants"
         case .health: "/healthz"
         case .metrics: "/metrics"
         // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
@@ -88,7 +90,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .receipts, .actions, .sessions, .conversions: .ingest
         case .registerPush, .registerPushes, .recordSends: .backend
         case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
-            .attributionReport:
+            .attributionReport, .variantsReport:
             .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
