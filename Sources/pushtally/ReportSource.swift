@@ -21,15 +21,17 @@ struct SourceOptions: ParsableArguments {
         case server(PushTallyAPIClient)
     }
 
-    /// - Parameter mustExist: whether a missing database file is an error (exit 3) rather than a new database.
-    func open(mustExist: Bool = true) async throws -> Source {
+    /// - Parameters:
+    ///   - mustExist: whether a missing database file is an error (exit 3) rather than a new database.
+    ///   - needsDeviceSecret: whether the command keys raw device ids (the device timeline).
+    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false) async throws -> Source {
         if let server = server ?? environment("PUSHTALLY_SERVER") {
             guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
                 throw ValidationError("--server must be an http(s) URL, not \(server)")
             }
             return .server(PushTallyAPIClient(baseURL: url, token: token ?? environment("PUSHTALLY_TOKEN")))
         }
-        return .database(try await database.open(mustExist: mustExist))
+        return .database(try await database.open(mustExist: mustExist, needsDeviceSecret: needsDeviceSecret))
     }
 }
 

@@ -31,6 +31,7 @@ import Testing
         (.get, "/v1/alerts", nil, .read),
         (.get, "/v1/alerts/al_auth/history", nil, .read),
         (.delete, "/v1/alerts/al_auth", nil, .admin),
+        (.get, "/v1/devices/dev_auth/timeline", nil, .admin),
     ]
 
     /// A route's pattern from its test path (`/v1/pushes/p1` -> `/v1/pushes/{push_id}`).
@@ -38,6 +39,7 @@ import Testing
         let pattern = path.replacingOccurrences(of: "/p1", with: "/{push_id}")
             .replacingOccurrences(of: "/campaigns/c", with: "/campaigns/{campaign}")
             .replacingOccurrences(of: "/wh_auth", with: "/{id}").replacingOccurrences(of: "/al_auth", with: "/{id}")
+            .replacingOccurrences(of: "/dev_auth", with: "/{device_id}")
         return "\(method.rawValue) \(pattern)"
     }
 

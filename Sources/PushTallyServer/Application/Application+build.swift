@@ -41,6 +41,7 @@ func buildRoutes(
         urlGuard: WebhookURLGuard(allowPrivate: configuration.allowPrivateWebhooks)
     ).register(on: routes)
     AlertController(store: store, authorizer: authorizer, reader: reader).register(on: routes)
+    DeviceController(store: store, authorizer: authorizer).register(on: routes)
     HealthController(store: store).register(on: routes)
     MetricsController(store: store).register(on: routes)
     DashboardController().register(on: routes)

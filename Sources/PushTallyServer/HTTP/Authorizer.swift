@@ -33,6 +33,13 @@ struct Authorizer: Sendable {
         }
     }
 
+    /// Like ``require(_:_:)``, and returns the token's id (never its secret), for a log of who read what.
+    func requireIdentified(_ role: Role, _ request: Request) async throws -> String {
+        try await require(role, request)
+        // The store accepted the token, so it has our shape and an id.
+        return Self.token(in: request.headers, queryKey: nil).flatMap(TokenSecret.parse)?.id ?? "-"
+    }
+
     /// A bearer token wins over `queryKey`; a malformed `Authorization` header is no token at all.
     static func token(in headers: HTTPFields, queryKey: String?) -> String? {
         if let header = headers[.authorization] {

@@ -13,14 +13,15 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // A path no route matched is not logged: it may be anything, a mistyped token included.
             // (Hummingbird names the route of a request it could not route "NotFound".)
             let routed = context.endpointPath.map { $0 != "NotFound" } ?? false
-            let path = routed ? request.uri.path : nil
+            let path = routed ? APIRoute.loggedPath(of: request.uri.path) : nil
             throw Self.answer(error, method: request.method, path: path, logger: context.logger)
         }
     }
 
     /// The API error for anything a handler threw, logged when it is the client's (4xx): one line per
     /// rejected request, with the path but not its query (a `?key=` stays out of logs), never a header or a
-    /// body. `path` is `nil` for a path no route matched.
+    /// body. `path` is `nil` for a path no route matched, and a route's template where the path carries
+    /// personal data (``APIRoute/loggedPath(of:)``).
     ///
     /// `pushtally_events_rejected_total` counts only what was refused on the routes that take events and
     /// sends, so a browser's favicon 404 or a report with a bad time zone does not look like lost data.

@@ -23,6 +23,7 @@ extension APIRoute {
         case .webhookDeliveries: return ["status", "limit"]
         case .replayWebhook: return ["since"]
         case .alertHistory: return ["limit"]
+        case .deviceTimeline: return ["limit", "after"]
         default: break
         }
         // `?key=` carries an ingest key for clients that cannot set headers.

@@ -35,13 +35,14 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     case listAlerts
     case deleteAlert
     case alertHistory
+    case deviceTimeline
 
     var method: HTTPRequest.Method {
         switch self {
         case .receipts, .actions, .sessions, .conversions, .registerPushes, .recordSends, .createWebhook, .replayWebhook, .createAlert: .post
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
-        case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory: .get
+        case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline: .get
         case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
             .attributionReport, .variantsReport, .health, .metrics, .dashboard, .dashboardFile:
             .get
@@ -78,6 +79,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .createAlert, .listAlerts: "/v1/alerts"
         case .deleteAlert: "/v1/alerts/:id"
         case .alertHistory: "/v1/alerts/:id/history"
+        case .deviceTimeline: "/v1/devices/:device_id/timeline"
         }
     }
 
@@ -97,6 +99,8 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         // shows the firing ones) but only an admin defines them.
         case .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries, .replayWebhook, .createAlert, .deleteAlert: .admin
         case .listAlerts, .alertHistory: .read
+        // One person's activity, for support: operators only.
+        case .deviceTimeline: .admin
         }
     }
 
@@ -124,6 +128,16 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     /// and sends, so a browser's favicon 404 or a report with a bad time zone does not look like lost data.
     var countsRejectedEvents: Bool {
         eventKind != nil || role == .backend
+    }
+
+    /// Whether logs name this route by its template rather than the requested path: its path parameter is
+    /// personal data (a raw device id), which must never reach a log.
+    var logsTemplate: Bool { self == .deviceTimeline }
+
+    /// What a log line names a request to this route by: the path as requested (without its query), or the
+    /// route's template when the path carries personal data.
+    func loggedPath(_ requested: String) -> String {
+        logsTemplate ? path : requested
     }
 
     /// `POST /v1/receipts`.
@@ -159,5 +173,13 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     /// The route a request path (no query) has the shape of, whatever its method.
     static func matching(path: Substring) -> APIRoute? {
         allCases.first { $0.matches(path: path) }
+    }
+}
+
+extension APIRoute {
+    /// A requested path as logs may show it: the template of a route whose path carries personal data, else
+    /// the path itself.
+    static func loggedPath(of requested: String) -> String {
+        matching(path: requested[...]).map { $0.loggedPath(requested) } ?? requested
     }
 }

@@ -4,7 +4,9 @@
 /// statements it plans.
 ///
 /// Code that needs one role takes that role (``EventIngestor``, ``PushRegistry``, ``ReportReader``,
-/// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``, ``WebhookStore``, ``AlertStore``), so a test double of it stays small.
+/// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``, ``WebhookStore``, ``AlertStore``,
+/// ``DeviceTimelineReader``), so a test double of it stays small.
 public protocol PushTallyStore:
-    EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle, WebhookStore, AlertStore
+    EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle, WebhookStore, AlertStore,
+    DeviceTimelineReader
 {}

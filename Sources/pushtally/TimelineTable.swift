@@ -1,0 +1,34 @@
+import Foundation
+
+/// The timeline's JSON as a terminal table: one line per event, its fields in columns.
+struct TimelineTable {
+    var table = PlainTable(header: [
+        "ts", "type", "push_id", "action", "campaign", "app", "app_version", "os_version", "ttd_s", "id", "value",
+        "attribution", "duplicate",
+    ])
+    var next: String?
+
+    init(json: String) throws {
+        guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            let events = object["events"] as? [[String: Any]]
+        else { throw CocoaError(.coderReadCorrupt) }
+        next = object["next"] as? String
+        table.rows = events.map { event in
+            func text(_ key: String) -> String {
+                switch event[key] {
+                case let string as String: string
+                case let number as NSNumber: number.stringValue
+                default: PlainTable.missing
+                }
+            }
+            let id = event["session_id"] ?? event["conversion_id"]
+            let value = event["value"].map { "\($0) \(event["currency"] as? String ?? "")" }
+            let credit = event["attribution"].map { "\($0)" + ((event["attributed_push"] as? String).map { " \($0)" } ?? "") }
+            return [
+                text("ts"), text("type"), text("push_id"), text("action"), text("campaign"), text("app"), text("app_version"),
+                text("os_version"), text("time_to_display_s"), (id as? String) ?? PlainTable.missing,
+                value ?? PlainTable.missing, credit ?? PlainTable.missing, (event["duplicate"] as? Bool) == true ? "yes" : "no",
+            ]
+        }
+    }
+}
