@@ -36,6 +36,9 @@ public enum HumanTableRenderer {
     static let keyColumns: [KeyColumn] = [
         KeyColumn(name: "campaign", label: "campaign"), KeyColumn(name: "push_id", label: "push"),
         KeyColumn(name: "start", label: "start"), KeyColumn(name: "version", label: "version"),
+        // Push rows carry these too: only a campaigns report grouped by one shows it without --wide.
+        KeyColumn(name: "priority", label: "priority", only: "campaigns"),
+        KeyColumn(name: "push_type", label: "push type", only: "campaigns"),
         KeyColumn(name: "sent", label: "sent"), KeyColumn(name: "displayed_unique", label: "displayed"),
         KeyColumn(name: "display_rate", label: "display rate"), KeyColumn(name: "opened_unique", label: "opened"),
         KeyColumn(name: "open_rate", label: "open rate"), KeyColumn(name: "time_to_display_p50", label: "p50 to display"),

@@ -15,11 +15,21 @@ public enum PushReport {
             ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
             ("app", .text(push.app)),
             ("environment", .text(push.environment)),
-        ] + sendAttributeColumns(push.attributes) + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
+        ] + sendAttributeColumns(push.attributes) + supersessionColumns(push.supersession)
+            + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" && $0.0 != "superseded_pushes" }
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
+        ]
+    }
+
+    /// The later push that replaced this one at APNs (same app and collapse id, sent before this one expired).
+    static func supersessionColumns(_ supersession: Supersession?) -> [(String, ReportValue)] {
+        [
+            ("superseded_by", .text(supersession?.supersededBy)),
+            // Whole seconds, as every duration in reports: pushes a few hundred ms apart read 0.
+            ("superseded_after_s", .seconds(supersession.map { $0.afterMillis / 1000 })),
         ]
     }
 

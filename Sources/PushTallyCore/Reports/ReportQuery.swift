@@ -14,7 +14,7 @@ public struct ReportQuery: Sendable, Equatable {
         public var parameters: [String] {
             let common = ["from", "to", "app", "environment", "format", "bom"]
             switch self {
-            case .campaigns: return common + ["campaign"]
+            case .campaigns: return common + ["campaign", "by"]
             case .campaign: return common
             // One push is addressed by its id: a filter could only hide it.
             case .push: return ["format", "bom"]
@@ -41,6 +41,8 @@ public struct ReportQuery: Sendable, Equatable {
     public var bucket = TimeseriesOptions.Width.day
     public var timeZone = "UTC"
     public var dimension = VersionDimension.appVersion
+    /// Campaigns: split rows by this send attribute.
+    public var by: ReportGrouping?
 
     public init() {}
 
@@ -74,6 +76,7 @@ public struct ReportQuery: Sendable, Equatable {
             _ = try TimeseriesOptions.zone(named: value)
             timeZone = value
         case "dimension": dimension = try Self.dimension(value)
+        case "by": by = try Self.grouping(value)
         default: break
         }
     }
@@ -91,7 +94,7 @@ public struct ReportQuery: Sendable, Equatable {
         case .versions: subject = .versions(dimension)
         case .attribution: subject = .attribution
         }
-        return ReportRequest(subject, filter: filter)
+        return ReportRequest(subject, filter: filter, by: report == .campaigns ? by : nil)
     }
 }
 
@@ -117,6 +120,11 @@ extension ReportQuery {
     /// A time series bucket: `hour` or `day`.
     public static func bucket(_ value: String) throws(FieldError) -> TimeseriesOptions.Width {
         try oneOf(TimeseriesOptions.Width.self, value, name: "bucket")
+    }
+
+    /// A send attribute to group campaign rows by: `priority` or `push_type`.
+    public static func grouping(_ value: String) throws(FieldError) -> ReportGrouping {
+        try oneOf(ReportGrouping.self, value, name: "by")
     }
 
     /// A receipt-health dimension: `app_version` or `os_version`.
