@@ -69,6 +69,9 @@ public enum CampaignReport {
                 + funnelColumns(row.funnel)
                 + maturity.columns(latestSentAt: row.latestSentAtMillis) + [
                     ("orphan", .flag(row.isOrphan)),
+                    // New fixed columns go after the others (README: CSV readers may go by position).
+                    ("superseded_loss", .integer(row.funnel.supersededLoss)),
+                    ("superseded_pushes", .integer(Int64(row.funnel.supersededPushes))),
                     ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
                     ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
                 ]
@@ -100,9 +103,6 @@ public enum CampaignReport {
         columns += [
             ("failed_other", .integer(funnel.failedOther)),
             ("unexplained_loss", .integer(funnel.unexplainedLoss)),
-            ("superseded_loss", .integer(funnel.supersededLoss)),
-            // Campaign rows only: a push row names its superseding push instead.
-            ("superseded_pushes", .integer(Int64(funnel.supersededPushes))),
             ("time_to_display_p50", .seconds(funnel.latency.quantileSeconds(0.5))),
             ("time_to_display_p90", .seconds(funnel.latency.quantileSeconds(0.9))),
             ("time_to_display_p99", .seconds(funnel.latency.quantileSeconds(0.99))),
