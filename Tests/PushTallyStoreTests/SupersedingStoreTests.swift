@@ -136,4 +136,16 @@ import Testing
             #expect(byType.values(of: "push_type") == [.text(nil), .text(nil)])
         }
     }
+
+    /// The peers are looked up by `(app, collapse_id, sent_at)`, not by scanning every push.
+    @Test(arguments: StoreKind.allCases)
+    func pushesHaveTheCollapseIndex(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let sql = kind == .sqlite
+                ? "SELECT sql FROM sqlite_master WHERE name = 'pushes_collapse'"
+                : "SELECT indexdef FROM pg_indexes WHERE indexname = 'pushes_collapse'"
+            let definition = try await store.column(sql).first ?? nil
+            #expect(definition?.contains("(app, collapse_id, sent_at)") == true, "\(String(describing: definition))")
+        }
+    }
 }
