@@ -18,6 +18,7 @@ enum PostgresSchema {
         (3, "v3-attribution", AttributionSchema.statements(dialect: .postgres)),
         (4, "v4-outcome-shards", outcomeShards),
         (5, "v5-send-attributes", SendAttributeColumns.additions(integer: "BIGINT")),
+        (6, "v6-collapse-index", [SendAttributeColumns.collapseIndex]),
     ]
 
     /// The live outcome rollups get a shard per collector like the other rollups (see PostgresRollupWriter):

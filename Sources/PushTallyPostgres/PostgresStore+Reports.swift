@@ -65,6 +65,18 @@ extension PostgresStore: ReportReader {
         }
     }
 
+    /// Pushes sharing an app and collapse id with those `filter` selects (``CollapsePeersQuery``).
+    public func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] {
+        let (sql, value) = CollapsePeersQuery.sql(PushScope(filter), placeholder: "$1")
+        var bindings = PostgresBindings()
+        if let value { bindings.append(value) }
+        return try await query(PostgresQuery(unsafeSQL: sql, binds: bindings))
+            .decode((String, String, String, Int64, Int64?).self)
+            .map { id, app, collapseID, sentAt, expiration in
+                CollapsePush(pushID: id, app: app, collapseID: collapseID, sentAtMillis: sentAt, expirationMillis: expiration)
+            }
+    }
+
     /// Sessions and conversions by credit whose 15-minute bucket falls in the range.
     public func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes {
         let range = OutcomeTimeRange(fromMillis: fromMillis, toMillis: toMillis)

@@ -173,6 +173,9 @@ package enum Migrations {
         migrator.registerMigration("v8-send-attributes") { db in
             for statement in SendAttributeColumns.additions(integer: "INTEGER") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v9-collapse-index") { db in
+            try db.execute(sql: SendAttributeColumns.collapseIndex)
+        }
         return migrator
     }
 }

@@ -60,6 +60,16 @@ extension SQLiteStore: ReportReader {
         return assembly.figures(filter)
     }
 
+    /// Pushes sharing an app and collapse id with those `filter` selects (``CollapsePeersQuery``).
+    public func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] {
+        let (sql, value) = CollapsePeersQuery.sql(PushScope(filter), placeholder: "?")
+        return try await read { db in
+            try Row.fetchAll(db, sql: sql, arguments: value.map { [$0] } ?? []).map { row in
+                CollapsePush(pushID: row[0], app: row[1], collapseID: row[2], sentAtMillis: row[3], expirationMillis: row[4])
+            }
+        }
+    }
+
     /// Sessions and conversions by credit whose 15-minute bucket falls in the range.
     public func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes {
         let range = OutcomeTimeRange(fromMillis: fromMillis, toMillis: toMillis)

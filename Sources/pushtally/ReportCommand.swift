@@ -40,10 +40,12 @@ struct ReportCommand: AsyncParsableCommand {
                 environment: try environment.map { value in try checked { () throws(FieldError) in try ReportQuery.environment(value) } })
         }
 
-        func run(_ subject: ReportSubject, configure: (inout ReportFilter) -> Void = { _ in }) async throws {
+        func run(
+            _ subject: ReportSubject, by: ReportGrouping? = nil, configure: (inout ReportFilter) -> Void = { _ in }
+        ) async throws {
             var filter = try filter()
             configure(&filter)
-            let request = ReportRequest(subject, filter: filter)
+            let request = ReportRequest(subject, filter: filter, by: by)
             for (name, value) in [("from", from), ("to", to), ("app", app), ("environment", environment)] where value != nil {
                 try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: request.report) }
             }
@@ -62,8 +64,12 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Campaigns: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sent vs displayed vs opened, one row per campaign.")
+        @Option(help: "A row per campaign and value of this APNs attribute: priority or push_type.") var by: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.campaigns) }
+        func run() async throws {
+            let grouping = try by.map { value in try checked { () throws(FieldError) in try ReportQuery.grouping(value) } }
+            try await options.run(.campaigns, by: grouping)
+        }
     }
 
     struct Campaign: AsyncParsableCommand {

@@ -108,6 +108,7 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
     }
 
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] { [] }
+    func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] { [] }
 
     func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] {
         record(filter)

@@ -109,6 +109,7 @@ final class FakeReader: ReportReader, @unchecked Sendable {
         return figures
     }
 
+    func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] { [] }
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] { [] }
 
     func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] { [] }

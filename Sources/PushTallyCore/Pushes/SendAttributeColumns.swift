@@ -9,6 +9,9 @@ package enum SendAttributeColumns {
             .map { "ALTER TABLE pushes ADD COLUMN \($0)" }
     }
 
+    /// Finds the pushes that may supersede one another (``CollapsePeersQuery``) without scanning `pushes`.
+    package static let collapseIndex = "CREATE INDEX pushes_collapse ON pushes (app, collapse_id, sent_at)"
+
     /// A registration's attribute values, in ``names``' order (`nil` is `NULL`).
     package static func values(_ attributes: SendAttributes) -> (String?, String?, Int64?, String?, Int64?) {
         (attributes.variant, attributes.collapseID, attributes.priority.map(Int64.init), attributes.pushType,

@@ -39,6 +39,9 @@ public enum HumanTableRenderer {
         // The variants report's columns; other reports carry `displayed` and `opened` as totals with retries.
         KeyColumn(name: "variant", label: "variant", only: "variants"),
         KeyColumn(name: "control", label: "control", only: "variants"),
+        // Push rows carry these too: only a campaigns report grouped by one shows it without --wide.
+        KeyColumn(name: "priority", label: "priority", only: "campaigns"),
+        KeyColumn(name: "push_type", label: "push type", only: "campaigns"),
         KeyColumn(name: "sent", label: "sent"), KeyColumn(name: "displayed_unique", label: "displayed"),
         KeyColumn(name: "displayed", label: "displayed", only: "variants"),
         KeyColumn(name: "display_rate", label: "display rate"),

@@ -6,7 +6,7 @@ extension ReportRequest {
     public func emptyTable() throws -> ReportTable {
         let maturity = Maturity(nowMillis: 0)
         switch subject {
-        case .campaigns: return CampaignReport.table([], maturity: maturity)
+        case .campaigns: return CampaignReport.table([], maturity: maturity, by: by)
         case .campaign, .pushes, .push: return PushReport.table([], maturity: maturity)
         case .timeseries(let options): return try TimeseriesReport.table([], options: options, fromMillis: nil, toMillis: nil)
         case .versions(let dimension): return ReceiptHealthReport.table([], dimension: dimension)

@@ -7,6 +7,8 @@ public struct CampaignRow: Sendable, Hashable {
     public var pushIDs: [String]
     /// The latest `sent_at` of the row's pushes; `nil` while any push has none.
     public var latestSentAtMillis: Int64?
+    /// With a grouping, the attribute value the row's pushes share (``ReportGrouping``); `nil` without one.
+    public var attribute: ReportValue? = nil
 
     public var isOrphan: Bool { campaign == nil }
 }
@@ -32,36 +34,51 @@ public struct Maturity: Sendable, Hashable {
 
 /// The per-campaign report: sent vs displayed vs opened, pooled over each campaign's pushes.
 public enum CampaignReport {
-    /// Groups pushes by campaign, sorted by name; orphans, if any, come last in one row.
-    public static func rows(_ pushes: [PushFigures]) -> [CampaignRow] {
-        var byCampaign: [String: CampaignRow] = [:]
-        var orphans = CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [])
+    /// Groups pushes by campaign (and by `grouping`'s value within one), sorted by name then value; orphans,
+    /// if any, come last in one row (their attribute is `null`: nobody registered them).
+    public static func rows(_ pushes: [PushFigures], by grouping: ReportGrouping? = nil) -> [CampaignRow] {
+        struct Key: Hashable {
+            let campaign: String
+            let attribute: ReportValue?
+        }
+        var groups: [Key: CampaignRow] = [:]
+        var orphans = CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil))
         for push in pushes {
             if let campaign = push.campaign {
-                byCampaign[campaign, default: CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [])]
-                    .append(push)
+                let attribute = grouping?.cell(push.attributes)
+                groups[Key(campaign: campaign, attribute: attribute), default: CampaignRow(
+                    campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute)
+                ].append(push)
             } else {
                 orphans.append(push)
             }
         }
-        var rows = byCampaign.values.sorted { $0.campaign! < $1.campaign! }
+        var rows = groups.values.sorted {
+            $0.campaign! != $1.campaign! ? $0.campaign! < $1.campaign! : ReportGrouping.precedes($0.attribute, $1.attribute)
+        }
         if !orphans.pushIDs.isEmpty { rows.append(orphans) }
         return rows
     }
 
-    /// The report as a table: the contract's columns in order, then extras, then actions.
-    public static func table(_ rows: [CampaignRow], maturity: Maturity) -> ReportTable {
+    /// The report as a table: the contract's columns in order, then extras, then actions. With a grouping, its
+    /// attribute's column follows `campaign`.
+    public static func table(_ rows: [CampaignRow], maturity: Maturity, by grouping: ReportGrouping? = nil) -> ReportTable {
         let columns = { (row: CampaignRow) -> [(String, ReportValue)] in
-            [("campaign", .text(row.campaign))] + funnelColumns(row.funnel)
+            [("campaign", .text(row.campaign))]
+                + (grouping.map { [($0.rawValue, row.attribute ?? $0.cell(nil))] } ?? [])
+                + funnelColumns(row.funnel)
                 + maturity.columns(latestSentAt: row.latestSentAtMillis) + [
                     ("orphan", .flag(row.isOrphan)),
+                    // New fixed columns go after the others (README: CSV readers may go by position).
+                    ("superseded_loss", .integer(row.funnel.supersededLoss)),
+                    ("superseded_pushes", .integer(Int64(row.funnel.supersededPushes))),
                     ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
                     ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
                 ]
         }
         return ReportTable(
             name: "campaigns", rows: rows.map(columns),
-            template: columns(CampaignRow(campaign: "", funnel: Funnel(), pushIDs: [])))
+            template: columns(CampaignRow(campaign: "", funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil))))
     }
 
     /// The funnel's columns under their public names (shared by every report that shows a funnel).

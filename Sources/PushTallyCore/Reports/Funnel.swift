@@ -37,6 +37,10 @@ public struct Funnel: Sendable, Hashable {
     public var late: Int64 = 0
     /// Sessions and conversions credited to the push(es).
     public var outcomes = Outcomes()
+    /// Pushes replaced at APNs by a later push with the same collapse id (``Superseding``).
+    public var supersededPushes = 0
+    /// Of superseded pushes, `max(0, sent - displayed_unique)` each: loss the later push explains.
+    public var supersededLoss: Int64 = 0
 
     public init() {}
 
@@ -54,9 +58,10 @@ public struct Funnel: Sendable, Hashable {
         return failedByReason.filter { !common.contains($0.key) }.values.reduce(0, +)
     }
 
-    /// `sent - displayed_unique`: accepted by APNs, never shown (offline past expiry, coalesced, notifications
-    /// off). Negative when keyless retries inflate displays or sends are under-reported.
-    public var unexplainedLoss: Int64 { sent - displayedUnique }
+    /// `sent - displayed_unique - superseded_loss`: accepted by APNs, never shown, and not explained by a later
+    /// push with the same collapse id (offline past expiry, notifications off). Negative when keyless retries
+    /// inflate displays or sends are under-reported.
+    public var unexplainedLoss: Int64 { sent - displayedUnique - supersededLoss }
 
     /// Unique displays within `seconds` of `sent_at` (one of 1 h, 24 h, 7 d) per device sent to, over the pushes
     /// with a `sent_at`; `nil` when none has one.
@@ -99,5 +104,7 @@ public struct Funnel: Sendable, Hashable {
         latency.add(other.latency)
         late += other.late
         outcomes.add(other.outcomes)
+        supersededPushes += other.supersededPushes
+        supersededLoss += other.supersededLoss
     }
 }

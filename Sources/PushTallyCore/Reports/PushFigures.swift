@@ -12,6 +12,8 @@ public struct PushFigures: Sendable, Hashable {
     public var funnel: Funnel
     /// Variant and APNs send attributes of a registered push.
     public var attributes = SendAttributes()
+    /// The later push that replaced this one at APNs, if one did; set by reports (``Superseding``).
+    public var supersession: Supersession?
 
     public var isOrphan: Bool { campaign == nil }
 

@@ -18,8 +18,20 @@ public enum PushReport {
         ] + sendAttributeColumns(push.attributes) + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
+        ] + supersessionColumns(push) + [
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
+        ]
+    }
+
+    /// The later push that replaced this one at APNs (same app and collapse id, sent before this one expired),
+    /// after the other fixed columns as new columns go (README: CSV readers may go by position).
+    static func supersessionColumns(_ push: PushFigures) -> [(String, ReportValue)] {
+        [
+            ("superseded_by", .text(push.supersession?.supersededBy)),
+            // Whole seconds, as every duration in reports: pushes a few hundred ms apart read 0.
+            ("superseded_after_s", .seconds(push.supersession.map { $0.afterMillis / 1000 })),
+            ("superseded_loss", .integer(push.funnel.supersededLoss)),
         ]
     }
 

@@ -14,7 +14,7 @@ public struct ReportQuery: Sendable, Equatable {
         public var parameters: [String] {
             let common = ["from", "to", "app", "environment", "format", "bom"]
             switch self {
-            case .campaigns: return common + ["campaign"]
+            case .campaigns: return common + ["campaign", "by"]
             case .campaign: return common
             // One push is addressed by its id: a filter could only hide it.
             case .push: return ["format", "bom"]
@@ -44,6 +44,8 @@ public struct ReportQuery: Sendable, Equatable {
     public var dimension = VersionDimension.appVersion
     /// The variants report's control variant; `nil`: `control` if present, else the first by name.
     public var control: String?
+    /// Campaigns: split rows by this send attribute.
+    public var by: ReportGrouping?
 
     public init() {}
 
@@ -78,6 +80,7 @@ public struct ReportQuery: Sendable, Equatable {
             timeZone = value
         case "dimension": dimension = try Self.dimension(value)
         case "control": control = value
+        case "by": by = try Self.grouping(value)
         default: break
         }
     }
@@ -96,7 +99,7 @@ public struct ReportQuery: Sendable, Equatable {
         case .attribution: subject = .attribution
         case .variants: subject = .variants(pathValue ?? "", control: control)
         }
-        return ReportRequest(subject, filter: filter)
+        return ReportRequest(subject, filter: filter, by: report == .campaigns ? by : nil)
     }
 }
 
@@ -122,6 +125,11 @@ extension ReportQuery {
     /// A time series bucket: `hour` or `day`.
     public static func bucket(_ value: String) throws(FieldError) -> TimeseriesOptions.Width {
         try oneOf(TimeseriesOptions.Width.self, value, name: "bucket")
+    }
+
+    /// A send attribute to group campaign rows by: `priority` or `push_type`.
+    public static func grouping(_ value: String) throws(FieldError) -> ReportGrouping {
+        try oneOf(ReportGrouping.self, value, name: "by")
     }
 
     /// A receipt-health dimension: `app_version` or `os_version`.

@@ -25,10 +25,13 @@ public enum ReportSubject: Sendable, Hashable {
 public struct ReportRequest: Sendable, Hashable {
     public var subject: ReportSubject
     public var filter: ReportFilter
+    /// Campaigns only: a row per campaign and value of this send attribute (`by=`).
+    public var by: ReportGrouping?
 
-    public init(_ subject: ReportSubject, filter: ReportFilter = ReportFilter()) {
+    public init(_ subject: ReportSubject, filter: ReportFilter = ReportFilter(), by: ReportGrouping? = nil) {
         self.subject = subject
         self.filter = filter
+        self.by = by
     }
 
     /// The report route this request is for, whose parameters ``ReportQuery`` reads.
@@ -76,6 +79,7 @@ public struct ReportRequest: Sendable, Hashable {
         switch subject {
         case .campaigns:
             add("campaign", filter.campaign)
+            add("by", by?.rawValue)
             path = "/v1/reports/campaigns"
         case .campaign(let name):
             path = "/v1/reports/campaigns/\(segment(name))"
@@ -121,19 +125,20 @@ extension ReportReader {
         var filter = request.filter
         switch request.subject {
         case .campaigns:
-            return CampaignReport.table(CampaignReport.rows(try await pushFigures(filter)), maturity: maturity)
+            let rows = CampaignReport.rows(try await supersededPushFigures(filter), by: request.by)
+            return CampaignReport.table(rows, maturity: maturity, by: request.by)
         case .campaign(let name):
             filter.campaign = name
-            let pushes = try await pushFigures(filter)
+            let pushes = try await supersededPushFigures(filter)
             if pushes.isEmpty, try await pushFigures(ReportFilter(campaign: name)).isEmpty {
                 throw ReportNotFound(description: "no push is registered in campaign \(name)", field: "campaign")
             }
             return PushReport.table(pushes, maturity: maturity)
         case .pushes(let orphan):
-            let pushes = try await pushFigures(filter).filter { orphan == nil || $0.isOrphan == orphan }
+            let pushes = try await supersededPushFigures(filter).filter { orphan == nil || $0.isOrphan == orphan }
             return PushReport.table(pushes, maturity: maturity)
         case .push(let id):
-            let pushes = try await pushFigures(ReportFilter(pushID: id))
+            let pushes = try await supersededPushFigures(ReportFilter(pushID: id))
             guard !pushes.isEmpty else {
                 throw ReportNotFound(description: "no push \(id) is registered and no receipt names it", field: "push_id")
             }

@@ -11,11 +11,23 @@ public protocol ReportReader: Sendable {
     /// Sessions and conversions whose event time falls in `[fromMillis, toMillis)` (to 15-minute buckets),
     /// by credit, unattributed included.
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes
+    /// Every registered push with an app, a collapse id and a `sent_at` that shares its app and collapse id
+    /// with a push `filter`'s campaign or push id selects (every such push when it names neither), whatever
+    /// its campaign: what ``Superseding`` needs to judge the selected pushes.
+    func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush]
 }
 
 extension ReportReader {
     /// Every push, registered or orphan, with its figures.
     public func pushFigures() async throws -> [PushFigures] {
         try await pushFigures(ReportFilter())
+    }
+
+    /// Pushes with their figures, each superseded one marked with the push that replaced it at APNs.
+    public func supersededPushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
+        let figures = try await pushFigures(filter)
+        // Only registered pushes with a collapse id can be superseded: most reports need no second read.
+        guard figures.contains(where: { $0.attributes.collapseID != nil }) else { return figures }
+        return Superseding.apply(Superseding.supersessions(try await collapsePeers(filter)), to: figures)
     }
 }
