@@ -945,12 +945,17 @@ export async function loadVariants() {
   }
 }
 
-// A 404 means the report knows no variants for this campaign (nothing in the range): nothing to show.
+// A 404 means the report knows no variants for this campaign (nothing in the range): nothing to show. A 400
+// while a control is picked means a new date range left that variant out: back to the server's default.
 async function fetchVariants() {
   try {
     return (await api(variantsPath(), variantsParams())).variants || [];
   } catch (error) {
     if (error instanceof HTTPError && error.status === 404) return [];
+    if (error instanceof HTTPError && error.status === 400 && picked.control !== null) {
+      picked.control = null;
+      return fetchVariants();
+    }
     throw error;
   }
 }
