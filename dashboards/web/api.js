@@ -21,6 +21,14 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 
 export class AuthError extends Error {}
 
+// A refusal other than the token's, with its status, for views that treat some (a 404) as "nothing to show".
+export class HTTPError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
 // `format` null sends none, for the routes that are not reports (they refuse parameters they do not take).
 export async function api(path, params = {}, format = "json") {
   const query = new URLSearchParams(params);
@@ -39,7 +47,7 @@ export async function api(path, params = {}, format = "json") {
   if (!response.ok) {
     let message = `The server answered ${response.status}.`;
     try { message = (await response.json()).message || message; } catch (_) { /* not JSON */ }
-    throw new Error(message);
+    throw new HTTPError(message, response.status);
   }
   return format === "csv" ? response : response.json();
 }

@@ -11,6 +11,7 @@ import { fillTimeZones } from "./filters.js";
 import { loadVersions } from "./receipt-health.js";
 import { state } from "./state.js";
 import { loadSeries } from "./timeseries.js";
+import { pickControl } from "./variants.js";
 
 // Each campaign picked is a history entry, so Back returns to the previous view.
 function selectCampaign(name) {
@@ -19,7 +20,9 @@ function selectCampaign(name) {
   refresh();
 }
 
+// `data-loaded` is "true" only while what the page shows matches the last refresh (browser tests wait on it).
 async function refresh() {
+  document.body.dataset.loaded = "false";
   setStatus("Loading…");
   try {
     await loadCampaigns(selectCampaign);
@@ -66,6 +69,8 @@ window.addEventListener("popstate", () => {
   refresh();
 });
 $("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
+$("variant-control").addEventListener("change", (event) => pickControl(event.target.value)
+  .catch((error) => setStatus(error.message, true)));
 $("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
 for (const button of document.querySelectorAll("button.csv")) {
   button.addEventListener("click", () => downloadCSV(button.dataset.report));

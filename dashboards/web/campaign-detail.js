@@ -1,4 +1,4 @@
-// One campaign's drill-down: funnel, what it caused, time to display, actions, and its pushes.
+// One campaign's drill-down: funnel, what it caused, time to display, actions, its variants, and its pushes.
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
@@ -6,6 +6,7 @@ import { filters } from "./filters.js";
 import { funnelColumns, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
+import { loadVariants } from "./variants.js";
 
 const pushColumns = [
   { key: "push_id", title: "Push" },
@@ -15,6 +16,10 @@ const pushColumns = [
   ...outcomeColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
 ];
+
+// APNs kept only the later push of the same collapse id for a device offline meanwhile: shown when any push was.
+const supersededColumn = { key: "superseded_by", title: "Superseded by",
+  format: (value, row) => value === null || value === undefined ? "–" : `${value} after ${seconds(row.superseded_after_s)}` };
 
 export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
 
@@ -46,7 +51,10 @@ export async function loadCampaign() {
     { label: "open", value: row.opened || 0 }, { label: "dismiss", value: row.dismissed || 0 },
     ...Object.entries(row.actions || {}).map(([name, count]) => ({ label: name, value: count })),
   ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
-  renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
+  const superseded = report.pushes.some((push) => push.superseded_by !== null && push.superseded_by !== undefined);
+  renderTable($("pushes-table"), superseded ? [...pushColumns, supersededColumn] : pushColumns, report.pushes,
+    { sort: { key: "sent_at", dir: -1 } });
+  await loadVariants();
 }
 
 // Sessions and conversions credited to the campaign's pushes. Direct opens are sessions right after a tap,

@@ -6,8 +6,9 @@ import { funnelColumns, number, outcomeColumns, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
-// A campaign's name links to its drill-down; `select` is given by the page, which owns navigation.
-const campaignColumns = (select) => [
+// A campaign's name links to its drill-down; `select` is given by the page, which owns navigation. Superseded
+// pushes show only when a campaign has some, as most senders never set a collapse id.
+const campaignColumns = (select, superseded) => [
   { key: "campaign", title: "Campaign", format: (value, row) => row.orphan ? "(unregistered pushes)" :
     el("a", { href: "#campaign=" + encodeURIComponent(value), onclick: (event) => {
       event.preventDefault();
@@ -15,6 +16,7 @@ const campaignColumns = (select) => [
     } }, value) },
   ...funnelColumns,
   ...outcomeColumns,
+  ...(superseded ? [{ key: "superseded_pushes", title: "Superseded pushes", format: number }] : []),
   { key: "unexplained_loss", title: "Unexplained loss", format: number },
   { key: "time_to_display_p50", title: "Median time to display", format: seconds },
   { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
@@ -29,5 +31,6 @@ export async function loadCampaigns(select) {
   // Pushes registered but not one receipt: the extension is the first suspect.
   const registered = report.campaigns.filter((row) => !row.orphan);
   $("receipts-empty").hidden = registered.length === 0 || report.campaigns.some((row) => row.displayed > 0);
-  renderTable($("campaigns-table"), campaignColumns(select), report.campaigns, { sort: state.sort });
+  const superseded = report.campaigns.some((row) => row.superseded_pushes > 0);
+  renderTable($("campaigns-table"), campaignColumns(select, superseded), report.campaigns, { sort: state.sort });
 }

@@ -5,6 +5,7 @@ import { el, setStatus } from "./dom.js";
 import { filters } from "./filters.js";
 import { versionsParams } from "./receipt-health.js";
 import { seriesParams } from "./timeseries.js";
+import { variantsParams, variantsPath } from "./variants.js";
 
 export async function downloadCSV(report) {
   const paths = {
@@ -13,6 +14,7 @@ export async function downloadCSV(report) {
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
+    variants: [variantsPath(), variantsParams()],
   };
   try {
     const response = await api(...paths[report], "csv");

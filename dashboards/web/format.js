@@ -2,6 +2,16 @@
 
 export const percent = (value) => value === null || value === undefined ? "–" : (value * 100).toFixed(1) + "%";
 export const number = (value) => value === null || value === undefined ? "–" : Number(value).toLocaleString();
+// A rate with its 95 % interval, "50.0% (23.7–76.3%)"; the interval only when the server gave one.
+export const rateWithInterval = (value, low, high) => value === null || value === undefined ? "–"
+  : percent(value) + (low === null || low === undefined || high === null || high === undefined ? ""
+    : ` (${(low * 100).toFixed(1)}–${percent(high)})`);
+// A relative change, signed: "+60.0%", "-20.0%".
+export const lift = (value) => value === null || value === undefined ? "–"
+  : (value > 0 ? "+" : value < 0 ? "-" : "") + percent(Math.abs(value));
+// Three decimals read as a probability; smaller than that says so rather than "0.000".
+export const pValue = (value) => value === null || value === undefined ? "–"
+  : value < 0.001 ? "< 0.001" : value.toFixed(3);
 export const seconds = (value) => {
   if (value === null || value === undefined) return "–";
   if (value < 120) return `${value} s`;

@@ -68,6 +68,14 @@ export function forgetToken() { sessionStorage.removeItem(TOKEN_KEY); }
 
 export class AuthError extends Error {}
 
+// A refusal other than the token's, with its status, for views that treat some (a 404) as "nothing to show".
+export class HTTPError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
 // `format` null sends none, for the routes that are not reports (they refuse parameters they do not take).
 export async function api(path, params = {}, format = "json") {
   const query = new URLSearchParams(params);
@@ -86,7 +94,7 @@ export async function api(path, params = {}, format = "json") {
   if (!response.ok) {
     let message = `The server answered ${response.status}.`;
     try { message = (await response.json()).message || message; } catch (_) { /* not JSON */ }
-    throw new Error(message);
+    throw new HTTPError(message, response.status);
   }
   return format === "csv" ? response : response.json();
 }
@@ -108,6 +116,7 @@ import { fillTimeZones } from "./filters.js";
 import { loadVersions } from "./receipt-health.js";
 import { state } from "./state.js";
 import { loadSeries } from "./timeseries.js";
+import { pickControl } from "./variants.js";
 
 // Each campaign picked is a history entry, so Back returns to the previous view.
 function selectCampaign(name) {
@@ -116,7 +125,9 @@ function selectCampaign(name) {
   refresh();
 }
 
+// `data-loaded` is "true" only while what the page shows matches the last refresh (browser tests wait on it).
 async function refresh() {
+  document.body.dataset.loaded = "false";
   setStatus("Loading…");
   try {
     await loadCampaigns(selectCampaign);
@@ -163,6 +174,8 @@ window.addEventListener("popstate", () => {
   refresh();
 });
 $("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
+$("variant-control").addEventListener("change", (event) => pickControl(event.target.value)
+  .catch((error) => setStatus(error.message, true)));
 $("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
 for (const button of document.querySelectorAll("button.csv")) {
   button.addEventListener("click", () => downloadCSV(button.dataset.report));
@@ -214,7 +227,7 @@ export async function loadAttribution() {
         "campaign-detail.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// One campaign's drill-down: funnel, what it caused, time to display, actions, and its pushes.
+// One campaign's drill-down: funnel, what it caused, time to display, actions, its variants, and its pushes.
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
@@ -222,6 +235,7 @@ import { filters } from "./filters.js";
 import { funnelColumns, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
+import { loadVariants } from "./variants.js";
 
 const pushColumns = [
   { key: "push_id", title: "Push" },
@@ -231,6 +245,10 @@ const pushColumns = [
   ...outcomeColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
 ];
+
+// APNs kept only the later push of the same collapse id for a device offline meanwhile: shown when any push was.
+const supersededColumn = { key: "superseded_by", title: "Superseded by",
+  format: (value, row) => value === null || value === undefined ? "–" : `${value} after ${seconds(row.superseded_after_s)}` };
 
 export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
 
@@ -262,7 +280,10 @@ export async function loadCampaign() {
     { label: "open", value: row.opened || 0 }, { label: "dismiss", value: row.dismissed || 0 },
     ...Object.entries(row.actions || {}).map(([name, count]) => ({ label: name, value: count })),
   ].filter((item) => item.value > 0), { label: "Actions", empty: "No taps reported yet." });
-  renderTable($("pushes-table"), pushColumns, report.pushes, { sort: { key: "sent_at", dir: -1 } });
+  const superseded = report.pushes.some((push) => push.superseded_by !== null && push.superseded_by !== undefined);
+  renderTable($("pushes-table"), superseded ? [...pushColumns, supersededColumn] : pushColumns, report.pushes,
+    { sort: { key: "sent_at", dir: -1 } });
+  await loadVariants();
 }
 
 // Sessions and conversions credited to the campaign's pushes. Direct opens are sessions right after a tap,
@@ -290,8 +311,9 @@ import { funnelColumns, number, outcomeColumns, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
-// A campaign's name links to its drill-down; `select` is given by the page, which owns navigation.
-const campaignColumns = (select) => [
+// A campaign's name links to its drill-down; `select` is given by the page, which owns navigation. Superseded
+// pushes show only when a campaign has some, as most senders never set a collapse id.
+const campaignColumns = (select, superseded) => [
   { key: "campaign", title: "Campaign", format: (value, row) => row.orphan ? "(unregistered pushes)" :
     el("a", { href: "#campaign=" + encodeURIComponent(value), onclick: (event) => {
       event.preventDefault();
@@ -299,6 +321,7 @@ const campaignColumns = (select) => [
     } }, value) },
   ...funnelColumns,
   ...outcomeColumns,
+  ...(superseded ? [{ key: "superseded_pushes", title: "Superseded pushes", format: number }] : []),
   { key: "unexplained_loss", title: "Unexplained loss", format: number },
   { key: "time_to_display_p50", title: "Median time to display", format: seconds },
   { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
@@ -313,7 +336,8 @@ export async function loadCampaigns(select) {
   // Pushes registered but not one receipt: the extension is the first suspect.
   const registered = report.campaigns.filter((row) => !row.orphan);
   $("receipts-empty").hidden = registered.length === 0 || report.campaigns.some((row) => row.displayed > 0);
-  renderTable($("campaigns-table"), campaignColumns(select), report.campaigns, { sort: state.sort });
+  const superseded = report.campaigns.some((row) => row.superseded_pushes > 0);
+  renderTable($("campaigns-table"), campaignColumns(select, superseded), report.campaigns, { sort: state.sort });
 }
 """####
         ),
@@ -397,6 +421,7 @@ import { el, setStatus } from "./dom.js";
 import { filters } from "./filters.js";
 import { versionsParams } from "./receipt-health.js";
 import { seriesParams } from "./timeseries.js";
+import { variantsParams, variantsPath } from "./variants.js";
 
 export async function downloadCSV(report) {
   const paths = {
@@ -405,6 +430,7 @@ export async function downloadCSV(report) {
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
+    variants: [variantsPath(), variantsParams()],
   };
   try {
     const response = await api(...paths[report], "csv");
@@ -484,6 +510,16 @@ export function fillTimeZones() {
 
 export const percent = (value) => value === null || value === undefined ? "–" : (value * 100).toFixed(1) + "%";
 export const number = (value) => value === null || value === undefined ? "–" : Number(value).toLocaleString();
+// A rate with its 95 % interval, "50.0% (23.7–76.3%)"; the interval only when the server gave one.
+export const rateWithInterval = (value, low, high) => value === null || value === undefined ? "–"
+  : percent(value) + (low === null || low === undefined || high === null || high === undefined ? ""
+    : ` (${(low * 100).toFixed(1)}–${percent(high)})`);
+// A relative change, signed: "+60.0%", "-20.0%".
+export const lift = (value) => value === null || value === undefined ? "–"
+  : (value > 0 ? "+" : value < 0 ? "-" : "") + percent(Math.abs(value));
+// Three decimals read as a probability; smaller than that says so rather than "0.000".
+export const pValue = (value) => value === null || value === undefined ? "–"
+  : value < 0.001 ? "< 0.001" : value.toFixed(3);
 export const seconds = (value) => {
   if (value === null || value === undefined) return "–";
   if (value < 120) return `${value} s`;
@@ -610,6 +646,16 @@ export const outcomeColumns = [
             <div id="actions-chart" class="chart"></div>
           </figure>
         </div>
+        <section id="variants" aria-labelledby="variants-title" hidden>
+          <div class="section-head">
+            <h3 id="variants-title">Variants</h3>
+            <label>Control <select id="variant-control"></select></label>
+            <button type="button" class="csv" data-report="variants">Download CSV</button>
+          </div>
+          <p class="help">Display and open rates with their 95% intervals (Wilson), and each variant's lift and
+            two-sided p-value (pooled two-proportion z-test) against the control; p under 0.05 is in bold.</p>
+          <div class="table-wrap" tabindex="0"><table id="variants-table"></table></div>
+        </section>
         <h3>Pushes</h3>
         <div class="table-wrap" tabindex="0"><table id="pushes-table"></table></div>
       </section>
@@ -722,7 +768,7 @@ main { padding: 1rem 1.5rem 3rem; max-width: 1200px; margin: 0 auto; }
 h2 { font-size: 1.15rem; margin: 0; }
 section > section, #campaign-detail { margin-top: 2rem; }
 .section-head { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem; margin-bottom: .5rem; }
-.section-head h2 { flex: 1; }
+.section-head h2, .section-head h3 { flex: 1; margin: 0; }
 button, select, input { font: inherit; padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 6px;
   background: #fff; color: var(--ink); }
 button { cursor: pointer; background: var(--accent); color: #fff; border-color: var(--accent); }
@@ -840,6 +886,84 @@ export async function loadSeries() {
   $("series-empty").hidden = !empty;
   $("series-chart").hidden = empty;
   if (!empty) seriesChart($("series-chart"), report.buckets, params.bucket);
+}
+"""####
+        ),
+        "variants.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// A campaign's A/B variants (GET /v1/reports/campaigns/{campaign}/variants): each arm's display and open rates
+// with their Wilson 95 % intervals, and its lift and two-sided p-value against the control. One arm has
+// nothing to compare with, so the section shows from two.
+import { api, HTTPError } from "./api.js";
+import { $, el } from "./dom.js";
+import { filters } from "./filters.js";
+import { lift, number, pValue, rateWithInterval } from "./format.js";
+import { state } from "./state.js";
+import { renderTable } from "./table.js";
+
+// The control picked in the section's menu, for the campaign it was picked in; otherwise the server's default.
+const picked = { campaign: null, control: null };
+
+export const variantsPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "") + "/variants";
+export const variantsParams = () => ({
+  ...filters(), ...(picked.campaign === state.campaign && picked.control !== null ? { control: picked.control } : {}),
+});
+
+// Bold marks what a 5 % test calls significant; the title says so for those who cannot see bold.
+const significance = (value) => value !== null && value !== undefined && value < 0.05
+  ? el("strong", { title: "p < 0.05" }, pValue(value)) : pValue(value);
+
+const columns = [
+  { key: "variant", title: "Variant", format: (value, row) => (value ?? "(none)") + (row.control ? " (control)" : "") },
+  { key: "sent", title: "Sent", format: number },
+  { key: "displayed", title: "Displayed", format: number },
+  { key: "display_rate", title: "Display rate (95% CI)",
+    format: (value, row) => rateWithInterval(value, row.display_rate_ci_low, row.display_rate_ci_high) },
+  { key: "display_rate_lift", title: "Display lift", format: lift },
+  { key: "display_rate_p_value", title: "Display p", format: significance },
+  { key: "opened", title: "Opened", format: number },
+  { key: "open_rate", title: "Open rate (95% CI)",
+    format: (value, row) => rateWithInterval(value, row.open_rate_ci_low, row.open_rate_ci_high) },
+  { key: "open_rate_lift", title: "Open lift", format: lift },
+  { key: "open_rate_p_value", title: "Open p", format: significance },
+];
+
+export async function loadVariants() {
+  const section = $("variants");
+  if (!state.campaign) { section.hidden = true; return; }
+  section.setAttribute("aria-busy", "true");
+  try {
+    const variants = await fetchVariants();
+    section.hidden = variants.length < 2;
+    const menu = $("variant-control");
+    menu.replaceChildren(...variants.map((row) => el("option",
+      { value: row.variant ?? "", ...(row.control ? { selected: "" } : {}) }, row.variant ?? "(none)")));
+    renderTable($("variants-table"), columns, variants);
+  } finally {
+    section.removeAttribute("aria-busy");
+  }
+}
+
+// A 404 means the report knows no variants for this campaign (nothing in the range): nothing to show. A 400
+// while a control is picked means a new date range left that variant out: back to the server's default.
+async function fetchVariants() {
+  try {
+    return (await api(variantsPath(), variantsParams())).variants || [];
+  } catch (error) {
+    if (error instanceof HTTPError && error.status === 404) return [];
+    if (error instanceof HTTPError && error.status === 400 && picked.control !== null) {
+      picked.control = null;
+      return fetchVariants();
+    }
+    throw error;
+  }
+}
+
+export function pickControl(name) {
+  picked.campaign = state.campaign;
+  picked.control = name;
+  return loadVariants();
 }
 """####
         ),
