@@ -9,33 +9,11 @@ Usage: variants_clicks.py BASE_URL TOKEN CAMPAIGN[=CONTROL,CONTROL...] ...
 """
 import json
 import sys
-import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-
-def wait(what, check, seconds=15):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            value = check()
-            if value:
-                return value
-        except Exception:  # the page is still drawing
-            pass
-        time.sleep(0.1)
-    raise TimeoutError(f"timed out waiting for {what}")
-
-
-def table(driver, table_id):
-    """The table's rows as {header: cell}, headers without the sort arrows."""
-    headers = [cell.text.rstrip(" ▲▼") for cell in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} thead th")]
-    return [
-        dict(zip(headers, [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]))
-        for row in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")]
+from browser_support import chromium, sign_in, table, wait
 
 
 def loaded(driver):
@@ -69,17 +47,10 @@ def visit(driver, name, controls):
 
 
 def main(base, token, specs):
-    options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600", "--lang=en-US"]:
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium()
     seen = {}
     try:
-        driver.get(base + "/dashboard/")
-        wait("the sign-in form", lambda: driver.find_element(By.ID, "token")).send_keys(token)
-        driver.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
-        wait("the page to load", lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-loaded") == "true")
+        sign_in(driver, base, token)
         for spec in specs:
             name, _, controls = spec.partition("=")
             seen[name] = visit(driver, name, [control for control in controls.split(",") if control])
