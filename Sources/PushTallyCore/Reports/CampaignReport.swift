@@ -69,6 +69,7 @@ public enum CampaignReport {
                 + funnelColumns(row.funnel)
                 + maturity.columns(latestSentAt: row.latestSentAtMillis) + [
                     ("orphan", .flag(row.isOrphan)),
+                ] + outcomeColumns(row.funnel) + [
                     // New fixed columns go after the others (README: CSV readers may go by position).
                     ("superseded_loss", .integer(row.funnel.supersededLoss)),
                     ("superseded_pushes", .integer(Int64(row.funnel.supersededPushes))),
@@ -110,6 +111,16 @@ public enum CampaignReport {
             ("display_rate_24h", .rate(funnel.displayRate(within: 86400))),
             ("display_rate_7d", .rate(funnel.displayRate(within: 604_800))),
             ("late", .integer(funnel.late)),
+            // JSON only: the histogram itself, keyed by each bucket's upper bound in seconds ("604800+" beyond).
+            ("time_to_display_histogram", .counts(funnel.latency.countsByUpperBound, csvPrefix: nil)),
+        ]
+        return columns
+    }
+
+    /// What the pushes caused (sessions and conversions credited to them): fixed columns added after the
+    /// original ones, as every new column is (README: CSV readers may go by position).
+    public static func outcomeColumns(_ funnel: Funnel) -> [(String, ReportValue)] {
+        [
             ("influenced_opens", .integer(funnel.outcomes.influencedOpens)),
             ("influenced_open_rate", .rate(funnel.influencedOpenRate)),
             ("direct_opens", .integer(funnel.outcomes.directOpens)),
@@ -118,10 +129,7 @@ public enum CampaignReport {
             ("conversions_influenced", .integer(funnel.outcomes.conversionsInfluenced)),
             // JSON: {"USD": 9.99}; CSV: one `conversion_value:USD` column per currency present.
             ("conversion_value", .money(funnel.outcomes.conversionValue, csvPrefix: "conversion_value:")),
-            // JSON only: the histogram itself, keyed by each bucket's upper bound in seconds ("604800+" beyond).
-            ("time_to_display_histogram", .counts(funnel.latency.countsByUpperBound, csvPrefix: nil)),
         ]
-        return columns
     }
 }
 

@@ -15,10 +15,11 @@ public enum PushReport {
             ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
             ("app", .text(push.app)),
             ("environment", .text(push.environment)),
-        ] + sendAttributeColumns(push.attributes) + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
+        ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
-        ] + supersessionColumns(push) + [
+        ] + CampaignReport.outcomeColumns(push.funnel) + supersessionColumns(push)
+            + sendAttributeColumns(push.attributes) + [
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
         ]
