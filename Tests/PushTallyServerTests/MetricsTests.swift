@@ -34,6 +34,8 @@ import Testing
             try await client.json(.post, "/v1/receipts", #"[{"push_id":"m","device_id":"a"},{"push_id":"m","device_id":"a"},{"push_id":""}]"#)
             try await client.form("/v1/actions", "push_id=m&action=open")
             try await client.form("/v1/receipts", "device_id=nothing")
+            try await client.json(.post, "/v1/sessions", #"[{"device_id":"a","session_id":"s"},{"device_id":"a","session_id":"s"}]"#)
+            try await client.form("/v1/conversions", "device_id=a&event=buy")
             let response = try await client.send(.get, "/metrics")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
@@ -49,6 +51,10 @@ import Testing
             }
             #expect(text.contains(#"pushtally_events_rejected_total{reason="missing_field"}"#))
             #expect(text.contains(#"pushtally_events_ingested_total{kind="display"}"#))
+            // Sessions and conversions count under their own kind, a session's retry as a duplicate.
+            #expect(text.contains(#"pushtally_events_ingested_total{kind="session"}"#))
+            #expect(text.contains(#"pushtally_duplicates_total{kind="session"}"#))
+            #expect(text.contains(#"pushtally_events_ingested_total{kind="conversion"}"#))
             #expect(text.contains(#"route="/v1/receipts""#))
         }
     }
