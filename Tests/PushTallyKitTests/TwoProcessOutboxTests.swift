@@ -41,10 +41,10 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let perProcess = 100
         let tags = ["extension", "app"]
         let unreachable = "http://127.0.0.1:\(try freeLoopbackPort())"
-        var processes: [Process] = []
+        var processes: [ChildProcess] = []
         defer { for process in processes where process.isRunning { process.terminate() } }
         for tag in tags {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = try kitAppenderBinary()
             process.arguments = [store.path, unreachable, tag, String(perProcess), barrier.path]
             process.standardOutput = FileHandle.nullDevice

@@ -95,7 +95,7 @@ func loadUntilDown(
 
 @discardableResult
 func shell(_ command: String) -> Int32 {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
     process.standardOutput = FileHandle.nullDevice

@@ -94,7 +94,7 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
         let config = prefix.appendingPathComponent("nginx.conf")
         try Self.nginxConfig(listen: nginxPort, upstream: server.port, prefix: prefix.path).write(to: config, atomically: true, encoding: .utf8)
-        let nginx = Process()
+        let nginx = ChildProcess()
         nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         nginx.arguments = ["-c", config.path, "-p", prefix.path]
         nginx.standardError = FileHandle.nullDevice

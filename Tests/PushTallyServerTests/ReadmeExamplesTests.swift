@@ -51,7 +51,7 @@ import Testing
         try server.start()
         for example in examples {
             let command = example.command.replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://127.0.0.1:\(server.port)")
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = ["-c", command]
             process.currentDirectoryURL = server.directory

@@ -25,7 +25,7 @@ import Testing
              "--server", server.baseURL.absoluteString, "--token", server.adminToken])
         let secret = try #require(created.stdout.trimmingCharacters(in: .newlines).split(separator: "\t").last.map(String.init))
 
-        let receiver = Process()
+        let receiver = ChildProcess()
         receiver.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         receiver.arguments = ["python3", "-u", "-c", script.replacingOccurrences(of: #"("0.0.0.0", 8000)"#, with: #"("127.0.0.1", \#(port))"#)]
         receiver.environment = ProcessInfo.processInfo.environment.merging(["PUSHTALLY_WEBHOOK_SECRET": secret]) { $1 }

@@ -197,7 +197,7 @@ import Testing
         let secretFile = directory.appendingPathComponent("secret")
         let logFile = directory.appendingPathComponent("received.ndjson")
         let portFile = directory.appendingPathComponent("port")
-        let receiver = Process()
+        let receiver = ChildProcess()
         receiver.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("webhooks/receiver.py")

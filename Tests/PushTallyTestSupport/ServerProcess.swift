@@ -39,7 +39,7 @@ public struct CommandResult {
 
 /// Runs `pushtally ARGS...` to completion.
 public func runPushtally(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = try pushtallyBinary()
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -58,7 +58,7 @@ public func runPushtally(_ arguments: [String], environment: [String: String] = 
 
 /// A real `pushtally serve` process on a free loopback port with its own database file.
 public final class ServerProcess: @unchecked Sendable {
-    public let process = Process()
+    public let process = ChildProcess()
     public let directory: URL
     public let databasePath: String
     public private(set) var port = 0
@@ -254,7 +254,7 @@ public func boundLoopbackSocket(listening: Bool = false) throws -> (fd: Int32, p
 public func runProcess(
     _ executable: String, _ arguments: [String], includingErrors: Bool = false
 ) throws -> (status: Int32, output: String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let pipe = Pipe()

@@ -28,7 +28,7 @@ public enum StatsmodelsReference {
     /// Asks statsmodels about every case at once (one Python start).
     public static func answers(_ cases: [Case]) throws -> [Answer] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", root.appendingPathComponent("stats/proportions.py").path]
         let input = Pipe()

@@ -29,7 +29,7 @@ public struct ReceivedWebhook: Sendable {
 /// Tests/webhooks/receiver.py running on a free loopback port: verifies each message with the secret in its
 /// secret file and logs one JSON line per request.
 public final class WebhookReceiver: @unchecked Sendable {
-    public let process = Process()
+    public let process = ChildProcess()
     public let directory: URL
     public private(set) var port = 0
 
