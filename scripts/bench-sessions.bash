@@ -41,6 +41,8 @@ LUA
       "$(echo "${p50[$kind]}" | median)" "$(echo "${p99[$kind]}" | median)" "$(echo "${cpu[$kind]}" | median)"
   done
   printf "sessions / receipts = %.2f x (median of per-round ratios)\n" "$(echo "$ratio_sessions" | median)"
+  figure "sessions, 64 connections" "$(echo "${rps[sessions]}" | median)" "req/s"
+  figure "sessions / receipts (req/s)" "$(echo "$ratio_sessions" | median)" x
   # Every acknowledged session must be in the database, counted once.
   local stored
   stored=$($bin/pushtally report attribution --format json --database "$work/pushtally.sqlite" \

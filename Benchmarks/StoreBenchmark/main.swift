@@ -32,6 +32,11 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+/// A row of `scripts/bench`'s closing table (see scripts/bench-table.bash); `op` and `threshold` make it a target.
+func figure(_ label: String, _ value: Double, _ unit: String, _ op: String = "", _ threshold: Double? = nil) {
+    print(["FIGURE", label, String(value), unit, op, threshold.map { String($0) } ?? ""].joined(separator: "\t"))
+}
+
 /// Bytes of a database file after a full checkpoint (WAL folded in).
 func bytesOnDisk(_ path: String) throws -> Int {
     let queue = try DatabaseQueue(path: path)
@@ -131,6 +136,9 @@ for ids in [false, true] {
     let label = ids ? "with device_id + receipt_id" : "push_id only"
     let storeRate = Double(ingestCount) / storeTime, bareRate = Double(ingestCount) / bareTime
     print(String(format: "%@: PushTally store %.0f receipts/s, bare GRDB insert+dedupe keys+upserts %.0f receipts/s, ratio %.2f", label, storeRate, bareRate, storeRate / bareRate))
+    figure("in-process store batches, \(label)", storeRate, "receipts/s")
+    figure("bare GRDB insert, \(label)", bareRate, "receipts/s")
+    figure("store / bare GRDB insert, \(label)", storeRate / bareRate, "x", ">=", 0.9)
     let rawBytes = try rawTableBytes(store.path)
     print(String(format: "%@: %.1f bytes per receipt in the raw events table; %.1f per receipt for the whole database (raw rows, dedupe keys, rollups)",
         label, Double(rawBytes) / Double(ingestCount), Double(storeBytes) / Double(ingestCount)))
@@ -185,3 +193,6 @@ for _ in 0..<3 {
 let campaignMedian = median(campaignTimes), groupBy = median(groupByTimes)
 print(String(format: "campaign report: %.2f ms (median of %d); GROUP BY over raw events: %.0f ms; %.0fx faster", campaignMedian * 1000, reportIterations, groupBy * 1000, groupBy / campaignMedian))
 print(String(format: "campaign drill-down: %.2f ms; 30-day hourly time series: %.2f ms", median(drillTimes) * 1000, median(seriesTimes) * 1000))
+figure("campaign report over \(reportReceipts) receipts", campaignMedian * 1000, "ms")
+figure("campaign report lead over GROUP BY", groupBy / campaignMedian, "x", ">=", 1000)
+figure("30-day hourly time series", median(seriesTimes) * 1000, "ms", "<=", 20)
