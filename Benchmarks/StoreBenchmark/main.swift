@@ -1,6 +1,8 @@
 // Storage-side benchmarks for `scripts/bench`: batch ingest against a bare GRDB baseline doing the same
 // inserts and rollup upserts, bytes on disk per raw receipt, and report speed against a GROUP BY over raw rows.
-// Usage: pushtally-store-bench [--ingest N] [--report-receipts N] [--dir PATH]
+// Usage: pushtally-store-bench [--ingest N] [--report-receipts N] [--report-rounds N] [--report-iterations N]
+//        [--dir PATH] [--report-database PATH]   (--ingest 0 skips batch ingest; a --report-database that exists
+//        is reused as loaded, one that does not is loaded and kept, for profiling reports without reloading)
 import Foundation
 import GRDB
 import PushTallyCore
@@ -14,6 +16,11 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let ingestCount = option("--ingest", 200_000)
 let reportReceipts = option("--report-receipts", 2_000_000)
 let reportIterations = option("--report-iterations", 15)
+let reportRounds = option("--report-rounds", 5)
+let reportDatabase: String? = {
+    guard let index = CommandLine.arguments.firstIndex(of: "--report-database"), index + 1 < CommandLine.arguments.count else { return nil }
+    return CommandLine.arguments[index + 1]
+}()
 let directory: URL = {
     if let index = CommandLine.arguments.firstIndex(of: "--dir"), index + 1 < CommandLine.arguments.count {
         return URL(fileURLWithPath: CommandLine.arguments[index + 1])
@@ -23,19 +30,6 @@ let directory: URL = {
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
 
-func seconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
-/// A row of `scripts/bench`'s closing table (see scripts/bench-table.bash); `op` and `threshold` make it a target.
-func figure(_ label: String, _ value: Double, _ unit: String, _ op: String = "", _ threshold: Double? = nil) {
-    print(["FIGURE", label, String(value), unit, op, threshold.map { String($0) } ?? ""].joined(separator: "\t"))
-}
 
 /// Bytes of a database file after a full checkpoint (WAL folded in).
 func bytesOnDisk(_ path: String) throws -> Int {
@@ -69,130 +63,110 @@ func rawTableBytes(_ path: String) throws -> Int {
     }
 }
 
-print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at)")
-for ids in [false, true] {
-    let store = try SQLiteStore(path: directory.appendingPathComponent("ingest-\(ids).sqlite").path)
-    // Registered first, as backends do at send time: receipts of a push with a sent_at are timed at once
-    // (an orphan's wait in pending_timing until its registration, which is the rarer, costlier case).
-    for push in 0..<1000 {
-        try await store.register(PushRegistration(
-            pushID: "push-\(push)", campaign: "campaign-\(push % 50)", sentAtMillis: sentAt, counts: SendCounts(sent: 10_000)))
-    }
-    let events = receipts(ingestCount, pushes: 1000, ids: ids)
-    let batches = stride(from: 0, to: events.count, by: 1000).map { Array(events[$0..<min($0 + 1000, events.count)]) }
-    let storeTime = try await seconds {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<4 {
-                group.addTask {
-                    for index in stride(from: worker, to: batches.count, by: 4) { _ = try await store.ingest(batches[index]) }
-                }
-            }
-            try await group.waitForAll()
+if ingestCount > 0 {
+    print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at)")
+    for ids in [false, true] {
+        let store = try SQLiteStore(path: directory.appendingPathComponent("ingest-\(ids).sqlite").path)
+        // Registered first, as backends do at send time: receipts of a push with a sent_at are timed at once
+        // (an orphan's wait in pending_timing until its registration, which is the rarer, costlier case).
+        for push in 0..<1000 {
+            try await store.register(PushRegistration(
+                pushID: "push-\(push)", campaign: "campaign-\(push % 50)", sentAtMillis: sentAt, counts: SendCounts(sent: 10_000)))
         }
-    }
-    store.close()
-    let storeBytes = try bytesOnDisk(store.path)
+        let events = receipts(ingestCount, pushes: 1000, ids: ids)
+        let batches = stride(from: 0, to: events.count, by: 1000).map { Array(events[$0..<min($0 + 1000, events.count)]) }
+        let storeTime = try await seconds {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<4 {
+                    group.addTask {
+                        for index in stride(from: worker, to: batches.count, by: 4) { _ = try await store.ingest(batches[index]) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        store.close()
+        let storeBytes = try bytesOnDisk(store.path)
 
-    // The bare baseline: the same raw rows and per-push / per-bucket upserts, one transaction per batch.
-    let barePath = directory.appendingPathComponent("bare-\(ids).sqlite").path
-    let bare = try DatabasePool(path: barePath)
-    try bare.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA synchronous = FULL")
-        try db.execute(sql: """
-            CREATE TABLE events (push_id TEXT NOT NULL, kind INTEGER NOT NULL, action TEXT NOT NULL, received_at INTEGER NOT NULL,
-                event_time INTEGER NOT NULL, duplicate INTEGER NOT NULL, device_id TEXT, receipt_id TEXT);
-            CREATE TABLE dedupe (push_id TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (push_id, key)) WITHOUT ROWID;
-            CREATE TABLE rollup_push (push_id TEXT NOT NULL, total INTEGER NOT NULL, PRIMARY KEY (push_id)) WITHOUT ROWID;
-            CREATE TABLE rollup_bucket (push_id TEXT NOT NULL, bucket INTEGER NOT NULL, total INTEGER NOT NULL,
-                PRIMARY KEY (push_id, bucket)) WITHOUT ROWID;
-            """)
-    }
-    let bareTime = try await seconds {
-        for batch in batches {
-            try await bare.write { db in
-                let insert = try db.cachedStatement(sql: "INSERT INTO events VALUES (?, 0, '', ?, ?, 0, ?, ?)")
-                // The same dedupe keys as the store: what makes a retry count once is part of the work.
-                let dedupe = try db.cachedStatement(sql: "INSERT INTO dedupe VALUES (?, ?) ON CONFLICT DO NOTHING")
-                var perPush: [String: Int] = [:]
-                var perBucket: [String: Int] = [:]
-                for event in batch {
-                    if let receipt = event.receiptID { try dedupe.execute(arguments: [event.pushID, "r" + receipt]) }
-                    if let device = event.deviceID { try dedupe.execute(arguments: [event.pushID, "i" + device]) }
-                    let time = event.deviceTimeMillis ?? now
-                    try insert.execute(arguments: [event.pushID, now, time, event.deviceID, event.receiptID])
-                    perPush[event.pushID, default: 0] += 1
-                    perBucket["\(event.pushID)|\(time / 900_000)", default: 0] += 1
-                }
-                let pushUpsert = try db.cachedStatement(sql: "INSERT INTO rollup_push VALUES (?, ?) ON CONFLICT DO UPDATE SET total = total + excluded.total")
-                for (push, count) in perPush { try pushUpsert.execute(arguments: [push, count]) }
-                let bucketUpsert = try db.cachedStatement(sql: "INSERT INTO rollup_bucket VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET total = total + excluded.total")
-                for (key, count) in perBucket {
-                    let parts = key.split(separator: "|")
-                    try bucketUpsert.execute(arguments: [String(parts[0]), Int64(parts[1])!, count])
+        // The bare baseline: the same raw rows and per-push / per-bucket upserts, one transaction per batch.
+        let barePath = directory.appendingPathComponent("bare-\(ids).sqlite").path
+        let bare = try DatabasePool(path: barePath)
+        try bare.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: """
+                CREATE TABLE events (push_id TEXT NOT NULL, kind INTEGER NOT NULL, action TEXT NOT NULL, received_at INTEGER NOT NULL,
+                    event_time INTEGER NOT NULL, duplicate INTEGER NOT NULL, device_id TEXT, receipt_id TEXT);
+                CREATE TABLE dedupe (push_id TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (push_id, key)) WITHOUT ROWID;
+                CREATE TABLE rollup_push (push_id TEXT NOT NULL, total INTEGER NOT NULL, PRIMARY KEY (push_id)) WITHOUT ROWID;
+                CREATE TABLE rollup_bucket (push_id TEXT NOT NULL, bucket INTEGER NOT NULL, total INTEGER NOT NULL,
+                    PRIMARY KEY (push_id, bucket)) WITHOUT ROWID;
+                """)
+        }
+        let bareTime = try await seconds {
+            for batch in batches {
+                try await bare.write { db in
+                    let insert = try db.cachedStatement(sql: "INSERT INTO events VALUES (?, 0, '', ?, ?, 0, ?, ?)")
+                    // The same dedupe keys as the store: what makes a retry count once is part of the work.
+                    let dedupe = try db.cachedStatement(sql: "INSERT INTO dedupe VALUES (?, ?) ON CONFLICT DO NOTHING")
+                    var perPush: [String: Int] = [:]
+                    var perBucket: [String: Int] = [:]
+                    for event in batch {
+                        if let receipt = event.receiptID { try dedupe.execute(arguments: [event.pushID, "r" + receipt]) }
+                        if let device = event.deviceID { try dedupe.execute(arguments: [event.pushID, "i" + device]) }
+                        let time = event.deviceTimeMillis ?? now
+                        try insert.execute(arguments: [event.pushID, now, time, event.deviceID, event.receiptID])
+                        perPush[event.pushID, default: 0] += 1
+                        perBucket["\(event.pushID)|\(time / 900_000)", default: 0] += 1
+                    }
+                    let pushUpsert = try db.cachedStatement(sql: "INSERT INTO rollup_push VALUES (?, ?) ON CONFLICT DO UPDATE SET total = total + excluded.total")
+                    for (push, count) in perPush { try pushUpsert.execute(arguments: [push, count]) }
+                    let bucketUpsert = try db.cachedStatement(sql: "INSERT INTO rollup_bucket VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET total = total + excluded.total")
+                    for (key, count) in perBucket {
+                        let parts = key.split(separator: "|")
+                        try bucketUpsert.execute(arguments: [String(parts[0]), Int64(parts[1])!, count])
+                    }
                 }
             }
         }
+        let label = ids ? "with device_id + receipt_id" : "push_id only"
+        let storeRate = Double(ingestCount) / storeTime, bareRate = Double(ingestCount) / bareTime
+        print(String(format: "%@: PushTally store %.0f receipts/s, bare GRDB insert+dedupe keys+upserts %.0f receipts/s, ratio %.2f", label, storeRate, bareRate, storeRate / bareRate))
+        figure("in-process store batches, \(label)", storeRate, "receipts/s")
+        figure("bare GRDB insert, \(label)", bareRate, "receipts/s")
+        figure("store / bare GRDB insert, \(label)", storeRate / bareRate, "x", ">=", 0.9)
+        let rawBytes = try rawTableBytes(store.path)
+        print(String(format: "%@: %.1f bytes per receipt in the raw events table; %.1f per receipt for the whole database (raw rows, dedupe keys, rollups)",
+            label, Double(rawBytes) / Double(ingestCount), Double(storeBytes) / Double(ingestCount)))
     }
-    let label = ids ? "with device_id + receipt_id" : "push_id only"
-    let storeRate = Double(ingestCount) / storeTime, bareRate = Double(ingestCount) / bareTime
-    print(String(format: "%@: PushTally store %.0f receipts/s, bare GRDB insert+dedupe keys+upserts %.0f receipts/s, ratio %.2f", label, storeRate, bareRate, storeRate / bareRate))
-    figure("in-process store batches, \(label)", storeRate, "receipts/s")
-    figure("bare GRDB insert, \(label)", bareRate, "receipts/s")
-    figure("store / bare GRDB insert, \(label)", storeRate / bareRate, "x", ">=", 0.9)
-    let rawBytes = try rawTableBytes(store.path)
-    print(String(format: "%@: %.1f bytes per receipt in the raw events table; %.1f per receipt for the whole database (raw rows, dedupe keys, rollups)",
-        label, Double(rawBytes) / Double(ingestCount), Double(storeBytes) / Double(ingestCount)))
 }
 
 print("== reports over \(reportReceipts) receipts across 1,000 pushes and 50 campaigns")
-let reportStore = try SQLiteStore(path: directory.appendingPathComponent("reports.sqlite").path)
-for push in 0..<1000 {
-    try await reportStore.register(PushRegistration(
-        pushID: "push-\(push)", campaign: "campaign-\(push % 50)", sentAtMillis: sentAt, counts: SendCounts(sent: 10_000)))
-}
-let loadTime = try await seconds {
-    var loaded = 0
-    while loaded < reportReceipts {
-        let chunk = receipts(min(10_000, reportReceipts - loaded), pushes: 1000, ids: false, offset: loaded)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for start in stride(from: 0, to: chunk.count, by: 1000) {
-                let slice = Array(chunk[start..<min(start + 1000, chunk.count)])
-                group.addTask { _ = try await reportStore.ingest(slice) }
-            }
-            try await group.waitForAll()
-        }
-        loaded += chunk.count
+// A kept database (--report-database) is loaded once and reused by later runs: the load takes minutes.
+let reportPath = reportDatabase ?? directory.appendingPathComponent("reports.sqlite").path
+let reuse = reportDatabase != nil && FileManager.default.fileExists(atPath: reportPath)
+let reportStore = try SQLiteStore(path: reportPath)
+if reuse {
+    print("reusing \(reportPath)")
+} else {
+    for push in 0..<1000 {
+        try await reportStore.register(PushRegistration(
+            pushID: "push-\(push)", campaign: "campaign-\(push % 50)", sentAtMillis: sentAt, counts: SendCounts(sent: 10_000)))
     }
-}
-print(String(format: "loaded in %.1f s (%.0f receipts/s)", loadTime, Double(reportReceipts) / loadTime))
-var campaignTimes: [Double] = []
-var drillTimes: [Double] = []
-var seriesTimes: [Double] = []
-for _ in 0..<reportIterations {
-    campaignTimes.append(try await seconds { _ = try await reportStore.report(ReportRequest(.campaigns)) })
-    drillTimes.append(try await seconds { _ = try await reportStore.report(ReportRequest(.campaign("campaign-7"))) })
-    seriesTimes.append(try await seconds {
-        _ = try await reportStore.report(ReportRequest(
-            .timeseries(TimeseriesOptions(width: .hour)),
-            filter: ReportFilter(fromMillis: now - 30 * 86_400_000, toMillis: now)))
-    })
+    let loadTime = try await seconds {
+        var loaded = 0
+        while loaded < reportReceipts {
+            let chunk = receipts(min(10_000, reportReceipts - loaded), pushes: 1000, ids: false, offset: loaded)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for start in stride(from: 0, to: chunk.count, by: 1000) {
+                    let slice = Array(chunk[start..<min(start + 1000, chunk.count)])
+                    group.addTask { _ = try await reportStore.ingest(slice) }
+                }
+                try await group.waitForAll()
+            }
+            loaded += chunk.count
+        }
+    }
+    print(String(format: "loaded in %.1f s (%.0f receipts/s)", loadTime, Double(reportReceipts) / loadTime))
 }
 reportStore.close()
-let raw = try DatabaseQueue(path: reportStore.path)
-var groupByTimes: [Double] = []
-for _ in 0..<3 {
-    groupByTimes.append(try await seconds {
-        _ = try raw.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.campaign, COUNT(*), SUM(e.duplicate) FROM events e JOIN pushes p ON p.push_id = e.push_id
-                GROUP BY p.campaign
-                """)
-        }
-    })
-}
-let campaignMedian = median(campaignTimes), groupBy = median(groupByTimes)
-print(String(format: "campaign report: %.2f ms (median of %d); GROUP BY over raw events: %.0f ms; %.0fx faster", campaignMedian * 1000, reportIterations, groupBy * 1000, groupBy / campaignMedian))
-print(String(format: "campaign drill-down: %.2f ms; 30-day hourly time series: %.2f ms", median(drillTimes) * 1000, median(seriesTimes) * 1000))
-figure("campaign report over \(reportReceipts) receipts", campaignMedian * 1000, "ms")
-figure("campaign report lead over GROUP BY", groupBy / campaignMedian, "x", ">=", 1000)
-figure("30-day hourly time series", median(seriesTimes) * 1000, "ms", "<=", 20)
+try await ReportRounds(store: reportStore, rounds: reportRounds, iterations: reportIterations, now: now).run(receipts: reportReceipts)

@@ -30,6 +30,9 @@ enum PostgresRollupWriter {
             ($0.key.push.pushID, $0.key.bucket, $0.key.push.kind.rawValue, $0.key.push.action)
                 < ($1.key.push.pushID, $1.key.bucket, $1.key.push.kind.rawValue, $1.key.push.action)
         }
+        let times = accumulator.times.sorted {
+            ($0.key.bucket, $0.key.kind.rawValue, $0.key.action) < ($1.key.bucket, $1.key.kind.rawValue, $1.key.action)
+        }
         let versions = accumulator.versions.sorted {
             ($0.key.push.pushID, $0.key.dimension, $0.key.version, $0.key.push.kind.rawValue, $0.key.push.action)
                 < ($1.key.push.pushID, $1.key.dimension, $1.key.version, $1.key.push.kind.rawValue, $1.key.push.action)
@@ -66,6 +69,20 @@ enum PostgresRollupWriter {
                     return [
                         sql.bind(key.push.pushID), sql.bind(key.bucket), sql.bind(Int64(key.push.kind.rawValue)),
                         sql.bind(key.push.action), sql.bind(delta.total), sql.bind(delta.duplicates),
+                    ] + shardValue(&sql)
+                }),
+            ValuesPart(
+                times, columns: 5 + extra,
+                head: "INSERT INTO \(target.time) AS t (bucket, kind, action, total, duplicates\(shardColumn))",
+                tail: """
+                    ON CONFLICT (bucket, kind, action\(shardColumn)) DO UPDATE SET
+                        total = t.total + excluded.total, duplicates = t.duplicates + excluded.duplicates
+                    """,
+                bind: { entry, sql in
+                    let (key, delta) = entry
+                    return [
+                        sql.bind(key.bucket), sql.bind(Int64(key.kind.rawValue)), sql.bind(key.action), sql.bind(delta.total),
+                        sql.bind(delta.duplicates),
                     ] + shardValue(&sql)
                 }),
             timingPart(accumulator.latency.sorted { $0.key < $1.key }, table: target.timing, shard: sharded ? shard : nil),

@@ -19,7 +19,26 @@ enum PostgresSchema {
         (4, "v4-outcome-shards", outcomeShards),
         (5, "v5-send-attributes", SendAttributeColumns.additions(integer: "BIGINT")),
         (6, "v6-collapse-index", [SendAttributeColumns.collapseIndex]),
+        (7, "v7-time-rollup", timeRollup),
     ]
+
+    /// The series over every push (`RollupTarget.time`), filled from the bucket rollups it sums. The live
+    /// table is sharded like the other rollups: every commit of every collector adds to the current quarter
+    /// hour's row.
+    private static let timeRollup = ["rollup", "ledger"].flatMap { prefix in
+        let sharded = prefix == "rollup"
+        return [
+            """
+            CREATE TABLE \(prefix)_time (
+                bucket BIGINT NOT NULL, kind BIGINT NOT NULL, action TEXT NOT NULL, \(counts)\(sharded ? ", shard BIGINT NOT NULL DEFAULT 0" : ""),
+                PRIMARY KEY (bucket, kind, action\(sharded ? ", shard" : "")))
+            """,
+            """
+            INSERT INTO \(prefix)_time (bucket, kind, action, total, duplicates)
+            SELECT bucket, kind, action, SUM(total), SUM(duplicates) FROM \(prefix)_bucket GROUP BY bucket, kind, action
+            """,
+        ]
+    }
 
     /// The live outcome rollups get a shard per collector like the other rollups (see PostgresRollupWriter):
     /// every session of a quarter hour lands on the same few `rollup_outcome_time` rows. Last, so the

@@ -96,9 +96,10 @@ extension PostgresStore: ReportReader {
 
     /// 15-minute rollup counts of the pushes matching `filter`, whose `from`/`to` bound the event time here.
     public func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] {
+        let scope = RollupScope(filter, bucketRange: true)
         let query = Self.scoped(
-            "SELECT b.bucket, b.kind, b.action, SUM(b.total)::bigint, SUM(b.duplicates)::bigint FROM rollup_bucket b",
-            RollupScope(filter, bucketRange: true), groupBy: "b.bucket, b.kind, b.action")
+            "SELECT b.bucket, b.kind, b.action, SUM(b.total)::bigint, SUM(b.duplicates)::bigint FROM \(scope.bucketTable) b",
+            scope, groupBy: "b.bucket, b.kind, b.action")
         return try await self.query(query).decode((Int64, Int, String, Int64, Int64).self).map { bucket, kind, action, total, duplicates in
             BucketCount(
                 bucket: bucket, kind: EventKind(rawValue: kind) ?? .display, action: action,

@@ -12,7 +12,8 @@ public struct StoreMigration: Sendable {
         "meta", "pushes", "push_sends", "push_failures", "tokens", "imported_events", "dedupe",
         "rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version",
         "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version",
-        "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "events", "webhooks", "alerts",
+        "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time", "events",
+        "webhooks", "alerts",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.

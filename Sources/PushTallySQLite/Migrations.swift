@@ -176,6 +176,20 @@ package enum Migrations {
         migrator.registerMigration("v9-collapse-index") { db in
             try db.execute(sql: SendAttributeColumns.collapseIndex)
         }
+        migrator.registerMigration("v10-time-rollup") { db in
+            // The series over every push (RollupTarget.time), filled from the bucket rollups it sums.
+            for (table, source) in [("rollup_time", "rollup_bucket"), ("ledger_time", "ledger_bucket")] {
+                try db.execute(sql: """
+                    CREATE TABLE \(table) (
+                        bucket INTEGER NOT NULL, kind INTEGER NOT NULL, action TEXT NOT NULL,
+                        total INTEGER NOT NULL, duplicates INTEGER NOT NULL,
+                        PRIMARY KEY (bucket, kind, action)
+                    ) WITHOUT ROWID;
+                    INSERT INTO \(table) (bucket, kind, action, total, duplicates)
+                    SELECT bucket, kind, action, SUM(total), SUM(duplicates) FROM \(source) GROUP BY bucket, kind, action;
+                    """)
+            }
+        }
         return migrator
     }
 }

@@ -33,6 +33,15 @@ enum RollupWriter {
                 key.push.pushID, key.bucket, key.push.kind.rawValue, key.push.action, delta.total, delta.duplicates,
             ])
         }
+        let timeStatement = try db.cachedStatement(sql: """
+            INSERT INTO \(target.time) (bucket, kind, action, total, duplicates) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (bucket, kind, action) DO UPDATE SET
+                total = total + excluded.total,
+                duplicates = duplicates + excluded.duplicates
+            """)
+        for (key, delta) in accumulator.times {
+            try timeStatement.execute(arguments: [key.bucket, key.kind.rawValue, key.action, delta.total, delta.duplicates])
+        }
         for (pushID, histogram) in accumulator.latency {
             try TimingTable.add(histogram, pushID: pushID, to: target.timing, in: db)
         }

@@ -95,7 +95,7 @@ extension SQLiteStore: ReportReader {
         let scope = RollupScope(filter, bucketRange: true)
         return try await read { db in
             try Self.rows(
-                "SELECT b.bucket, b.kind, b.action, SUM(b.total), SUM(b.duplicates) FROM rollup_bucket b",
+                "SELECT b.bucket, b.kind, b.action, SUM(b.total), SUM(b.duplicates) FROM \(scope.bucketTable) b",
                 scope, groupBy: "b.bucket, b.kind, b.action", in: db
             ).map { row in
                 BucketCount(

@@ -182,7 +182,7 @@ import Testing
         #expect(MaintenancePlan.rebuildPairs.map { [$0.0, $0.1] } == [
             ["rollup_push", "ledger_push"], ["rollup_bucket", "ledger_bucket"], ["rollup_timing", "ledger_timing"],
             ["pending_timing", "ledger_pending"], ["rollup_version", "ledger_version"],
-            ["rollup_outcome", "ledger_outcome"], ["rollup_outcome_time", "ledger_outcome_time"],
+            ["rollup_outcome", "ledger_outcome"], ["rollup_outcome_time", "ledger_outcome_time"], ["rollup_time", "ledger_time"],
         ])
         #expect(TimingColumns.count == LatencyHistogram.upperBoundsSeconds.count + 1)
     }

@@ -20,6 +20,7 @@ import Testing
                 FROM rollup_push GROUP BY push_id, kind, action
                 """),
             ("rollup_bucket", "SELECT push_id, bucket, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_bucket GROUP BY 1, 2, 3, 4"),
+            ("rollup_time", "SELECT bucket, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_time GROUP BY 1, 2, 3"),
             ("rollup_timing", "SELECT push_id, \(timing) FROM rollup_timing GROUP BY push_id"),
             ("pending_timing", "SELECT push_id, clock, second, \(sum("count")) FROM pending_timing GROUP BY 1, 2, 3"),
             ("rollup_version", """

@@ -43,6 +43,9 @@ package struct RollupScope: Sendable {
     package var joinsPushes = false
     /// `column operator` and the value it is compared with, ANDed.
     package var conditions: [(test: String, value: ScopeValue)] = []
+    /// The table bucket counts are summed from: with no push condition, the rollup over every push
+    /// (``RollupTarget/time``, a row per bucket), else the per-push one (a row per push and bucket).
+    package private(set) var bucketTable = RollupTarget.rollups.time
 
     package init(_ filter: ReportFilter, bucketRange: Bool = false) {
         let pushConditions = [("p.campaign =", filter.campaign), ("p.app =", filter.app), ("p.environment =", filter.environment)]
@@ -51,6 +54,7 @@ package struct RollupScope: Sendable {
             conditions.append((test, .text(value)))
         }
         if let pushID = filter.pushID { conditions.append(("b.push_id =", .text(pushID))) }
+        if !conditions.isEmpty { bucketTable = RollupTarget.rollups.bucket }
         guard bucketRange else { return }
         if let from = filter.fromMillis { conditions.append(("b.bucket >=", .integer(EventTime.bucket(ofMillis: from)))) }
         if let to = filter.toMillis { conditions.append(("b.bucket <=", .integer(EventTime.bucket(ofMillis: to - 1)))) }

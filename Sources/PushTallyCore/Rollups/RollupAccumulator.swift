@@ -24,8 +24,20 @@ package struct RollupAccumulator {
             firstTime = min(firstTime, eventTime)
             lastTime = max(lastTime, eventTime)
         }
+
+        mutating func add(_ other: Delta) {
+            total += other.total
+            duplicates += other.duplicates
+        }
     }
 
+
+    /// A row of the series rollup: one bucket, kind and action over every push.
+    package struct TimeKey: Hashable {
+        package var bucket: Int64
+        package var kind: EventKind
+        package var action: String
+    }
 
     package struct PendingKey: Hashable {
         package var pushID: String
@@ -77,6 +89,16 @@ package struct RollupAccumulator {
     package private(set) var outcomeTimes: [OutcomeTimeKey: OutcomeDelta] = [:]
 
     package init() {}
+
+    /// The bucket deltas summed over pushes, for the series rollup: derived once per transaction from
+    /// ``buckets`` (a key per distinct bucket row, not a hash per event), so both always agree.
+    package var times: [TimeKey: Delta] {
+        var times: [TimeKey: Delta] = [:]
+        for (key, delta) in buckets {
+            times[TimeKey(bucket: key.bucket, kind: key.push.kind, action: key.push.action), default: Delta()].add(delta)
+        }
+        return times
+    }
 
     package var isEmpty: Bool { pushes.isEmpty && outcomes.isEmpty }
 

@@ -13,7 +13,10 @@ package enum RollupTarget: Sendable {
     package var outcome: String { self == .rollups ? "rollup_outcome" : "ledger_outcome" }
     /// Sessions and conversions per 15-minute bucket, measure and currency (totals, unattributed included).
     package var outcomeTime: String { self == .rollups ? "rollup_outcome_time" : "ledger_outcome_time" }
+    /// Receipts and actions per 15-minute bucket of every push together: the series over all pushes reads a
+    /// row per bucket here instead of a row per push and bucket.
+    package var time: String { self == .rollups ? "rollup_time" : "ledger_time" }
 
     /// Every table of the set, in one order: a rebuild pairs each rollup table with its ledger twin by position.
-    package var tables: [String] { [push, bucket, timing, pending, version, outcome, outcomeTime] }
+    package var tables: [String] { [push, bucket, timing, pending, version, outcome, outcomeTime, time] }
 }
