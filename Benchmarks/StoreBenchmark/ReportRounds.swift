@@ -11,9 +11,12 @@ struct ReportRounds {
     let rounds: Int
     /// Report runs per round (the round's figure is their median: one run is at the mercy of a context switch).
     let iterations: Int
+    /// Series runs of a profile (`--report-rounds 0`).
+    let seriesIterations: Int
     let now: Int64
 
     func run(receipts: Int) async throws {
+        guard rounds > 0 else { return try await profile() }
         let raw = try DatabaseQueue(path: store.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         var ratios: [Double] = [], campaignTimes: [Double] = [], drillTimes: [Double] = [], seriesTimes: [Double] = []
         for round in 1...rounds {
@@ -36,11 +39,7 @@ struct ReportRounds {
                 round, groupBy * 1000, campaign * 1000, iterations, groupBy / campaign))
             for _ in 0..<iterations {
                 drillTimes.append(try await seconds { _ = try await store.report(ReportRequest(.campaign("campaign-7"))) })
-                seriesTimes.append(try await seconds {
-                    _ = try await store.report(ReportRequest(
-                        .timeseries(TimeseriesOptions(width: .hour)),
-                        filter: ReportFilter(fromMillis: now - 30 * 86_400_000, toMillis: now)))
-                })
+                seriesTimes.append(try await seconds { _ = try await store.report(Self.series(now: now)) })
             }
         }
         let worst = ratios.min()!, typical = median(ratios)
@@ -52,5 +51,23 @@ struct ReportRounds {
         figure("campaign report lead over GROUP BY", typical, "x", ">=", 1000)
         figure("campaign report lead over GROUP BY (worst round)", worst, "x", ">=", 1000)
         figure("30-day hourly time series", median(seriesTimes) * 1000, "ms", "<=", 20)
+    }
+
+    /// `--report-rounds 0`: the reports alone, no `GROUP BY`, for a profiler attached to this process
+    /// (`--report-iterations` campaign reports, then `--series-iterations` series).
+    func profile() async throws {
+        for (name, count, request) in [
+            ("campaign report", iterations, ReportRequest(.campaigns)),
+            ("30-day hourly time series", seriesIterations, Self.series(now: now)),
+        ] where count > 0 {
+            var times: [Double] = []
+            for _ in 0..<count { times.append(try await seconds { _ = try await store.report(request) }) }
+            print(String(format: "profile: %@ %.3f ms (median of %d)", name, median(times) * 1000, count))
+        }
+    }
+
+    /// The 30-day hourly series over every push.
+    static func series(now: Int64) -> ReportRequest {
+        ReportRequest(.timeseries(TimeseriesOptions(width: .hour)), filter: ReportFilter(fromMillis: now - 30 * 86_400_000, toMillis: now))
     }
 }

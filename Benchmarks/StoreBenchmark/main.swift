@@ -1,8 +1,9 @@
 // Storage-side benchmarks for `scripts/bench`: batch ingest against a bare GRDB baseline doing the same
 // inserts and rollup upserts, bytes on disk per raw receipt, and report speed against a GROUP BY over raw rows.
 // Usage: pushtally-store-bench [--ingest N] [--report-receipts N] [--report-rounds N] [--report-iterations N]
-//        [--dir PATH] [--report-database PATH]   (--ingest 0 skips batch ingest; a --report-database that exists
-//        is reused as loaded, one that does not is loaded and kept, for profiling reports without reloading)
+//        [--dir PATH] [--report-database PATH] [--series-iterations N]   (--ingest 0 skips batch ingest; a
+//        --report-database that exists is reused as loaded, one that does not is loaded and kept, for profiling
+//        reports without reloading; --report-rounds 0 runs the reports alone, for a profiler)
 import Foundation
 import GRDB
 import PushTallyCore
@@ -169,4 +170,7 @@ if reuse {
     print(String(format: "loaded in %.1f s (%.0f receipts/s)", loadTime, Double(reportReceipts) / loadTime))
 }
 reportStore.close()
-try await ReportRounds(store: reportStore, rounds: reportRounds, iterations: reportIterations, now: now).run(receipts: reportReceipts)
+try await ReportRounds(
+    store: reportStore, rounds: reportRounds, iterations: reportIterations,
+    seriesIterations: option("--series-iterations", reportIterations), now: now
+).run(receipts: reportReceipts)

@@ -109,6 +109,9 @@ import Testing
         histogram.add(bucket: 3, count: 2)
         assembly.timing(pushID: "p1", histogram: histogram)
         assembly.timing(pushID: "p1", histogram: histogram)
+        // Count by count, as SQLite reads a row: only registered pushes have histograms.
+        assembly.timing(pushID: "p2", count: { $0 == 5 ? 7 : 0 })
+        assembly.timing(pushID: "unknown", count: { _ in 1 })
 
         let all = assembly.figures(ReportFilter())
         #expect(all.map(\.pushID) == ["orphan", "p1", "p2"])
@@ -119,6 +122,8 @@ import Testing
         #expect(all[1].firstEventMillis == 15)
         // Only a push with a sent_at counts towards timed rates.
         #expect(all[2].funnel.sent == 3 && all[2].funnel.sentTimed == 0)
+        #expect(all[2].funnel.latency.total == 7 && all[2].funnel.latency.counts[5] == 7)
+        #expect(all.count == 3, "timing alone makes no push")
         #expect(all[0].isOrphan && all[0].funnel.displays.total == 2)
         #expect(assembly.figures(ReportFilter(environment: "production")).map(\.pushID) == ["p1"])
     }

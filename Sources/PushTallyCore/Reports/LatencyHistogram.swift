@@ -44,17 +44,25 @@ public struct LatencyHistogram: Sendable, Hashable {
         for index in counts.indices { counts[index] += other.counts[index] }
     }
 
+    /// Adds a histogram given count by count (`count(bucket)` for every bucket).
+    package mutating func add(count: (_ bucket: Int) -> Int64) {
+        for index in counts.indices { counts[index] += count(index) }
+    }
+
     public var total: Int64 { counts.reduce(0, +) }
 
     /// Non-empty buckets keyed by their upper bound in seconds; the open last bucket is `"604800+"`.
     public var countsByUpperBound: [String: Int64] {
         var result: [String: Int64] = [:]
         for (index, count) in counts.enumerated() where count > 0 {
-            let key = index < Self.upperBoundsSeconds.count ? String(Self.upperBoundsSeconds[index]) : "\(Self.upperBoundsSeconds.last!)+"
-            result[key] = count
+            result[Self.upperBoundKeys[index]] = count
         }
         return result
     }
+
+    /// Each bucket's key in ``countsByUpperBound``, made once: formatting them per report row showed in the
+    /// campaign report's profile.
+    private static let upperBoundKeys = upperBoundsSeconds.map { String($0) } + ["\(upperBoundsSeconds.last!)+"]
 
     /// Displays with a latency below `seconds`, which must be one of the bounds (1 h, 24 h, 7 d are).
     public func count(below seconds: Int64) -> Int64 {
