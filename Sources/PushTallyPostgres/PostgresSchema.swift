@@ -19,6 +19,7 @@ enum PostgresSchema {
         (4, "v4-outcome-shards", outcomeShards),
         (5, "v5-send-attributes", SendAttributeColumns.additions(integer: "BIGINT")),
         (6, "v6-collapse-index", [SendAttributeColumns.collapseIndex]),
+        (7, "v7-ingest-guard", IngestGuardSchema.version7),
     ]
 
     /// The live outcome rollups get a shard per collector like the other rollups (see PostgresRollupWriter):
