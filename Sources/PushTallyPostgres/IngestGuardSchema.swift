@@ -20,6 +20,7 @@ enum IngestGuardSchema {
         ) RETURNS boolean LANGUAGE plpgsql AS $$
         DECLARE
             inserted bigint;
+            attributing boolean;
         BEGIN
             -- Pushes shared, then every device, then each device, each group by key: PushLocks' order.
             PERFORM CASE g WHEN 0 THEN pg_advisory_xact_lock_shared(k)
@@ -41,19 +42,22 @@ enum IngestGuardSchema {
                     RAISE EXCEPTION 'a dedupe key was stored before' USING ERRCODE = 'PTG01';
                 END IF;
             END IF;
-            IF EXISTS (
+            IF cardinality(timed_pushes) > 0 AND EXISTS (
                 SELECT 1 FROM unnest(timed_pushes, timed_known, timed_sent) AS t(p, known, sent)
                 LEFT JOIN pushes ON pushes.push_id = t.p
                 WHERE (pushes.sent_at IS NOT NULL) <> t.known OR pushes.sent_at <> t.sent
             ) THEN
                 RAISE EXCEPTION 'a push''s sent_at changed' USING ERRCODE = 'PTG01';
             END IF;
-            IF EXISTS (
-                SELECT 1 FROM unnest(probe_devices, probe_from) AS t(d, f)
-                JOIN events s ON s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
-                    AND s.kind >= outcome_kind AND NOT s.duplicate
-            ) THEN
-                RAISE EXCEPTION 'a device needs attributing' USING ERRCODE = 'PTG01';
+            -- Planned for these devices on every call (EXECUTE): a cached generic plan, blind to how few
+            -- they are, could scan every event.
+            IF cardinality(probe_devices) > 0 THEN
+                EXECUTE 'SELECT EXISTS (SELECT 1 FROM unnest($1, $2) AS t(d, f) JOIN events s ON s.device_id = t.d '
+                    'AND s.device_id IS NOT NULL AND s.event_time >= t.f AND s.kind >= $3 AND NOT s.duplicate)'
+                    INTO attributing USING probe_devices, probe_from, outcome_kind;
+                IF attributing THEN
+                    RAISE EXCEPTION 'a device needs attributing' USING ERRCODE = 'PTG01';
+                END IF;
             END IF;
             RETURN true;
         END $$
