@@ -30,7 +30,8 @@ enum PostgresEventWriter {
     /// upsert as one statement, commit.
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, attributionWindows: AttributionWindows, shard: Int64,
-        subscriptions: SubscriptionCache? = nil, on connection: PostgresConnection, logger: Logger
+        subscriptions: SubscriptionCache? = nil, memory: OneStatementState? = nil, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
         // Every device that may be touched, retries included (only known after the dedupe keys): a few spare locks.
@@ -50,7 +51,7 @@ enum PostgresEventWriter {
             return event.duplicate ?? duplicate
         }
         let counted = Array(zip(events, duplicates))
-        var counter = try await count(counted, maturityWindow: maturityWindow, on: connection, logger: logger)
+        var counter = try await count(counted, maturityWindow: maturityWindow, memory: memory, on: connection, logger: logger)
         var touches = AttributionTouches()
         for (event, duplicate) in counted {
             touches.add(
@@ -74,7 +75,7 @@ enum PostgresEventWriter {
 
     /// The raw rows: displays and actions by their own columns; sessions and conversions by theirs, credit
     /// included (receipts do not pay for the columns they never fill).
-    private static func rawRows(_ counted: [(StoredEvent, Bool)], credits: [Int: Attribution]) -> [ValuesPart] {
+    static func rawRows(_ counted: [(StoredEvent, Bool)], credits: [Int: Attribution]) -> [ValuesPart] {
         let receipts = counted.filter { $0.0.kind.namesPush }
         let outcomes = counted.enumerated().filter { !$0.element.0.kind.namesPush }.map { ($0.element, credits[$0.offset]) }
         return [
@@ -149,11 +150,15 @@ enum PostgresEventWriter {
     }
 
     /// Counts stored events (``RollupCounter``); their pushes' `sent_at` is read in one query first, under the
-    /// push locks, so a registration is either wholly before or after.
+    /// push locks, so a registration is either wholly before or after. `memory` keeps what was read for the
+    /// one-statement commits that follow.
     static func count(
-        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, on connection: PostgresConnection, logger: Logger
+        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, memory: OneStatementState? = nil,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> RollupCounter {
-        let sentAt = try await sentAtByPush(Array(RollupCounter.timedPushIDs(events)), on: connection, logger: logger)
+        let timed = Array(RollupCounter.timedPushIDs(events))
+        let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
+        memory?.remember(timed, sentAt: sentAt)
         var counter = RollupCounter(maturityWindow: maturityWindow)
         for (event, duplicate) in events {
             counter.add(event, duplicate: duplicate) { sentAt[$0] }

@@ -20,6 +20,7 @@ enum PostgresSchema {
         (5, "v5-send-attributes", SendAttributeColumns.additions(integer: "BIGINT")),
         (6, "v6-collapse-index", [SendAttributeColumns.collapseIndex]),
         (7, "v7-time-rollup", timeRollup),
+        (8, "v8-ingest-guard", IngestGuardSchema.version8),
     ]
 
     /// The series over every push (`RollupTarget.time`), filled from the bucket rollups it sums. The live

@@ -11,15 +11,26 @@ extension PostgresStore {
         _ client: PostgresClient, timeout: Duration, logger: Logger,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        try await transaction(client, timeout: timeout, logger: logger, first: { _ in nil }, body).result
+    }
+
+    /// The same, trying `first` on the leased connection before the transaction: a result from it is final
+    /// (it committed on its own), `nil` sends the work to `body`. Also says which of the two gave the result.
+    static func transaction<Result: Sendable>(
+        _ client: PostgresClient, timeout: Duration, logger: Logger,
+        first: @escaping @Sendable (PostgresConnection) async throws -> Result?,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> (result: Result, first: Bool) {
         var attempt = 1
         while true {
             do {
                 return try await withConnection(client, timeout: timeout) { connection in
+                    if let result = try await first(connection) { return (result, true) }
                     try await connection.run("BEGIN", logger: logger)
                     do {
                         let result = try await body(connection)
                         try await connection.commit(logger: logger)
-                        return result
+                        return (result, false)
                     } catch {
                         _ = try? await connection.query("ROLLBACK", logger: logger)
                         throw error

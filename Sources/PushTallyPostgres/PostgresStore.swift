@@ -29,6 +29,8 @@ public final class PostgresStore: Sendable {
     let writers: [AsyncGroupCommitWriter<[IncomingEvent], [Bool]>]
     /// Webhook subscriptions as the ingest path last read them.
     let subscriptions: SubscriptionCache
+    /// What one-statement group commits predict from, and how many took each path.
+    package let oneStatement = OneStatementState()
     /// Hands writers out in turn.
     private let nextWriter = NIOLockedValueBox(0)
 
@@ -75,29 +77,40 @@ public final class PostgresStore: Sendable {
         let firstShard = shard
         let subscriptions = SubscriptionCache()
         self.subscriptions = subscriptions
+        let memory = oneStatement
         self.writers = (0..<writerCount).map { index in
             let shard = (firstShard + Int64(index)) % 16
             return AsyncGroupCommitWriter(highWaterMark: max(1, configuration.writerHighWaterMark / writerCount)) {
                 [client, logger, connectionTimeout] batches in
                 try await Self.commit(
                     batches, receivedAt: clock(), maturityWindow: window, attributionWindows: windows, shard: shard,
-                    subscriptions: subscriptions, client: client, timeout: connectionTimeout, logger: logger)
+                    subscriptions: subscriptions, memory: memory, client: client, timeout: connectionTimeout, logger: logger)
             }
         }
     }
 
-    /// One group commit: every queued batch in one transaction; per batch, whether each event was a retry.
+    /// One group commit: every queued batch in one statement when its predictions hold, else in one
+    /// transaction; per batch, whether each event was a retry.
     private static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
-        shard: Int64, subscriptions: SubscriptionCache, client: PostgresClient, timeout: Duration, logger: Logger
+        shard: Int64, subscriptions: SubscriptionCache, memory: OneStatementState, client: PostgresClient, timeout: Duration,
+        logger: Logger
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
-        let flags = try await transaction(client, timeout: timeout, logger: logger) { connection in
-            try await PostgresEventWriter.store(
-                events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
-                subscriptions: subscriptions, on: connection, logger: logger)
-        }
+        let (flags, inOneStatement) = try await transaction(
+            client, timeout: timeout, logger: logger,
+            first: { connection in
+                try await PostgresOneStatementCommit.store(
+                    events, maturityWindow: maturityWindow, shard: shard, state: memory, subscriptions: subscriptions,
+                    on: connection, logger: logger)
+            },
+            { connection in
+                try await PostgresEventWriter.store(
+                    events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
+                    subscriptions: subscriptions, memory: memory, on: connection, logger: logger)
+            })
+        memory.committed(inOneStatement: inOneStatement)
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
         var results: [[Bool]] = []

@@ -57,6 +57,22 @@ struct SQLBuilder {
         builder.append(" SELECT 1")
         return [builder.query]
     }
+
+    /// The parts as data-modifying `WITH` clauses of one statement whose main query `select` writes: it runs
+    /// before them, so it can lock and check first. `nil` when the bindings do not fit in one statement.
+    static func guarded(_ parts: [ValuesPart], select: (inout SQLBuilder) -> Void) -> PostgresQuery? {
+        let parts = parts.filter { $0.rowCount > 0 }
+        guard parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings - 16 else { return nil }
+        var builder = SQLBuilder(parts.isEmpty ? "" : "WITH ")
+        for (index, part) in parts.enumerated() {
+            builder.append((index == 0 ? "" : ", ") + "w\(index) AS (")
+            part.append(0..<part.rowCount, to: &builder)
+            builder.append(")")
+        }
+        builder.append(" ")
+        select(&builder)
+        return builder.query
+    }
 }
 
 /// One `head VALUES (…), (…) tail` statement's worth of rows, bound on demand.

@@ -1,0 +1,75 @@
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+/// A group commit as one statement, so one round trip: the rollups are counted before anything is read,
+/// from predictions (every dedupe key new, each push's `sent_at` as ``OneStatementState`` last saw it, no
+/// touched device needing attribution), and the statement's `pushtally_ingest_guard` call takes the locks,
+/// inserts the keys and checks the predictions before its raw rows and upserts run (PostgreSQL runs the
+/// unreferenced data-modifying `WITH` clauses after the main query, last to first). A statement outside
+/// `BEGIN` commits on its own, durably (`synchronous_commit = on`), or not at all.
+///
+/// The transaction path (``PostgresEventWriter``) is the reference and the fallback: events it alone handles
+/// (sessions and conversions to attribute, events to queue for webhooks) never come here, and a prediction
+/// that fails rolls the statement back (``IngestGuardSchema/missState``) and commits them that way.
+enum PostgresOneStatementCommit {
+    /// Stores `events` in one statement and returns, per event, whether it was a retry; `nil` when they must
+    /// go through the transaction path instead (nothing was stored then).
+    static func store(
+        _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, state: OneStatementState,
+        subscriptions: SubscriptionCache?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Bool]? {
+        guard !events.isEmpty, state.shouldTry() else { return nil }
+        if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
+        let keys = events.map { event in event.dedupeKeys.map { PostgresEventWriter.DedupeKey(pushID: event.pushID, key: $0) } }
+        // Every key predicted new: an event is a retry only of an earlier event of this commit.
+        var seen = Set<PostgresEventWriter.DedupeKey>()
+        let duplicates = zip(events, keys).map { event, keys in
+            var duplicate = false
+            for key in keys where !seen.insert(key).inserted {
+                duplicate = true
+            }
+            return event.duplicate ?? duplicate
+        }
+        let counted = Array(zip(events, duplicates))
+        let timed = RollupCounter.timedPushIDs(counted).sorted()
+        guard let sentAt = state.sentAt(timed) else { return nil }
+        var touches = AttributionTouches()
+        for (event, duplicate) in counted {
+            touches.add(
+                kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: event.eventTime, duplicate: duplicate)
+        }
+        let probes = touches.sorted
+        guard !probes.contains(where: \.touch.hasOutcome) else { return nil }
+        var counter = RollupCounter(maturityWindow: maturityWindow)
+        for (event, duplicate) in counted {
+            counter.add(event, duplicate: duplicate) { sentAt[$0] ?? nil }
+        }
+        let parts = PostgresEventWriter.rawRows(counted, credits: [:])
+            + PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
+        let devices = Set(events.lazy.filter { !($0.kind == .action && $0.action == StandardAction.dismiss) }.compactMap(\.deviceID))
+        let sortedKeys = seen.sorted { ($0.pushID, $0.key) < ($1.pushID, $1.key) }
+        let query = SQLBuilder.guarded(parts) { sql in
+            let arguments = [
+                sql.bind(Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)))) + "::text[]",
+                sql.bind(Array(devices)) + "::text[]", sql.bind(devices.count <= PushLocks.maximumDeviceLocks),
+                sql.bind(sortedKeys.map(\.pushID)) + "::text[]", sql.bind(sortedKeys.map(\.key)) + "::text[]",
+                sql.bind(timed) + "::text[]", sql.bind(timed.map { (sentAt[$0] ?? nil) != nil }) + "::boolean[]",
+                sql.bind(timed.map { (sentAt[$0] ?? nil) ?? 0 }) + "::bigint[]",
+                sql.bind(probes.map(\.deviceID)) + "::text[]", sql.bind(probes.map(\.touch.from)) + "::bigint[]",
+                sql.bind(Int64(EventKind.session.rawValue)),
+            ]
+            sql.append("SELECT pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
+        }
+        guard let query else { return nil }
+        do {
+            try await connection.run(query, logger: logger)
+        } catch let error as PSQLError where error.code == .server && error.serverInfo?[.sqlState] == IngestGuardSchema.missState {
+            logger.debug("one-statement commit fell back", metadata: ["reason": "\(error.serverInfo?[.message] ?? "")"])
+            state.record(hit: false)
+            return nil
+        }
+        state.record(hit: true)
+        return duplicates
+    }
+}
