@@ -1,6 +1,6 @@
 // Storage-side benchmarks for `scripts/bench`: batch ingest against a bare GRDB baseline doing the same
 // inserts and rollup upserts, bytes on disk per raw receipt, and report speed against a GROUP BY over raw rows.
-// Usage: pushtally-store-bench [--ingest N] [--report-receipts N] [--dir PATH]
+// Usage: pushtally-store-bench [--ingest N] [--report-receipts N (0: ingest only)] [--only store|bare] [--shape 0|1] [--dir PATH]
 import Foundation
 import GRDB
 import PushTallyCore
@@ -14,6 +14,10 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let ingestCount = option("--ingest", 200_000)
 let reportReceipts = option("--report-receipts", 2_000_000)
 let reportIterations = option("--report-iterations", 15)
+/// For profiling one side alone (`--only store` or `--only bare`; both by default) and one shape
+/// (`--shape 0` push_id only, `--shape 1` with ids; both by default).
+let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
+let shapes = option("--shape", -1) == -1 ? [false, true] : [option("--shape", 0) == 1]
 let directory: URL = {
     if let index = CommandLine.arguments.firstIndex(of: "--dir"), index + 1 < CommandLine.arguments.count {
         return URL(fileURLWithPath: CommandLine.arguments[index + 1])
@@ -70,7 +74,7 @@ func rawTableBytes(_ path: String) throws -> Int {
 }
 
 print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at)")
-for ids in [false, true] {
+for ids in shapes {
     let store = try SQLiteStore(path: directory.appendingPathComponent("ingest-\(ids).sqlite").path)
     // Registered first, as backends do at send time: receipts of a push with a sent_at are timed at once
     // (an orphan's wait in pending_timing until its registration, which is the rarer, costlier case).
@@ -80,7 +84,7 @@ for ids in [false, true] {
     }
     let events = receipts(ingestCount, pushes: 1000, ids: ids)
     let batches = stride(from: 0, to: events.count, by: 1000).map { Array(events[$0..<min($0 + 1000, events.count)]) }
-    let storeTime = try await seconds {
+    let storeTime = only == "bare" ? 1 : try await seconds {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
@@ -107,7 +111,7 @@ for ids in [false, true] {
                 PRIMARY KEY (push_id, bucket)) WITHOUT ROWID;
             """)
     }
-    let bareTime = try await seconds {
+    let bareTime = only == "store" ? 1 : try await seconds {
         for batch in batches {
             try await bare.write { db in
                 let insert = try db.cachedStatement(sql: "INSERT INTO events VALUES (?, 0, '', ?, ?, 0, ?, ?)")
@@ -144,6 +148,11 @@ for ids in [false, true] {
         label, Double(rawBytes) / Double(ingestCount), Double(storeBytes) / Double(ingestCount)))
 }
 
+// `--report-receipts 0`: ingest only (scripts/bench's batch part compares HTTP batches with this ingest).
+if reportReceipts == 0 {
+    try? FileManager.default.removeItem(at: directory)
+    exit(0)
+}
 print("== reports over \(reportReceipts) receipts across 1,000 pushes and 50 campaigns")
 let reportStore = try SQLiteStore(path: directory.appendingPathComponent("reports.sqlite").path)
 for push in 0..<1000 {

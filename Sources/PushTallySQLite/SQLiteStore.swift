@@ -56,7 +56,7 @@ public final class SQLiteStore: Sendable {
             }
             // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
             StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
-            StoreMetrics.recordIngest(batches.joined(), duplicates: flags.joined())
+            StoreMetrics.recordIngest(batches: batches, duplicates: flags)
             return flags
         }
     }
