@@ -53,7 +53,11 @@ let package = Package(
         // The embedded default engine: one SQLite file (GRDB), the SQLite dialect of the core's store roles.
         .target(
             name: "PushTallySQLite",
-            dependencies: ["PushTallyCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "PushTallyCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the writer's hot statements (BoundStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // The PostgreSQL engine, for many collectors on one database (postgres-nio).
         .target(

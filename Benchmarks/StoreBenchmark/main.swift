@@ -4,6 +4,8 @@
 //        [--dir PATH] [--report-database PATH] [--series-iterations N]   (--ingest 0 skips batch ingest; a
 //        --report-database that exists is reused as loaded, one that does not is loaded and kept, for profiling
 //        reports without reloading; --report-rounds 0 runs the reports alone, for a profiler)
+//        [--only store|bare] [--shape 0|1]   (one side and one receipt shape of the ingest, for a profiler;
+//        --report-receipts 0: ingest only, as scripts/bench's batch part runs it)
 import Foundation
 import GRDB
 import PushTallyCore
@@ -18,6 +20,10 @@ let ingestCount = option("--ingest", 200_000)
 let reportReceipts = option("--report-receipts", 2_000_000)
 let reportIterations = option("--report-iterations", 15)
 let reportRounds = option("--report-rounds", 5)
+/// For profiling one side alone (`--only store` or `--only bare`; both by default) and one shape
+/// (`--shape 0` push_id only, `--shape 1` with ids; both by default).
+let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
+let shapes = option("--shape", -1) == -1 ? [false, true] : [option("--shape", 0) == 1]
 let reportDatabase: String? = {
     guard let index = CommandLine.arguments.firstIndex(of: "--report-database"), index + 1 < CommandLine.arguments.count else { return nil }
     return CommandLine.arguments[index + 1]
@@ -66,7 +72,7 @@ func rawTableBytes(_ path: String) throws -> Int {
 
 if ingestCount > 0 {
     print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at)")
-    for ids in [false, true] {
+    for ids in shapes {
         let store = try SQLiteStore(path: directory.appendingPathComponent("ingest-\(ids).sqlite").path)
         // Registered first, as backends do at send time: receipts of a push with a sent_at are timed at once
         // (an orphan's wait in pending_timing until its registration, which is the rarer, costlier case).
@@ -76,7 +82,7 @@ if ingestCount > 0 {
         }
         let events = receipts(ingestCount, pushes: 1000, ids: ids)
         let batches = stride(from: 0, to: events.count, by: 1000).map { Array(events[$0..<min($0 + 1000, events.count)]) }
-        let storeTime = try await seconds {
+        let storeTime = only == "bare" ? 1 : try await seconds {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<4 {
                     group.addTask {
@@ -103,7 +109,7 @@ if ingestCount > 0 {
                     PRIMARY KEY (push_id, bucket)) WITHOUT ROWID;
                 """)
         }
-        let bareTime = try await seconds {
+        let bareTime = only == "store" ? 1 : try await seconds {
             for batch in batches {
                 try await bare.write { db in
                     let insert = try db.cachedStatement(sql: "INSERT INTO events VALUES (?, 0, '', ?, ?, 0, ?, ?)")
@@ -139,6 +145,12 @@ if ingestCount > 0 {
         print(String(format: "%@: %.1f bytes per receipt in the raw events table; %.1f per receipt for the whole database (raw rows, dedupe keys, rollups)",
             label, Double(rawBytes) / Double(ingestCount), Double(storeBytes) / Double(ingestCount)))
     }
+}
+
+// `--report-receipts 0`: ingest only (scripts/bench's batch part compares HTTP batches with this ingest).
+if reportReceipts == 0 {
+    try? FileManager.default.removeItem(at: directory)
+    exit(0)
 }
 
 print("== reports over \(reportReceipts) receipts across 1,000 pushes and 50 campaigns")

@@ -9,19 +9,18 @@ enum EventWriter {
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
         in db: Database
     ) throws -> [[Bool]] {
-        let insertEvent = try db.cachedStatement(sql: """
+        let insertEvent = try BoundStatement(db, sql: """
             INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
                                 device_id, receipt_id, platform, app_version, os_version)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let insertOutcome = try db.cachedStatement(sql: """
+        let insertOutcome = try BoundStatement(db, sql: """
             INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
                                 device_id, receipt_id, app_version, app, name, value_micros, currency)
             VALUES ('', ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         var touches = AttributionTouches()
-        let insertKey = try db.cachedStatement(
-            sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let insertKey = try BoundStatement(db, sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
         let sentAt = try SentAtLookup(db)
         var rollups = RollupCounter(maturityWindow: maturityWindow)
         var results: [[Bool]] = []
@@ -34,21 +33,19 @@ enum EventWriter {
             for event in batch {
                 // SQLite inserts one event's keys at a time, so "a key was already there" is the retry rule as is.
                 var duplicate = false
-                for key in DedupeKeys.of(event) {
-                    try insertKey.execute(arguments: [event.pushID, key])
-                    if db.changesCount == 0 { duplicate = true }
+                if event.receiptID != nil || event.deviceID != nil {
+                    for key in DedupeKeys.of(event) {
+                        insertKey.bind(1, event.pushID)
+                        insertKey.bind(2, key)
+                        try insertKey.execute()
+                        if db.changesCount == 0 { duplicate = true }
+                    }
                 }
                 let eventTime = EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt)
                 if event.kind.namesPush {
-                    try insertEvent.execute(arguments: [
-                        event.pushID, event.kind.rawValue, event.action, receivedAt, eventTime, duplicate,
-                        event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion,
-                    ])
+                    try insertEvent.insert(event, receivedAt: receivedAt, eventTime: eventTime, duplicate: duplicate)
                 } else {
-                    try insertOutcome.execute(arguments: [
-                        event.kind.rawValue, receivedAt, eventTime, duplicate, event.deviceID, event.receiptID,
-                        event.appVersion, event.app, event.name, event.valueMicros, event.currency,
-                    ])
+                    try insertOutcome.insertOutcome(event, receivedAt: receivedAt, eventTime: eventTime, duplicate: duplicate)
                 }
                 touches.add(
                     kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: eventTime, duplicate: duplicate)
@@ -94,13 +91,48 @@ enum EventWriter {
 
 /// A push's `sent_at` by a cached statement, for ``RollupCounter`` (which asks once per push per commit).
 struct SentAtLookup {
-    private let statement: Statement
+    private let statement: BoundStatement
 
     init(_ db: Database) throws {
-        statement = try db.cachedStatement(sql: "SELECT sent_at FROM pushes WHERE push_id = ?")
+        statement = try BoundStatement(db, sql: "SELECT sent_at FROM pushes WHERE push_id = ?")
     }
 
     func callAsFunction(_ pushID: String) throws -> Int64? {
-        try Int64?.fetchOne(statement, arguments: [pushID]) ?? nil
+        statement.bind(1, pushID)
+        return try statement.fetchInt64()
+    }
+}
+
+extension BoundStatement {
+    /// A display or action row, in the `INSERT INTO events` column order of ``EventWriter/commit``.
+    fileprivate func insert(_ event: IncomingEvent, receivedAt: Int64, eventTime: Int64, duplicate: Bool) throws {
+        bind(1, event.pushID)
+        bind(2, event.kind.rawValue)
+        bind(3, event.action)
+        bind(4, receivedAt)
+        bind(5, eventTime)
+        bind(6, duplicate)
+        bind(7, event.deviceID)
+        bind(8, event.receiptID)
+        bind(9, event.platform)
+        bind(10, event.appVersion)
+        bind(11, event.osVersion)
+        try execute()
+    }
+
+    /// A session or conversion row, likewise.
+    fileprivate func insertOutcome(_ event: IncomingEvent, receivedAt: Int64, eventTime: Int64, duplicate: Bool) throws {
+        bind(1, event.kind.rawValue)
+        bind(2, receivedAt)
+        bind(3, eventTime)
+        bind(4, duplicate)
+        bind(5, event.deviceID)
+        bind(6, event.receiptID)
+        bind(7, event.appVersion)
+        bind(8, event.app)
+        bind(9, event.name)
+        bind(10, event.valueMicros)
+        bind(11, event.currency)
+        try execute()
     }
 }

@@ -2,10 +2,11 @@ import GRDB
 import PushTallyCore
 
 /// Adds a counter's deltas to SQLite's rollup or ledger tables: one upsert per distinct key, every column
-/// additive, never read-modify-write.
+/// additive, never read-modify-write. The per-key statements are bound through ``BoundStatement``: a commit
+/// runs about one per event.
 enum RollupWriter {
     static func write(_ accumulator: RollupAccumulator, to target: RollupTarget, in db: Database) throws {
-        let pushStatement = try db.cachedStatement(sql: """
+        let pushStatement = try BoundStatement(db, sql: """
             INSERT INTO \(target.push) (push_id, kind, action, total, duplicates, first_time, last_time, late)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (push_id, kind, action) DO UPDATE SET
@@ -16,12 +17,17 @@ enum RollupWriter {
                 late = late + excluded.late
             """)
         for (key, delta) in accumulator.pushes {
-            try pushStatement.execute(arguments: [
-                key.pushID, key.kind.rawValue, key.action, delta.total, delta.duplicates, delta.firstTime,
-                delta.lastTime, delta.late,
-            ])
+            pushStatement.bind(1, key.pushID)
+            pushStatement.bind(2, key.kind.rawValue)
+            pushStatement.bind(3, key.action)
+            pushStatement.bind(4, delta.total)
+            pushStatement.bind(5, delta.duplicates)
+            pushStatement.bind(6, delta.firstTime)
+            pushStatement.bind(7, delta.lastTime)
+            pushStatement.bind(8, delta.late)
+            try pushStatement.execute()
         }
-        let bucketStatement = try db.cachedStatement(sql: """
+        let bucketStatement = try BoundStatement(db, sql: """
             INSERT INTO \(target.bucket) (push_id, bucket, kind, action, total, duplicates)
             VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (push_id, bucket, kind, action) DO UPDATE SET
@@ -29,23 +35,33 @@ enum RollupWriter {
                 duplicates = duplicates + excluded.duplicates
             """)
         for (key, delta) in accumulator.buckets {
-            try bucketStatement.execute(arguments: [
-                key.push.pushID, key.bucket, key.push.kind.rawValue, key.push.action, delta.total, delta.duplicates,
-            ])
+            bucketStatement.bind(1, key.push.pushID)
+            bucketStatement.bind(2, key.bucket)
+            bucketStatement.bind(3, key.push.kind.rawValue)
+            bucketStatement.bind(4, key.push.action)
+            bucketStatement.bind(5, delta.total)
+            bucketStatement.bind(6, delta.duplicates)
+            try bucketStatement.execute()
         }
-        let timeStatement = try db.cachedStatement(sql: """
+        let timeStatement = try BoundStatement(db, sql: """
             INSERT INTO \(target.time) (bucket, kind, action, total, duplicates) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (bucket, kind, action) DO UPDATE SET
                 total = total + excluded.total,
                 duplicates = duplicates + excluded.duplicates
             """)
         for (key, delta) in accumulator.times {
-            try timeStatement.execute(arguments: [key.bucket, key.kind.rawValue, key.action, delta.total, delta.duplicates])
+            timeStatement.bind(1, key.bucket)
+            timeStatement.bind(2, key.kind.rawValue)
+            timeStatement.bind(3, key.action)
+            timeStatement.bind(4, delta.total)
+            timeStatement.bind(5, delta.duplicates)
+            try timeStatement.execute()
         }
+        var timing = TimingTable.Upserts(table: target.timing)
         for (pushID, histogram) in accumulator.latency {
-            try TimingTable.add(histogram, pushID: pushID, to: target.timing, in: db)
+            try timing.add(histogram, pushID: pushID, in: db)
         }
-        let versionStatement = try db.cachedStatement(sql: """
+        let versionStatement = try BoundStatement(db, sql: """
             INSERT INTO \(target.version) (push_id, dimension, version, kind, action, total, duplicates)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (push_id, dimension, version, kind, action) DO UPDATE SET
@@ -53,10 +69,14 @@ enum RollupWriter {
                 duplicates = duplicates + excluded.duplicates
             """)
         for (key, delta) in accumulator.versions {
-            try versionStatement.execute(arguments: [
-                key.push.pushID, key.dimension, key.version, key.push.kind.rawValue, key.push.action, delta.total,
-                delta.duplicates,
-            ])
+            versionStatement.bind(1, key.push.pushID)
+            versionStatement.bind(2, key.dimension)
+            versionStatement.bind(3, key.version)
+            versionStatement.bind(4, key.push.kind.rawValue)
+            versionStatement.bind(5, key.push.action)
+            versionStatement.bind(6, delta.total)
+            versionStatement.bind(7, delta.duplicates)
+            try versionStatement.execute()
         }
         let pendingStatement = try db.cachedStatement(sql: """
             INSERT INTO \(target.pending) (push_id, clock, second, count) VALUES (?, ?, ?, ?)

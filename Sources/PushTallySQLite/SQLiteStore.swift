@@ -31,7 +31,13 @@ public final class SQLiteStore: Sendable {
         let pool = try DatabasePool(path: path, configuration: config)
         // DatabasePool sets synchronous=NORMAL in WAL mode after prepareDatabase; an ack must survive a
         // power loss, so the one writer connection is set back to FULL here.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        // Its page cache is raised from SQLite's 2 MB to 32 MB: profiled on batch ingest with device ids, the
+        // writer re-read evicted pages of the dedupe keys and the device index (random inserts) from the OS
+        // cache, a fifth of its time in pread copies.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+        }
         let migrator = Migrations.migrator
         if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
             throw StoreError.databaseNewerThanCode(path: path)
@@ -56,7 +62,7 @@ public final class SQLiteStore: Sendable {
             }
             // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
             StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
-            StoreMetrics.recordIngest(batches.joined(), duplicates: flags.joined())
+            StoreMetrics.recordIngest(batches: batches, duplicates: flags)
             return flags
         }
     }

@@ -10,16 +10,42 @@ enum TimingTable {
             + TimingColumns.names.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ") + ") WITHOUT ROWID"
     }
 
-    /// Adds `histogram` to the push's row in `table`, creating it: one upsert per bucket that changed (a commit
-    /// usually touches one or two buckets of a push, and an upsert of all 40 columns cost ingest a third).
+    /// Adds `histogram` to the push's row in `table`, creating it (see ``Upserts``).
     static func add(_ histogram: LatencyHistogram, pushID: String, to table: String, in db: Database) throws {
-        for (bucket, count) in histogram.counts.enumerated() where count != 0 {
-            let column = TimingColumns.names[bucket]
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO \(table) (push_id, \(column)) VALUES (?, ?)
-                ON CONFLICT (push_id) DO UPDATE SET \(column) = \(column) + excluded.\(column)
+        var upserts = Upserts(table: table)
+        try upserts.add(histogram, pushID: pushID, in: db)
+    }
+
+    /// One upsert per push naming the run of columns from its first to its last changed bucket: a commit
+    /// usually touches a few neighbouring buckets of a push, an upsert of all 40 columns cost ingest a third,
+    /// and one upsert per bucket cost a statement per receipt. A run is one of 820, so the connection's
+    /// statement cache stays bounded.
+    struct Upserts {
+        let table: String
+        private var statements: [Int: BoundStatement] = [:]
+
+        init(table: String) {
+            self.table = table
+        }
+
+        mutating func add(_ histogram: LatencyHistogram, pushID: String, in db: Database) throws {
+            let counts = histogram.counts
+            guard let first = counts.firstIndex(where: { $0 != 0 }), let last = counts.lastIndex(where: { $0 != 0 }) else { return }
+            let run = first * TimingColumns.count + last
+            let statement = try statements[run] ?? prepare(run, columns: first...last, in: db)
+            statement.bind(1, pushID)
+            for bucket in first...last { statement.bind(Int32(bucket - first + 2), counts[bucket]) }
+            try statement.execute()
+        }
+
+        private mutating func prepare(_ run: Int, columns: ClosedRange<Int>, in db: Database) throws -> BoundStatement {
+            let names = columns.map { TimingColumns.names[$0] }
+            let statement = try BoundStatement(db, sql: """
+                INSERT INTO \(table) (push_id, \(names.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: names.count)))
+                ON CONFLICT (push_id) DO UPDATE SET \(names.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
                 """)
-            try statement.execute(arguments: [pushID, count])
+            statements[run] = statement
+            return statement
         }
     }
 

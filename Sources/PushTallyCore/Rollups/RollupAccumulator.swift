@@ -123,9 +123,13 @@ package struct RollupAccumulator {
         guard kind.namesPush else { return }
         let key = PushKey(pushID: pushID, kind: kind, action: action)
         // Only named versions: the unnamed rest is derived at read time (rollup_push minus the named ones).
-        for (dimension, version) in [(0, appVersion), (1, osVersion)] {
-            guard let version else { continue }
-            versions[VersionKey(push: key, dimension: dimension, version: version), default: Delta()]
+        // Two plain checks, not a loop over a literal array: this runs once per event.
+        if let appVersion {
+            versions[VersionKey(push: key, dimension: 0, version: appVersion), default: Delta()]
+                .add(eventTime: eventTime, duplicate: duplicate)
+        }
+        if let osVersion {
+            versions[VersionKey(push: key, dimension: 1, version: osVersion), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
         }
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)

@@ -4,10 +4,11 @@ import Foundation
 /// Stores device ids as a keyed hash (HMAC-SHA256 with a secret kept beside the database), so the database
 /// alone never holds them in the clear, yet the same device still dedupes and can still be forgotten.
 package struct DeviceHasher: Sendable {
-    private let key: SymmetricKey
+    /// An HMAC already keyed: copying it per id skips deriving the inner and outer pads from the key each time.
+    private let keyed: HMAC<SHA256>
 
     init(key: SymmetricKey) {
-        self.key = key
+        self.keyed = HMAC<SHA256>(key: key)
     }
 
     /// Loads the secret from `path`, creating it (mode 0600) on first start.
@@ -40,21 +41,32 @@ package struct DeviceHasher: Sendable {
     /// `d1:` + the first 128 bits of the HMAC in unpadded base64url (25 bytes: it is stored twice per receipt,
     /// in the raw row and in the dedupe key); the prefix leaves room for a key rotation later.
     package func hash(_ deviceID: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(deviceID.utf8), using: key)
-        let base64 = Data(mac).prefix(16).base64EncodedString()
-        var hashed = "d1:"
-        hashed.reserveCapacity(25)
-        for character in base64.utf8 {
-            switch character {
-            case UInt8(ascii: "+"): hashed.append("-")
-            case UInt8(ascii: "/"): hashed.append("_")
-            case UInt8(ascii: "="): continue
-            default: hashed.unicodeScalars.append(Unicode.Scalar(character))
+        var mac = keyed
+        var id = deviceID
+        id.withUTF8 { mac.update(data: UnsafeRawBufferPointer($0)) }
+        // 16 bytes are 22 base64url characters (no padding), encoded here: Foundation's encoder and the
+        // `+/` rewrite allocated several strings per receipt on the submitting threads.
+        return mac.finalize().withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: 25) { out in
+                out[0] = UInt8(ascii: "d"); out[1] = UInt8(ascii: "1"); out[2] = UInt8(ascii: ":")
+                var o = 3
+                var i = 0
+                while i < 16 {
+                    let b0 = UInt32(bytes[i]), b1 = i + 1 < 16 ? UInt32(bytes[i + 1]) : 0, b2 = i + 2 < 16 ? UInt32(bytes[i + 2]) : 0
+                    let chunk = b0 << 16 | b1 << 8 | b2
+                    let count = min(4, (16 - i) * 8 / 6 + ((16 - i) * 8 % 6 == 0 ? 0 : 1))
+                    for k in 0..<count { out[o + k] = base64URL[Int(chunk >> (18 - 6 * UInt32(k)) & 63)] }
+                    o += count
+                    i += 3
+                }
+                return o
             }
         }
-        return hashed
     }
 }
+
+/// The base64url alphabet (RFC 4648 section 5).
+private let base64URL = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
 extension Data {
     fileprivate init?(hex: String) {

@@ -1,0 +1,41 @@
+import GRDB
+import PushTallyCore
+import Testing
+
+@testable import PushTallySQLite
+
+/// A push's histogram is upserted as one run of columns per commit: the zeros inside the run add nothing,
+/// columns outside it are untouched, and runs of later commits add to the same row.
+@Suite struct TimingTableTests {
+    @Test func runsOfColumnsAddUp() throws {
+        let queue = try DatabaseQueue()
+        let histograms = try queue.write { db -> [String: LatencyHistogram] in
+            try db.execute(sql: TimingTable.create("timing"))
+            var first = LatencyHistogram()
+            first.add(bucket: 3, count: 2)
+            first.add(bucket: 7, count: 1)
+            var second = LatencyHistogram()
+            second.add(bucket: 5, count: 4)
+            second.add(bucket: 39, count: 1)
+            var upserts = TimingTable.Upserts(table: "timing")
+            try upserts.add(first, pushID: "p", in: db)
+            try upserts.add(first, pushID: "q", in: db)
+            try upserts.add(LatencyHistogram(), pushID: "empty", in: db)
+            // A new commit: a new value, with the statement of a run already prepared and one not.
+            var next = TimingTable.Upserts(table: "timing")
+            try next.add(second, pushID: "p", in: db)
+            try next.add(first, pushID: "p", in: db)
+            var found: [String: LatencyHistogram] = [:]
+            try TimingTable.forEachHistogram(in: "timing", scope: "", arguments: [], db: db) { found[$0] = $1 }
+            return found
+        }
+        var expected = [Int64](repeating: 0, count: TimingColumns.count)
+        expected[3] = 4
+        expected[5] = 4
+        expected[7] = 2
+        expected[39] = 1
+        #expect(histograms["p"]?.counts == expected)
+        #expect(histograms["q"]?.counts.enumerated().filter { $0.element != 0 }.map(\.offset) == [3, 7])
+        #expect(histograms["empty"] == nil)
+    }
+}
