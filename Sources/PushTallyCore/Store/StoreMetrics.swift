@@ -6,6 +6,9 @@ import Metrics
 /// Handles are looked up per use rather than kept in statics: a handle made before the metrics backend is
 /// bootstrapped would stay a no-op forever.
 package enum StoreMetrics {
+    // Inlinable so the stores' callers get it specialized for their (flattened) sequences: generic across the
+    // module boundary, every element's iteration looked up type metadata at runtime, on the writer's thread.
+    @inlinable
     package static func recordIngest(_ events: some Sequence<IncomingEvent>, duplicates: some Sequence<Bool>) {
         // Counted by kind in plain arrays: this runs over every event of every commit on the writer's thread.
         var totals = [Int](repeating: 0, count: 4)
@@ -26,6 +29,7 @@ package enum StoreMetrics {
     }
 
     /// The `kind` label of an event kind in the ingest counters.
+    @inlinable
     package static func label(_ kind: EventKind) -> String {
         switch kind {
         case .display: "display"
