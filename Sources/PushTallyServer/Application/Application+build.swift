@@ -77,6 +77,10 @@ public func buildApplication(
         server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "PushTally",
+            // Thousands of clients may connect at once (a fleet reconnecting); past a full accept queue the
+            // kernel drops their SYNs, and each retries only a second or more later. The kernel caps this at
+            // net.core.somaxconn.
+            backlog: 4096,
             availableConnectionsDelegate: EvictingConnectionLimit(maximum: configuration.maxConnections, registry: registry)),
         services: [
             StoreService(store: store), RetentionService(store: store, configuration: configuration, logger: logger),

@@ -5,7 +5,7 @@ import NIOCore
 extension HTTPRequest {
     /// Whether the client waits for `100 Continue` before sending the body (curl does for large uploads).
     var expectsContinue: Bool {
-        guard let expect = headerFields[.expect] else { return false }
+        guard let expect = headerFields.value(of: .expect) else { return false }
         return expect.lowercased() == "100-continue"
     }
 }

@@ -103,7 +103,7 @@ extension FastPathStateMachine {
 
     mutating func startIngest(_ request: IngestRequest) -> PartAction {
         answers.append(nil)
-        if request.head.headerFields[.connection]?.lowercased() == "close" { closeAfterAnswers = true }
+        if request.head.headerFields.value(of: .connection)?.lowercased() == "close" { closeAfterAnswers = true }
         guard configuration.bodyLimit.admitsDeclaredLength(request.head.headerFields) else {
             reading = .discarding(bytes: 0)
             return .refuseTooLarge(request)

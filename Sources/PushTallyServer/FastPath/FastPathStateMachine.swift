@@ -97,12 +97,14 @@ struct FastPathStateMachine {
     let configuration: Configuration
     var reading = Reading.idle
     /// This path's answers in request order; `nil` until ready. `firstSlot` is the number of the first.
-    var answers = CircularBuffer<Answer?>()
+    /// Small at first (both buffers grow as needed): every open connection holds them, and a keep-alive client
+    /// rarely has more than one request in flight, or any held.
+    var answers = CircularBuffer<Answer?>(initialCapacity: 2)
     var firstSlot = 0
     /// Requests passed on to the router whose response has not ended yet.
     var passedInFlight = 0
     /// Parts of requests that wait for the other path's answers, in arrival order.
-    var held = CircularBuffer<HTTPRequestPart>()
+    var held = CircularBuffer<HTTPRequestPart>(initialCapacity: 1)
     private var isReleasingHeld = false
     private var releasedAny = false
     private var readPending = false

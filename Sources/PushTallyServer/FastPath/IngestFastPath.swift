@@ -45,6 +45,9 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var peer: SocketAddress?
     private var counters = RequestCounters()
     private var date = HTTPDate()
+    /// The last plain answer's framed head (no body or headers of its own, connection kept), reused while its
+    /// status and `Date` second are the same: most answers are a `204` like the one before.
+    private var plainHead: (status: HTTPResponse.Status, date: String, head: HTTPResponse)?
     /// The response the router is writing answers a CONNECT: the parser reads nothing after one, so close.
     private var closeAfterRouterResponse = false
 
@@ -200,12 +203,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard self.context != nil else { return }
         var wrote = false
         while case let (answer, isLast)? = machine.nextAnswerToWrite() {
-            var head = answer.head
-            head.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
-            head.headerFields[.date] = date.now()
-            head.headerFields[.server] = "PushTally"
-            if isLast { head.headerFields[.connection] = "close" }
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.head(framedHead(answer, isLast: isLast))), promise: nil)
             if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
             context.write(wrapOutboundOut(.end(nil)), promise: nil)
             wrote = true
@@ -217,6 +215,21 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .close: context.close(promise: nil)
         case .releaseHeld: releaseHeld(context)
         }
+    }
+
+    /// The answer's head with the framing fields: `Content-Length`, `Date`, `Server`, and `Connection: close`
+    /// on the last.
+    private func framedHead(_ answer: FastPathStateMachine.Answer, isLast: Bool) -> HTTPResponse {
+        let now = date.now()
+        let plain = answer.body == nil && !isLast && answer.head.headerFields.isEmpty
+        if plain, let cached = plainHead, cached.status == answer.head.status, cached.date == now { return cached.head }
+        var head = answer.head
+        head.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
+        head.headerFields[.date] = now
+        head.headerFields[.server] = "PushTally"
+        if isLast { head.headerFields[.connection] = "close" }
+        if plain { plainHead = (answer.head.status, now, head) }
+        return head
     }
 
     /// Lets requests that waited for the other path go, in order, until one must wait again.

@@ -33,7 +33,7 @@ struct BodyReader: Sendable {
 
     /// Whether the declared `Content-Length`, if any, is within the limit.
     func admitsDeclaredLength(_ headers: HTTPFields) -> Bool {
-        guard let length = headers[.contentLength].flatMap(Int.init) else { return true }
+        guard let length = headers.value(of: .contentLength).flatMap(Int.init) else { return true }
         return length <= maxBytes
     }
 

@@ -72,8 +72,8 @@ struct IngestPipeline: Sendable {
     private func commit<Sink: IngestSink>(_ request: Request, _ body: ByteBuffer, _ sink: Sink) {
         let plan: IngestPlan
         do {
-            let body = try reader.inflate(body, contentEncoding: request.headers[.contentEncoding])
-            plan = try IngestPlan(body, contentType: request.headers[.contentType], kind: request.kind, maxBatchEvents: configuration.maxBatchEvents)
+            let body = try reader.inflate(body, contentEncoding: request.headers.value(of: .contentEncoding))
+            plan = try IngestPlan(body, contentType: request.headers.value(of: .contentType), kind: request.kind, maxBatchEvents: configuration.maxBatchEvents)
         } catch {
             return sink.deliver(Self.refusal(error, request))
         }
