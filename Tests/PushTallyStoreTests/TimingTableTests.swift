@@ -26,7 +26,11 @@ import Testing
             try next.add(second, pushID: "p", in: db)
             try next.add(first, pushID: "p", in: db)
             var found: [String: LatencyHistogram] = [:]
-            try TimingTable.forEachHistogram(in: "timing", scope: "", arguments: [], db: db) { found[$0] = $1 }
+            try TimingTable.forEachHistogram(in: "timing", scope: "", arguments: [], db: db) { pushID, count in
+                var histogram = LatencyHistogram()
+                for bucket in 0..<TimingColumns.count { histogram.add(bucket: bucket, count: count(bucket)) }
+                found[pushID] = histogram
+            }
             return found
         }
         var expected = [Int64](repeating: 0, count: TimingColumns.count)
