@@ -31,12 +31,10 @@ public final class SQLiteStore: Sendable {
         let pool = try DatabasePool(path: path, configuration: config)
         // DatabasePool sets synchronous=NORMAL in WAL mode after prepareDatabase; an ack must survive a
         // power loss, so the one writer connection is set back to FULL here.
-        // Its page cache is raised from SQLite's 2 MB to 32 MB: profiled on batch ingest with device ids, the
-        // writer re-read evicted pages of the dedupe keys and the device index (random inserts) from the OS
-        // cache, a fifth of its time in pread copies.
+        // Its page cache is the configured one (negative: KiB); readers keep SQLite's default.
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA cache_size = -32768")
+            try db.execute(sql: "PRAGMA cache_size = \(-1024 * configuration.sqliteCacheMegabytes)")
         }
         let migrator = Migrations.migrator
         if try pool.read({ try migrator.hasBeenSuperseded($0) }) {

@@ -30,6 +30,13 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "PostgreSQL connections per process (env PUSHTALLY_DATABASE_CONNECTIONS; default 8).")
     var databaseConnections: Int?
 
+    @Option(
+        help: """
+            SQLite writer's page cache in MB (env PUSHTALLY_SQLITE_CACHE_MB; default 2, SQLite's own). Raise it when \
+            millions of device or receipt ids make batch ingest re-read index pages; it is resident memory.
+            """)
+    var sqliteCacheMb: Int?
+
     @Option(help: "Days after sent_at until a push's figures are final (env PUSHTALLY_MATURITY_DAYS; default 7). Give serve and the CLI the same.")
     var maturityDays: Int?
 
@@ -71,6 +78,13 @@ struct DatabaseOptions: ParsableArguments {
             configuration.maturityWindowMillis = Int64(days) * 86_400_000
         }
         configuration.attributionWindows = try attributionWindows()
+        if let megabytes = try sqliteCacheMb ?? environment("PUSHTALLY_SQLITE_CACHE_MB").map({ value in
+            guard let megabytes = Int(value) else { throw ValidationError("PUSHTALLY_SQLITE_CACHE_MB must be a number of megabytes, not \(value)") }
+            return megabytes
+        }) {
+            guard (1...4096).contains(megabytes) else { throw ValidationError("--sqlite-cache-mb must be from 1 to 4096") }
+            configuration.sqliteCacheMegabytes = megabytes
+        }
         return configuration
     }
 

@@ -181,6 +181,27 @@ import FoundationNetworking
         #expect(try runPushtally(["report", "push", "p1", "--maturity-days", "0", "--database", database]).status == 64)
     }
 
+    @Test func theSQLitePageCacheIsConfigurableWithinBounds() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("c.sqlite").path
+        let sends = directory.appendingPathComponent("sends.ndjson")
+        try #"{"push_id":"p1","campaign":"c","sent":5}"#.write(to: sends, atomically: true, encoding: .utf8)
+        #expect(try runPushtally(["pushes", "import", sends.path, "--sqlite-cache-mb", "64", "--database", database]).status == 0)
+        let report = try runPushtally(["report", "push", "p1", "--format", "json", "--database", database], environment: ["PUSHTALLY_SQLITE_CACHE_MB": "8"])
+        #expect(report.status == 0)
+        #expect(report.stdout.contains(#""sent":5"#))
+        for tooSmallOrLarge in ["0", "4097"] {
+            let refused = try runPushtally(["report", "push", "p1", "--sqlite-cache-mb", tooSmallOrLarge, "--database", database])
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("--sqlite-cache-mb must be from 1 to 4096"))
+        }
+        let notANumber = try runPushtally(["report", "push", "p1", "--database", database], environment: ["PUSHTALLY_SQLITE_CACHE_MB": "lots"])
+        #expect(notANumber.status == 64)
+        #expect(notANumber.stderr.contains("PUSHTALLY_SQLITE_CACHE_MB must be a number of megabytes, not lots"))
+    }
+
     @Test func rateSinceAndFormats() async throws {
         let server = try await CLITests().seededServer()
         defer { server.removeFiles() }

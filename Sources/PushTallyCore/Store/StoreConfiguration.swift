@@ -10,15 +10,21 @@ public struct StoreConfiguration: Sendable {
     public var maturityWindowMillis: Int64
     /// The windows sessions and conversions are attributed by.
     public var attributionWindows: AttributionWindows
+    /// Page cache of the SQLite writer connection, in megabytes (PostgreSQL ignores it). SQLite's own 2 MB
+    /// by default: the cache keeps every page the writer touched up to its size, so a larger one is resident
+    /// memory that grows with the database; it pays off only when the dedupe-key and device indexes outgrow
+    /// the default and random inserts re-read their pages from the OS cache.
+    public var sqliteCacheMegabytes: Int
 
     public init(
         writerHighWaterMark: Int = 100_000, maturityWindowMillis: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
-        attributionWindows: AttributionWindows = AttributionWindows(),
+        attributionWindows: AttributionWindows = AttributionWindows(), sqliteCacheMegabytes: Int = 2,
         clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
     ) {
         self.writerHighWaterMark = writerHighWaterMark
         self.maturityWindowMillis = maturityWindowMillis
         self.attributionWindows = attributionWindows
+        self.sqliteCacheMegabytes = sqliteCacheMegabytes
         self.clock = clock
     }
 
