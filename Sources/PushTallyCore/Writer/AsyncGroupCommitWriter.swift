@@ -71,9 +71,13 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
 
     private func commitWhileQueued() async {
         while let jobs = takeQueued() {
+            // Plain loops for the reason given in `GroupCommitWriter.commit`.
+            var inputs: [Input] = []
+            inputs.reserveCapacity(jobs.count)
+            for index in jobs.indices { inputs.append(jobs[index].input) }
             do {
-                let outputs = try await flush(jobs.map(\.input))
-                for (job, output) in zip(jobs, outputs) { job.complete(.success(output)) }
+                let outputs = try await flush(inputs)
+                for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
             } catch {
                 for job in jobs { job.complete(.failure(error)) }
             }

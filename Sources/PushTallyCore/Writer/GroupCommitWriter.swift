@@ -90,12 +90,18 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         }
     }
 
+    // Plain loops, not `map(\.input)` and `zip`: in this generic class the key path was instantiated at
+    // runtime on every commit (demangling its generic arguments), and `zip` looked up its iterator's metadata:
+    // together 4 % of the writer thread's time on single receipts.
     private func commit(_ jobs: [Job]) {
+        var inputs: [Input] = []
+        inputs.reserveCapacity(jobs.count)
+        for index in jobs.indices { inputs.append(jobs[index].input) }
         do {
-            let outputs = try flush(jobs.map(\.input))
-            for (job, output) in zip(jobs, outputs) { job.complete(.success(output)) }
+            let outputs = try flush(inputs)
+            for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
         } catch {
-            for job in jobs { job.complete(.failure(error)) }
+            for index in jobs.indices { jobs[index].complete(.failure(error)) }
         }
     }
 }

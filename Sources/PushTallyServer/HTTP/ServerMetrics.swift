@@ -19,6 +19,7 @@ public enum ServerMetrics {
         ]
         factory.defaultValueHistogramBuckets = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
         MetricsSystem.bootstrap(factory)
+        StoreMetrics.backendInstalled()
         // Every series a dashboard plots exists from the start, at zero, so a fresh server shows 0, not "No data".
         for kind in ["display", "action"] {
             Counter(label: "pushtally_events_ingested_total", dimensions: [("kind", kind)]).increment(by: 0)
