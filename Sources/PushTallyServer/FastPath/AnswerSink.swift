@@ -4,6 +4,8 @@ import NIOCore
 struct AnswerSink: IngestSink {
     let loop: NIOLoopBound<(IngestFastPath, ChannelHandlerContext)>
     let slot: Int
+    /// The loop's mailbox, for answers from the writer thread.
+    let mailbox: AnswerMailbox
 
     func deliver(_ response: IngestResponse) {
         let slot = slot
@@ -12,7 +14,7 @@ struct AnswerSink: IngestSink {
             let (handler, context) = loop.value
             return handler.answer(response, slot: slot, context)
         }
-        loop.execute { handler, context in handler.answer(response, slot: slot, context) }
+        mailbox.post(response, slot: slot, to: loop)
     }
 }
 

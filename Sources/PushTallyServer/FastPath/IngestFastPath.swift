@@ -36,12 +36,15 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         var maxPipelined = 64
         /// Where every connection registers, so the listener can close the one idle longest when at its limit.
         var registry: ConnectionRegistry? = nil
+        /// Where the writer thread leaves answers for each event loop.
+        var mailboxes = AnswerMailboxes()
     }
 
     private let shared: Shared
     private var machine: FastPathStateMachine
     private var idleCheck: Scheduled<Void>?
     private var context: ChannelHandlerContext?
+    private var mailbox: AnswerMailbox?
     private var peer: SocketAddress?
     private var counters = RequestCounters()
     private var date = HTTPDate()
@@ -64,6 +67,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        mailbox = shared.mailboxes.mailbox(for: context.eventLoop)
         // Only a connection that registers for eviction needs to know of bytes the decoder has not made a part of.
         if shared.registry != nil { try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first) }
         if context.channel.isActive { becameActive(context) }
@@ -151,7 +155,9 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 loop.execute { handler, context in handler.continueDecided(refusal, context) }
             }
         case .ingest(let request, let body):
-            let sink = AnswerSink(loop: NIOLoopBound((self, context), eventLoop: context.eventLoop), slot: request.slot)
+            let sink = AnswerSink(
+                loop: NIOLoopBound((self, context), eventLoop: context.eventLoop), slot: request.slot,
+                mailbox: mailbox ?? shared.mailboxes.mailbox(for: context.eventLoop))
             shared.pipeline.process(pipelineRequest(request), body: body, sink: sink)
         case .refuseTooLarge(let request):
             answer(IngestPipeline.refusal(shared.pipeline.reader.tooLarge, pipelineRequest(request)), slot: request.slot, context)
