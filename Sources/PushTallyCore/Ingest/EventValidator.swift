@@ -25,7 +25,7 @@ public enum EventValidator {
             action: action,
             deviceID: try text(raw, "device_id"),
             receiptID: try text(raw, "receipt_id"),
-            deviceTimeMillis: try raw.fields["ts"].map { value throws(FieldError) in
+            deviceTimeMillis: try raw.value(of: "ts").map { value throws(FieldError) in
                 try Timestamp.millis(from: value, field: "ts")
             },
             platform: try text(raw, "platform"),
@@ -36,7 +36,7 @@ public enum EventValidator {
 
     /// A text field: absent or empty is `nil`; integers are accepted for ids apps keep as numbers.
     static func text(_ raw: RawEvent, _ field: String, limit: Int? = nil) throws(FieldError) -> String? {
-        guard let value = raw.fields[field] else { return nil }
+        guard let value = raw.value(of: field) else { return nil }
         let string: String
         switch value {
         case .string(let s):

@@ -3,7 +3,7 @@ enum OutcomeValidator {
     static func validate(_ raw: RawEvent, kind: EventKind) throws(FieldError) -> IncomingEvent {
         // Attribution is per device: an event without one could never be attributed, so it is refused.
         guard let deviceID = try EventValidator.text(raw, "device_id") else { throw .missing("device_id") }
-        let time = try raw.fields["ts"].map { value throws(FieldError) in try Timestamp.millis(from: value, field: "ts") }
+        let time = try raw.value(of: "ts").map { value throws(FieldError) in try Timestamp.millis(from: value, field: "ts") }
         if kind == .session {
             guard let sessionID = try EventValidator.text(raw, "session_id") else { throw .missing("session_id") }
             return .session(
@@ -11,7 +11,7 @@ enum OutcomeValidator {
                 appVersion: try EventValidator.text(raw, "app_version"))
         }
         guard let name = try EventValidator.text(raw, "event") else { throw .missing("event") }
-        let value = try raw.fields["value"].map { value throws(FieldError) in try MoneyAmount.micros(from: value, field: "value") }
+        let value = try raw.value(of: "value").map { value throws(FieldError) in try MoneyAmount.micros(from: value, field: "value") }
         let currency = try EventValidator.text(raw, "currency").map { code throws(FieldError) in
             try CurrencyCode.validated(code, field: "currency")
         }

@@ -8,18 +8,19 @@ import PushTallyCore
 /// making a handle takes the metrics registry's lock: on the ingest hot path that is one lookup per connection
 /// and status, not per request.
 struct RequestCounters {
-    private var counters: [Int: Counter] = [:]
+    /// A connection sees one or two (route, status) pairs: a scan of them costs less than hashing the key.
+    private var counters: [(key: Int, counter: Counter)] = []
 
     mutating func record(_ response: IngestResponse) {
         let route = response.route
         let status = response.status.code
         // Only the ingest routes answer through here, and each takes one kind of event.
         let key = (route.eventKind?.rawValue ?? 0xFF) << 16 | status
-        if let counter = counters[key] { return counter.increment() }
+        for index in counters.indices where counters[index].key == key { return counters[index].counter.increment() }
         let counter = Counter(
             label: "pushtally_http_requests_total",
             dimensions: [("route", route.path), ("method", route.method.rawValue), ("status", String(status))])
-        counters[key] = counter
+        counters.append((key, counter))
         counter.increment()
     }
 }
