@@ -65,13 +65,21 @@ public enum EventBody: Sendable {
 
     /// Decodes a JSON body: an object is a single event, an array a batch.
     public static func json(_ data: Data) throws(FieldError) -> EventBody {
-        let first = data.first { !isJSONWhitespace($0) }
+        let result = data.withUnsafeBytes { bytes in Result { () throws(FieldError) -> EventBody in try json(bytes) } }
+        return try result.get()
+    }
+
+    /// Decodes a JSON body in place (``json(_:)-(Data)``); the common flat shapes skip Foundation's decoder.
+    public static func json(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> EventBody {
+        let first = bytes.first { !FlatJSONScanner.isWhitespace($0) }
         do {
             switch first {
             case UInt8(ascii: "{"):
-                return .single(try JSONDecoder().decode(RawEvent.self, from: data))
+                if let event = FlatJSONScanner.event(bytes) { return .single(event) }
+                return .single(try JSONDecoder().decode(RawEvent.self, from: Data(bytes)))
             case UInt8(ascii: "["):
-                return .batch(try JSONDecoder().decode([RawEvent].self, from: data).map { .success($0) })
+                if let events = FlatJSONScanner.events(array: bytes) { return .batch(events.map { .success($0) }) }
+                return .batch(try JSONDecoder().decode([RawEvent].self, from: Data(bytes)).map { .success($0) })
             case nil:
                 throw FieldError("empty_body", "the request body is empty")
             default:
@@ -86,21 +94,32 @@ public enum EventBody: Sendable {
 
     /// Decodes newline-delimited JSON: one object a line, blank lines ignored, a bad line rejected by itself.
     public static func ndjson(_ data: Data) -> EventBody {
-        let decoder = JSONDecoder()
+        data.withUnsafeBytes { ndjson($0) }
+    }
+
+    /// Decodes newline-delimited JSON in place (``ndjson(_:)-(Data)``): lines of the common flat shape skip
+    /// Foundation's decoder, and no line is copied unless it needs it.
+    public static func ndjson(_ bytes: UnsafeRawBufferPointer) -> EventBody {
+        var decoder: JSONDecoder?
         var events: [Result<RawEvent, FieldError>] = []
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            guard line.contains(where: { !isJSONWhitespace($0) }) else { continue }
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            start = end + 1
+            guard line.contains(where: { !FlatJSONScanner.isWhitespace($0) }) else { continue }
+            if let event = FlatJSONScanner.event(line) {
+                events.append(.success(event))
+                continue
+            }
             do {
-                events.append(.success(try decoder.decode(RawEvent.self, from: Data(line))))
+                if decoder == nil { decoder = JSONDecoder() }
+                events.append(.success(try decoder!.decode(RawEvent.self, from: Data(line))))
             } catch {
                 events.append(.failure(FieldError("malformed_json", "line is not valid JSON: \(describe(error))")))
             }
         }
         return .batch(events)
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private static func describe(_ error: any Error) -> String {

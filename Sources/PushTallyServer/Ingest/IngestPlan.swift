@@ -54,10 +54,14 @@ enum IngestPlan: Sendable {
                 let duplicates: Int
                 let rejected: [RejectedItem]
             }
-            let body = Body(accepted: events.count, duplicates: duplicates.filter { $0 }.count, rejected: rejected)
+            let repeated = duplicates.reduce(0) { $1 ? $0 + 1 : $0 }
+            // The common answer, every element taken, is written as JSONEncoder would write it (sorted keys)
+            // without setting one up per request.
+            let body = rejected.isEmpty
+                ? ByteBuffer(string: "{\"accepted\":\(events.count),\"duplicates\":\(repeated),\"rejected\":[]}")
+                : try encodeJSON(Body(accepted: events.count, duplicates: repeated, rejected: rejected))
             return IngestResponse(
-                route: route, status: events.isEmpty ? .badRequest : .ok, headers: [.contentType: jsonContentType],
-                body: try encodeJSON(body))
+                route: route, status: events.isEmpty ? .badRequest : .ok, headers: [.contentType: jsonContentType], body: body)
         }
     }
 
@@ -68,9 +72,9 @@ enum IngestPlan: Sendable {
         case .form:
             return .single(RawEvent(form: try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.parse(buffer) }))
         case .json:
-            return try EventBody.json(Data(bytes))
+            return try body.withUnsafeReadableBytes { buffer throws(FieldError) in try EventBody.json(buffer) }
         case .ndjson:
-            return EventBody.ndjson(Data(bytes))
+            return body.withUnsafeReadableBytes { EventBody.ndjson($0) }
         case .sniffed:
             let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try EventBody.json(Data(bytes)) }
