@@ -87,16 +87,21 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         binds.append(receipts.map(\.0.receivedAt))
         binds.append(receipts.map(\.0.eventTime))
         binds.append(receipts.map(\.1))
-        for column in [\StoredEvent.deviceID, \.receiptID, \.platform, \.appVersion, \.osVersion] {
-            binds.append(NullableTextArray(receipts.map { $0.0[keyPath: column] }))
-        }
+        // Closures, not key paths: a key path applied in a loop is looked up at run time, per element.
+        binds.append(NullableTextArray(receipts.map { $0.0.deviceID }))
+        binds.append(NullableTextArray(receipts.map { $0.0.receiptID }))
+        binds.append(NullableTextArray(receipts.map { $0.0.platform }))
+        binds.append(NullableTextArray(receipts.map { $0.0.appVersion }))
+        binds.append(NullableTextArray(receipts.map { $0.0.osVersion }))
         let sorted = SortedRollups(rollups)
         binds.append(sorted.pushes.map(\.key.pushID))
         binds.append(sorted.pushes.map { Int64($0.key.kind.rawValue) })
         binds.append(sorted.pushes.map(\.key.action))
-        for value in [\RollupAccumulator.Delta.total, \.duplicates, \.firstTime, \.lastTime, \.late] {
-            binds.append(sorted.pushes.map { $0.value[keyPath: value] })
-        }
+        binds.append(sorted.pushes.map(\.value.total))
+        binds.append(sorted.pushes.map(\.value.duplicates))
+        binds.append(sorted.pushes.map(\.value.firstTime))
+        binds.append(sorted.pushes.map(\.value.lastTime))
+        binds.append(sorted.pushes.map(\.value.late))
         binds.append(sorted.buckets.map(\.key.push.pushID))
         binds.append(sorted.buckets.map(\.key.bucket))
         binds.append(sorted.buckets.map { Int64($0.key.push.kind.rawValue) })

@@ -20,7 +20,7 @@ public struct StoreOptions: Sendable {
     /// PostgreSQL connections per process.
     public var maximumConnections = 8
     /// PostgreSQL group-commit writers per process (each with a transaction in flight).
-    public var postgresWriters = 2
+    public var postgresWriters = 1
     /// This collector's first PostgreSQL rollup shard; drawn at random when `nil`.
     public var rollupShard: Int64?
     public var logger = Logger(label: "pushtally.postgres")

@@ -105,8 +105,10 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private func commitQueued() async {
         while let jobs = takeQueued() {
             do {
-                let outputs = try await flush(jobs.map(\.input))
-                for (job, output) in zip(jobs, outputs) { job.complete(.success(output)) }
+                // A closure and an index loop, not a key path and zip: this generic type is not specialised
+                // for its users, so those would look up type metadata at run time, per submission.
+                let outputs = try await flush(jobs.map { $0.input })
+                for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
             } catch {
                 for job in jobs { job.complete(.failure(error)) }
             }
