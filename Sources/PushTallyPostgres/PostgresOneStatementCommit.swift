@@ -45,25 +45,21 @@ enum PostgresOneStatementCommit {
         for (event, duplicate) in counted {
             counter.add(event, duplicate: duplicate) { sentAt[$0] ?? nil }
         }
-        let parts = PostgresEventWriter.rawRows(counted, credits: [:])
-            + PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
         let devices = Set(events.lazy.filter { !($0.kind == .action && $0.action == StandardAction.dismiss) }.compactMap(\.deviceID))
         let sortedKeys = seen.sorted { ($0.pushID, $0.key) < ($1.pushID, $1.key) }
-        let query = SQLBuilder.guarded(parts) { sql in
-            let arguments = [
-                sql.bind(Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)))) + "::text[]",
-                sql.bind(Array(devices)) + "::text[]", sql.bind(devices.count <= PushLocks.maximumDeviceLocks),
-                sql.bind(sortedKeys.map(\.pushID)) + "::text[]", sql.bind(sortedKeys.map(\.key)) + "::text[]",
-                sql.bind(timed) + "::text[]", sql.bind(timed.map { (sentAt[$0] ?? nil) != nil }) + "::boolean[]",
-                sql.bind(timed.map { (sentAt[$0] ?? nil) ?? 0 }) + "::bigint[]",
-                sql.bind(probes.map(\.deviceID)) + "::text[]", sql.bind(probes.map(\.touch.from)) + "::bigint[]",
-                sql.bind(Int64(EventKind.session.rawValue)),
-            ]
-            sql.append("SELECT pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
-        }
-        guard let query else { return nil }
+        let guarding = ReceiptCommitStatement.Guard(
+            lockPushes: Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID))), lockDevices: Array(devices),
+            perDevice: devices.count <= PushLocks.maximumDeviceLocks, keyPushes: sortedKeys.map(\.pushID),
+            keyValues: sortedKeys.map(\.key), timedPushes: timed, timedKnown: timed.map { (sentAt[$0] ?? nil) != nil },
+            timedSent: timed.map { (sentAt[$0] ?? nil) ?? 0 }, probeDevices: probes.map(\.deviceID), probeFrom: probes.map(\.touch.from))
         do {
-            try await connection.run(query, logger: logger)
+            if events.allSatisfy(\.kind.namesPush) {
+                let statement = ReceiptCommitStatement(receipts: counted, rollups: counter.accumulator, shard: shard, guarding: guarding)
+                for try await _ in try await connection.execute(statement, logger: logger) {}
+            } else {
+                guard let query = builtStatement(counted, rollups: counter.accumulator, shard: shard, guarding: guarding) else { return nil }
+                try await connection.run(query, logger: logger)
+            }
         } catch let error as PSQLError where error.code == .server && error.serverInfo?[.sqlState] == IngestGuardSchema.missState {
             logger.debug("one-statement commit fell back", metadata: ["reason": "\(error.serverInfo?[.message] ?? "")"])
             state.record(hit: false)
@@ -71,5 +67,24 @@ enum PostgresOneStatementCommit {
         }
         state.record(hit: true)
         return duplicates
+    }
+
+    /// The statement built for these events (sessions and conversions among them, which the prepared
+    /// receipt statement has no columns for), `nil` when its bindings do not fit in one statement.
+    private static func builtStatement(
+        _ counted: [(StoredEvent, Bool)], rollups: RollupAccumulator, shard: Int64, guarding: ReceiptCommitStatement.Guard
+    ) -> PostgresQuery? {
+        let parts = PostgresEventWriter.rawRows(counted, credits: [:])
+            + PostgresRollupWriter.parts(rollups, to: .rollups, shard: shard)
+        return SQLBuilder.guarded(parts) { sql in
+            let arguments = [
+                sql.bind(guarding.lockPushes) + "::text[]", sql.bind(guarding.lockDevices) + "::text[]", sql.bind(guarding.perDevice),
+                sql.bind(guarding.keyPushes) + "::text[]", sql.bind(guarding.keyValues) + "::text[]",
+                sql.bind(guarding.timedPushes) + "::text[]", sql.bind(guarding.timedKnown) + "::boolean[]",
+                sql.bind(guarding.timedSent) + "::bigint[]", sql.bind(guarding.probeDevices) + "::text[]",
+                sql.bind(guarding.probeFrom) + "::bigint[]", sql.bind(Int64(EventKind.session.rawValue)),
+            ]
+            sql.append("SELECT pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
+        }
     }
 }

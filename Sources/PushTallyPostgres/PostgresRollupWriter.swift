@@ -25,21 +25,8 @@ enum PostgresRollupWriter {
         let shardColumn = sharded ? ", shard" : ""
         func shardValue(_ sql: inout SQLBuilder) -> [String] { sharded ? [sql.bind(shard)] : [] }
         let extra = sharded ? 1 : 0
-        let pushes = accumulator.pushes.sorted { key($0.key) < key($1.key) }
-        let buckets = accumulator.buckets.sorted {
-            ($0.key.push.pushID, $0.key.bucket, $0.key.push.kind.rawValue, $0.key.push.action)
-                < ($1.key.push.pushID, $1.key.bucket, $1.key.push.kind.rawValue, $1.key.push.action)
-        }
-        let times = accumulator.times.sorted {
-            ($0.key.bucket, $0.key.kind.rawValue, $0.key.action) < ($1.key.bucket, $1.key.kind.rawValue, $1.key.action)
-        }
-        let versions = accumulator.versions.sorted {
-            ($0.key.push.pushID, $0.key.dimension, $0.key.version, $0.key.push.kind.rawValue, $0.key.push.action)
-                < ($1.key.push.pushID, $1.key.dimension, $1.key.version, $1.key.push.kind.rawValue, $1.key.push.action)
-        }
-        let pending = accumulator.pending.sorted {
-            ($0.key.pushID, $0.key.clock, $0.key.second) < ($1.key.pushID, $1.key.clock, $1.key.second)
-        }
+        let sorted = SortedRollups(accumulator)
+        let (pushes, buckets, times, versions, pending) = (sorted.pushes, sorted.buckets, sorted.times, sorted.versions, sorted.pending)
         return [
             ValuesPart(
                 pushes, columns: 8 + extra,
@@ -85,7 +72,7 @@ enum PostgresRollupWriter {
                         sql.bind(delta.duplicates),
                     ] + shardValue(&sql)
                 }),
-            timingPart(accumulator.latency.sorted { $0.key < $1.key }, table: target.timing, shard: sharded ? shard : nil),
+            timingPart(sorted.latency, table: target.timing, shard: sharded ? shard : nil),
             ValuesPart(
                 versions, columns: 7 + extra,
                 head: "INSERT INTO \(target.version) AS t (push_id, dimension, version, kind, action, total, duplicates\(shardColumn))",
@@ -162,7 +149,35 @@ enum PostgresRollupWriter {
             })
     }
 
-    private static func key(_ key: RollupAccumulator.PushKey) -> (String, Int, String) {
-        (key.pushID, key.kind.rawValue, key.action)
+}
+
+/// A transaction's rollup deltas, each table's rows in the key order every writer takes its row locks in.
+struct SortedRollups {
+    let pushes: [(key: RollupAccumulator.PushKey, value: RollupAccumulator.Delta)]
+    let buckets: [(key: RollupAccumulator.BucketKey, value: RollupAccumulator.Delta)]
+    let times: [(key: RollupAccumulator.TimeKey, value: RollupAccumulator.Delta)]
+    let latency: [(key: String, value: LatencyHistogram)]
+    let versions: [(key: RollupAccumulator.VersionKey, value: RollupAccumulator.Delta)]
+    let pending: [(key: RollupAccumulator.PendingKey, value: Int64)]
+
+    init(_ accumulator: RollupAccumulator) {
+        pushes = accumulator.pushes.sorted {
+            ($0.key.pushID, $0.key.kind.rawValue, $0.key.action) < ($1.key.pushID, $1.key.kind.rawValue, $1.key.action)
+        }
+        buckets = accumulator.buckets.sorted {
+            ($0.key.push.pushID, $0.key.bucket, $0.key.push.kind.rawValue, $0.key.push.action)
+                < ($1.key.push.pushID, $1.key.bucket, $1.key.push.kind.rawValue, $1.key.push.action)
+        }
+        times = accumulator.times.sorted {
+            ($0.key.bucket, $0.key.kind.rawValue, $0.key.action) < ($1.key.bucket, $1.key.kind.rawValue, $1.key.action)
+        }
+        latency = accumulator.latency.sorted { $0.key < $1.key }
+        versions = accumulator.versions.sorted {
+            ($0.key.push.pushID, $0.key.dimension, $0.key.version, $0.key.push.kind.rawValue, $0.key.push.action)
+                < ($1.key.push.pushID, $1.key.dimension, $1.key.version, $1.key.push.kind.rawValue, $1.key.push.action)
+        }
+        pending = accumulator.pending.sorted {
+            ($0.key.pushID, $0.key.clock, $0.key.second) < ($1.key.pushID, $1.key.clock, $1.key.second)
+        }
     }
 }

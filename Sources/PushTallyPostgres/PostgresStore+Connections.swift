@@ -16,26 +16,29 @@ extension PostgresStore {
 
     /// The same, trying `first` on the leased connection before the transaction: a result from it is final
     /// (it committed on its own), `nil` sends the work to `body`. Also says which of the two gave the result.
+    /// `held`, when given, is used instead of a lease (a writer's run of commits holds one, ``HeldLease``).
     static func transaction<Result: Sendable>(
-        _ client: PostgresClient, timeout: Duration, logger: Logger,
+        _ client: PostgresClient, timeout: Duration, logger: Logger, held: PostgresConnection? = nil,
         first: @escaping @Sendable (PostgresConnection) async throws -> Result?,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> (result: Result, first: Bool) {
+        @Sendable func run(_ connection: PostgresConnection) async throws -> (result: Result, first: Bool) {
+            if let result = try await first(connection) { return (result, true) }
+            try await connection.run("BEGIN", logger: logger)
+            do {
+                let result = try await body(connection)
+                try await connection.commit(logger: logger)
+                return (result, false)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
         var attempt = 1
         while true {
             do {
-                return try await withConnection(client, timeout: timeout) { connection in
-                    if let result = try await first(connection) { return (result, true) }
-                    try await connection.run("BEGIN", logger: logger)
-                    do {
-                        let result = try await body(connection)
-                        try await connection.commit(logger: logger)
-                        return (result, false)
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
-                    }
-                }
+                if let held { return try await run(held) }
+                return try await withConnection(client, timeout: timeout, run)
             } catch where PostgresFailure.isRetryable(error) && attempt < 5 {
                 logger.debug("transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
                 attempt += 1

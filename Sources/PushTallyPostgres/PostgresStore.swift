@@ -80,8 +80,18 @@ public final class PostgresStore: Sendable {
         let memory = oneStatement
         self.writers = (0..<writerCount).map { index in
             let shard = (firstShard + Int64(index)) % 16
-            return AsyncGroupCommitWriter(highWaterMark: max(1, configuration.writerHighWaterMark / writerCount)) {
-                [client, logger, connectionTimeout] batches in
+            return AsyncGroupCommitWriter(
+                highWaterMark: max(1, configuration.writerHighWaterMark / writerCount),
+                session: { [client, connectionTimeout] commits in
+                    do {
+                        try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                            await HeldLease.$current.withValue(HeldLease(connection)) { await commits() }
+                        }
+                    } catch {
+                        await HeldLease.$current.withValue(HeldLease(failure: error)) { await commits() }
+                    }
+                }
+            ) { [client, logger, connectionTimeout] batches in
                 try await Self.commit(
                     batches, receivedAt: clock(), maturityWindow: window, attributionWindows: windows, shard: shard,
                     subscriptions: subscriptions, memory: memory, client: client, timeout: connectionTimeout, logger: logger)
@@ -97,9 +107,10 @@ public final class PostgresStore: Sendable {
         logger: Logger
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
+        if let failure = HeldLease.current?.takeFailure() { throw PostgresFailure.surface(failure) }
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
         let (flags, inOneStatement) = try await transaction(
-            client, timeout: timeout, logger: logger,
+            client, timeout: timeout, logger: logger, held: HeldLease.current?.usable,
             first: { connection in
                 try await PostgresOneStatementCommit.store(
                     events, maturityWindow: maturityWindow, shard: shard, state: memory, subscriptions: subscriptions,

@@ -15,6 +15,12 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     /// Commits a batch of inputs in one transaction, returning one output per input in order.
     package typealias Flush = @Sendable ([Input]) async throws -> [Output]
 
+    /// Wraps a run of back-to-back commits (everything that queues while the committing task lives), so a
+    /// resource can be taken once for the run instead of once per commit (PostgreSQL: a pooled connection,
+    /// whose lease and return cost more than the commit's own work). It must call `commits` at most once;
+    /// when it does not (the resource could not be had), the writer commits without it.
+    package typealias Session = @Sendable (_ commits: @escaping @Sendable () async -> Void) async -> Void
+
     private struct Job: Sendable {
         let input: Input
         let complete: Completion
@@ -29,9 +35,11 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private var closeWaiters = 0
     private let finished = DispatchSemaphore(value: 0)
     private let flush: Flush
+    private let session: Session?
 
-    package init(highWaterMark: Int, flush: @escaping Flush) {
+    package init(highWaterMark: Int, session: Session? = nil, flush: @escaping Flush) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
+        self.session = session
         self.flush = flush
     }
 
@@ -70,6 +78,31 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     }
 
     private func commitWhileQueued() async {
+        guard let session else { return await commitQueued() }
+        let ran = Ran()
+        await session {
+            guard ran.claim() else { return }
+            await self.commitQueued()
+        }
+        if ran.claim() { await commitQueued() }
+    }
+
+    /// Whether the session's run of commits has started: whoever claims it first runs it, so commits never
+    /// overlap, even if a session called its closure twice or after the writer went on without it.
+    private final class Ran: @unchecked Sendable {
+        // Guards `done`.
+        private let lock = NSLock()
+        private var done = false
+
+        func claim() -> Bool {
+            lock.withLock {
+                defer { done = true }
+                return !done
+            }
+        }
+    }
+
+    private func commitQueued() async {
         while let jobs = takeQueued() {
             // Plain loops for the reason given in `GroupCommitWriter.commit`.
             var inputs: [Input] = []
