@@ -6,6 +6,7 @@
 //        reports without reloading; --report-rounds 0 runs the reports alone, for a profiler)
 //        [--only store|bare] [--shape 0|1]   (one side and one receipt shape of the ingest, for a profiler;
 //        --report-receipts 0: ingest only, as scripts/bench's batch part runs it)
+//        [--sqlite-cache-mb N]   (the store's writer page cache, as `serve --sqlite-cache-mb`; default 8)
 import Foundation
 import GRDB
 import PushTallyCore
@@ -17,6 +18,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
 }
 
 let ingestCount = option("--ingest", 200_000)
+let sqliteCacheMegabytes = option("--sqlite-cache-mb", StoreConfiguration().sqliteCacheMegabytes)
 let reportReceipts = option("--report-receipts", 2_000_000)
 let reportIterations = option("--report-iterations", 15)
 let reportRounds = option("--report-rounds", 5)
@@ -73,7 +75,9 @@ func rawTableBytes(_ path: String) throws -> Int {
 if ingestCount > 0 {
     print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at)")
     for ids in shapes {
-        let store = try SQLiteStore(path: directory.appendingPathComponent("ingest-\(ids).sqlite").path)
+        let store = try SQLiteStore(
+            path: directory.appendingPathComponent("ingest-\(ids).sqlite").path,
+            configuration: StoreConfiguration(sqliteCacheMegabytes: sqliteCacheMegabytes))
         // Registered first, as backends do at send time: receipts of a push with a sent_at are timed at once
         // (an orphan's wait in pending_timing until its registration, which is the rarer, costlier case).
         for push in 0..<1000 {

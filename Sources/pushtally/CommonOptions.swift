@@ -32,7 +32,7 @@ struct DatabaseOptions: ParsableArguments {
 
     @Option(
         help: """
-            SQLite writer's page cache in MB (env PUSHTALLY_SQLITE_CACHE_MB; default 2, SQLite's own). Raise it when \
+            SQLite writer's page cache in MB (env PUSHTALLY_SQLITE_CACHE_MB; default 8). Raise it when \
             millions of device or receipt ids make batch ingest re-read index pages; it is resident memory.
             """)
     var sqliteCacheMb: Int?

@@ -6,7 +6,7 @@ import Testing
 @testable import PushTallySQLite
 
 /// The writer's page cache is resident memory that fills with every page it touches, so its size is the
-/// operator's choice: SQLite's 2 MB unless configured.
+/// operator's choice: 8 MB unless configured.
 @Suite struct SQLitePageCacheTests {
     private func writerCacheSize(_ configuration: StoreConfiguration) throws -> Int {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-cache-\(UUID().uuidString).sqlite").path
@@ -16,8 +16,8 @@ import Testing
         return try store.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0 }
     }
 
-    @Test func theWriterKeepsSQLitesTwoMegabytesByDefault() throws {
-        #expect(try writerCacheSize(StoreConfiguration()) == -2048)
+    @Test func theWriterKeepsEightMegabytesByDefault() throws {
+        #expect(try writerCacheSize(StoreConfiguration()) == -8192)
     }
 
     @Test func theWriterTakesTheConfiguredCache() throws {
