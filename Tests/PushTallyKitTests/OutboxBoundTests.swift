@@ -24,7 +24,7 @@ extension OutboxEvent {
 /// A client whose collector refuses every connection, so what it queues stays queued.
 func offlineClient(_ store: URL, _ configuration: PushTallyClient.Configuration) throws -> PushTallyClient {
     try PushTallyClient(
-        endpoint: URL(string: "http://127.0.0.1:\(try freeLoopbackPort())")!, storeDirectory: store,
+        endpoint: URL(string: "http://127.0.0.1:\(refusingLoopbackPort)")!, storeDirectory: store,
         configuration: configuration)
 }
 

@@ -40,7 +40,7 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         }
         let perProcess = 100
         let tags = ["extension", "app"]
-        let unreachable = "http://127.0.0.1:\(try freeLoopbackPort())"
+        let unreachable = "http://127.0.0.1:\(refusingLoopbackPort)"
         var processes: [ChildProcess] = []
         defer { for process in processes where process.isRunning { process.terminate() } }
         for tag in tags {

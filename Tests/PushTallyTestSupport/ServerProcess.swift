@@ -231,6 +231,15 @@ public func freeLoopbackPort() throws -> Int {
     return port
 }
 
+/// A loopback port that refuses every connection for the life of the test process: bound and never listening,
+/// so no server started by a test running in parallel can take it. A port found free and closed again (as
+/// ``freeLoopbackPort()`` gives) was taken by another test's collector, which then received the events of a
+/// client meant to be offline.
+public let refusingLoopbackPort: Int = {
+    guard let (_, port) = try? boundLoopbackSocket() else { fatalError("no loopback port could be bound") }
+    return port
+}()
+
 /// A TCP socket bound to a free loopback port, listening when asked: a peer that takes connections and
 /// never answers. The caller closes `fd`.
 public func boundLoopbackSocket(listening: Bool = false) throws -> (fd: Int32, port: Int) {
