@@ -24,8 +24,9 @@ public final class PostgresStore: Sendable {
     /// Keys device ids before they are stored; `nil` when opened without a secret (reports, exports).
     let deviceHasher: DeviceHasher?
     private let runTask: Task<Void, Never>
-    /// Group-commit writers, each with a transaction of its own in flight and its own rollup shard: a
-    /// transaction is a chain of round trips, and one writer alone left the box waiting on them.
+    /// Group-commit writers, each with a commit of its own in flight and its own rollup shard. One by default
+    /// (`StoreOptions.postgresWriters`): with a commit of receipts one round trip, a second writer only split the
+    /// load into twice as many commits of half the size; tests racing writers ask for two.
     let writers: [AsyncGroupCommitWriter<[IncomingEvent], [Bool]>]
     /// Webhook subscriptions as the ingest path last read them.
     let subscriptions: SubscriptionCache
@@ -49,7 +50,7 @@ public final class PostgresStore: Sendable {
     ///   - rollupShard: this collector's first rollup shard (0..<16); drawn at random when `nil`.
     public init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
-        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 2, rollupShard: Int64? = nil,
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 1, rollupShard: Int64? = nil,
         logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)

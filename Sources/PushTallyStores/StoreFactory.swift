@@ -19,9 +19,7 @@ public struct StoreOptions: Sendable {
     public var createIfMissing = true
     /// PostgreSQL connections per process.
     public var maximumConnections = 8
-    /// PostgreSQL group-commit writers per process (each with a commit in flight). One: a commit of receipts is
-    /// one round trip, and a second writer only split the same load into twice as many commits of half the
-    /// size, each costing the collector and PostgreSQL the same fixed CPU.
+    /// PostgreSQL group-commit writers per process (each with a commit in flight); why one, at `PostgresStore.writers`.
     public var postgresWriters = 1
     /// This collector's first PostgreSQL rollup shard; drawn at random when `nil`.
     public var rollupShard: Int64?

@@ -19,14 +19,10 @@ public enum ServerMetrics {
         ]
         factory.defaultValueHistogramBuckets = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
         MetricsSystem.bootstrap(factory)
+        // Makes the writer's handles, which also puts every series a dashboard plots (ingested and duplicates by
+        // kind, commit duration and size) in the registry from the start, at zero: a fresh server shows 0, not
+        // "No data".
         StoreMetrics.backendInstalled()
-        // Every series a dashboard plots exists from the start, at zero, so a fresh server shows 0, not "No data".
-        for kind in ["display", "action"] {
-            Counter(label: "pushtally_events_ingested_total", dimensions: [("kind", kind)]).increment(by: 0)
-            Counter(label: "pushtally_duplicates_total", dimensions: [("kind", kind)]).increment(by: 0)
-        }
-        _ = Timer(label: "pushtally_commit_duration_seconds")
-        _ = Recorder(label: "pushtally_commit_batch_events", aggregate: true)
     }()
 
     /// Installs the Prometheus backend unless done already.

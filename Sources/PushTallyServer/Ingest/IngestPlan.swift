@@ -67,7 +67,6 @@ enum IngestPlan: Sendable {
 
     /// The body's shape from its media type; a missing type is sniffed, since some HTTP stacks drop it.
     static func decode(_ body: ByteBuffer, contentType: String?) throws -> EventBody {
-        let bytes = body.readableBytesView
         switch try shape(contentType: contentType) {
         case .form:
             return .single(RawEvent(form: try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.parse(buffer) }))
@@ -76,9 +75,11 @@ enum IngestPlan: Sendable {
         case .ndjson:
             return body.withUnsafeReadableBytes { EventBody.ndjson($0) }
         case .sniffed:
-            let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try EventBody.json(Data(bytes)) }
-            return .single(RawEvent(form: try FormBody.parse(bytes)))
+            return try body.withUnsafeReadableBytes { bytes throws(FieldError) in
+                let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try EventBody.json(bytes) }
+                return .single(RawEvent(form: try FormBody.parse(bytes)))
+            }
         }
     }
 
