@@ -34,7 +34,7 @@ import Testing
         for _ in 0..<200 where idle.filter({ $0.isClosedByPeer() }).count < 70 {
             try await Task.sleep(for: .milliseconds(50))
         }
-        let connection = try RawConnection(port: port, receiveTimeoutSeconds: 10)
+        let connection = try RawConnection(port: port, receiveTimeoutSeconds: 60)
         let clock = ContinuousClock()
         let started = clock.now
         let answer = try await blocking {
@@ -45,8 +45,9 @@ import Testing
         #expect(answer.hasPrefix("HTTP/1.1 204"), "\(answer)")
         // Without eviction it would wait for an idle socket to time out (300 s here). On a quiet machine it is
         // answered in milliseconds (the target is 1 s); eviction runs on the event loops, which the parallel suite
-        // and a build beside it starved for up to 4 s, so the bound only separates "evicted" from "timed out".
-        #expect(waited < .seconds(10), "the receipt waited \(waited)")
+        // and a build beside it starved for up to 4 s (12 s once, in CI), so the bound only separates "evicted"
+        // from "timed out".
+        #expect(waited < .seconds(60), "the receipt waited \(waited)")
         print("eviction: a receipt over 120 idle sockets at a cap of 50 was answered in \(waited)")
         // At most 50 stay open, 5 of them mid-request and 1 the newcomer's: at least 76 of the idle were closed.
         let closed = idle.filter { $0.isClosedByPeer() }.count
