@@ -1,6 +1,6 @@
 import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import Testing
 
 @testable import PushTallyServer
@@ -10,7 +10,7 @@ import Testing
 @Suite struct FastPathExpectTests {
     typealias Rules = FastPathStateMachineTests
 
-    static func expecting(_ method: HTTPRequest.Method = .post, _ path: String = "/v1/receipts") -> HTTPRequestPart {
+    static func expecting(_ method: HTTPRequest.Method = .post, _ path: String = "/v1/receipts") -> HTTPServerRequestPart {
         Rules.head(method, path, [.expect: "100-continue", .contentLength: "1"])
     }
 

@@ -64,8 +64,9 @@ public func buildApplication(
     let shared = IngestFastPath.Shared(
         pipeline: ingest, answersIngest: configuration.ingestFastPath,
         idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), logger: logger, registry: registry)
-    var server = HTTPServerBuilder.http1(
-        configuration: .init(additionalChannelHandlers: [IngestFastPath(shared)], idleTimeout: nil))
+    var server = HTTPServerBuilder { responder in
+        FastPathHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil)), shared: shared)
+    }
     if let (certificatePath, keyPath) = configuration.tls {
         let tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },

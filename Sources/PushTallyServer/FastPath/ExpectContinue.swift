@@ -2,14 +2,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-extension HTTPRequest {
-    /// Whether the client waits for `100 Continue` before sending the body (curl does for large uploads).
-    var expectsContinue: Bool {
-        guard let expect = headerFields.value(of: .expect) else { return false }
-        return expect.lowercased() == "100-continue"
-    }
-}
-
 extension IngestPipeline {
     /// Decides from its head alone whether a request that asked `Expect: 100-continue` may send its body:
     /// `completion` gets, once and on any thread, the refusal the body would have met after arriving (413 by

@@ -1,6 +1,6 @@
 import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import PushTallyCore
 
 extension FastPathStateMachine {
@@ -13,7 +13,9 @@ extension FastPathStateMachine {
         if configuration.answersIngest {
             reading = .idle
             return startIngest(
-                IngestRequest(head: request.head, route: request.route, kind: request.kind, slot: firstSlot + answers.count))
+                IngestRequest(
+                    target: request.head.uri, fields: request.fields, route: request.route, kind: request.kind,
+                    slot: firstSlot + answers.count))
         }
         passedInFlight += 1
         reading = .passing
@@ -37,7 +39,7 @@ extension FastPathStateMachine {
     // MARK: Rules
 
     /// What to do with a part, or `nil` when it must wait for the other path's answers (nothing changes then).
-    mutating func process(_ part: HTTPRequestPart) -> PartAction? {
+    mutating func process(_ part: HTTPServerRequestPart) -> PartAction? {
         switch (reading, part) {
         case (.idle, .head(let head)):
             if closeAfterAnswers {
@@ -45,16 +47,15 @@ extension FastPathStateMachine {
                 return .nothing
             }
             let expectsContinue = head.expectsContinue
-            if configuration.answersIngest || expectsContinue, let target = head.path,
-                case let (route, kind)? = IngestPipeline.route(method: head.method, target: target)
-            {
+            if configuration.answersIngest || expectsContinue, case let (route, kind)? = head.ingestRoute {
                 if passedInFlight > 0 { return nil }
                 guard expectsContinue else {
-                    return startIngest(IngestRequest(head: head, route: route, kind: kind, slot: firstSlot + answers.count))
+                    return startIngest(
+                        IngestRequest(target: head.uri, fields: head.ingestFields, route: route, kind: kind, slot: firstSlot + answers.count))
                 }
                 // `100 Continue` may only be written with nothing unanswered ahead of it.
                 if !answers.isEmpty { return nil }
-                let request = ContinueRequest(head: head, route: route, kind: kind)
+                let request = ContinueRequest(head: head, fields: head.ingestFields, route: route, kind: kind)
                 reading = .awaitingContinue(request)
                 return .checkContinue(request)
             }
@@ -103,8 +104,8 @@ extension FastPathStateMachine {
 
     mutating func startIngest(_ request: IngestRequest) -> PartAction {
         answers.append(nil)
-        if request.head.headerFields.value(of: .connection)?.lowercased() == "close" { closeAfterAnswers = true }
-        guard configuration.bodyLimit.admitsDeclaredLength(request.head.headerFields) else {
+        if request.fields.value(of: .connection)?.lowercased() == "close" { closeAfterAnswers = true }
+        guard configuration.bodyLimit.admitsDeclaredLength(request.fields) else {
             reading = .discarding(bytes: 0)
             return .refuseTooLarge(request)
         }

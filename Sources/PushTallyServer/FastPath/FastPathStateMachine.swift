@@ -1,6 +1,6 @@
 import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import PushTallyCore
 
 /// The fast path's rules for one connection, with no I/O: request parts, answers becoming ready, the router's
@@ -34,7 +34,10 @@ struct FastPathStateMachine {
 
     /// An ingest request this path answers; the answer goes to `slot` (``answerReady(_:slot:)``).
     struct IngestRequest {
-        let head: HTTPRequest
+        /// The request target, query included.
+        let target: String
+        /// The fields the pipeline reads (``NIOHTTP1/HTTPRequestHead/ingestFields``).
+        let fields: HTTPFields
         let route: APIRoute
         let kind: EventKind
         let slot: Int
@@ -42,7 +45,8 @@ struct FastPathStateMachine {
 
     /// A request that asked `Expect: 100-continue` on an ingest route: its head is judged before its body is read.
     struct ContinueRequest {
-        let head: HTTPRequest
+        let head: HTTPRequestHead
+        let fields: HTTPFields
         let route: APIRoute
         let kind: EventKind
     }
@@ -52,7 +56,7 @@ struct FastPathStateMachine {
         /// Nothing: the part was collected, thrown away, or waits for the other path.
         case nothing
         /// Pass the part on to the router.
-        case forward(HTTPRequestPart)
+        case forward(HTTPServerRequestPart)
         /// Run the ingest pipeline on a request that arrived whole.
         case ingest(IngestRequest, body: ByteBuffer)
         /// Answer 413: the request's body is over the limit (the rest of it is thrown away as it comes).
@@ -62,7 +66,7 @@ struct FastPathStateMachine {
         /// Judge the head alone, then call ``continueAdmitted()`` or ``continueRefused()``; reads pause meanwhile.
         case checkContinue(ContinueRequest)
         /// Write `100 Continue`, then pass the head on to the router.
-        case continueThenForward(HTTPRequestPart)
+        case continueThenForward(HTTPServerRequestPart)
     }
 
     /// What follows writing the answers that were ready.
@@ -104,7 +108,7 @@ struct FastPathStateMachine {
     /// Requests passed on to the router whose response has not ended yet.
     var passedInFlight = 0
     /// Parts of requests that wait for the other path's answers, in arrival order.
-    var held = CircularBuffer<HTTPRequestPart>(initialCapacity: 1)
+    var held = CircularBuffer<HTTPServerRequestPart>(initialCapacity: 1)
     private var isReleasingHeld = false
     private var releasedAny = false
     private var readPending = false
@@ -148,7 +152,7 @@ struct FastPathStateMachine {
     }
 
     /// A request part arrived from the HTTP decoder.
-    mutating func received(_ part: HTTPRequestPart, now: NIODeadline) -> PartAction {
+    mutating func received(_ part: HTTPServerRequestPart, now: NIODeadline) -> PartAction {
         switch part {
         case .head:
             clock.requestBegan(now: now)

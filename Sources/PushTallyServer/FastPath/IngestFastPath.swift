@@ -2,15 +2,16 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import PushTallyCore
 
 /// Answers ``APIRoute/receipts`` and ``APIRoute/actions`` on the event loop, beside Hummingbird on the same port.
 ///
 /// Measured here, Hummingbird's per-request machinery (an async channel, a task and a router per request)
 /// caps durable ingest at about half of what a bare SwiftNIO server reaches with the same group-commit writer
-/// (see the README's Performance section). This handler sits in Hummingbird's pipeline after HTTP decoding;
-/// it takes the ingest routes and passes every other request on untouched.
+/// (see the README's Performance section). This handler sits in Hummingbird's pipeline after HTTP/1 decoding
+/// and before the conversion to HTTPTypes (``FastPathInstaller``); it takes the ingest routes and passes every
+/// other request on untouched.
 ///
 /// It is a thin shell: ``IngestPipeline`` decides every answer, exactly as on the router's routes (a 2xx only
 /// after the store's group commit holding the request), and ``FastPathStateMachine`` keeps the connection's
@@ -19,10 +20,10 @@ import PushTallyCore
 /// This class feeds it events and does what it says. Hummingbird's own connection-state handler sits after
 /// this one and never sees the requests answered here, so it runs without an idle timeout.
 final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let shared: Shared
     private var machine: FastPathStateMachine
@@ -34,7 +35,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var date = HTTPDate()
     /// The last plain answer's framed head (no body or headers of its own, connection kept), reused while its
     /// status and `Date` second are the same: most answers are a `204` like the one before.
-    private var plainHead: (status: HTTPResponse.Status, date: String, head: HTTPResponse)?
+    private var plainHead: (status: HTTPResponse.Status, date: String, head: HTTPResponseHead)?
     /// The response the router is writing answers a CONNECT: the parser reads nothing after one, so close.
     private var closeAfterRouterResponse = false
     /// A part went on to the router in this read cycle: only then does its async channel need read-complete
@@ -107,7 +108,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapOutboundIn(data) {
         case .head(var head):
-            head.headerFields[.connection] = "close"
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .body:
             context.write(data, promise: promise)
@@ -135,7 +136,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .nothing:
             break
         case .forward(let part):
-            if case .head(let head) = part, head.method == .connect { closeAfterRouterResponse = true }
+            if case .head(let head) = part, head.method == .CONNECT { closeAfterRouterResponse = true }
             forwardedThisRead = true
             context.fireChannelRead(wrapInboundOut(part))
         case .continueThenForward(let part):
@@ -144,7 +145,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(wrapInboundOut(part))
         case .checkContinue(let request):
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let pipelineRequest = pipelineRequest(route: request.route, kind: request.kind, head: request.head)
+            let pipelineRequest = pipelineRequest(route: request.route, kind: request.kind, target: request.head.uri, fields: request.fields)
             shared.pipeline.refusalBeforeBody(pipelineRequest) { refusal in
                 if loop.eventLoop.inEventLoop { return loop.value.0.continueDecided(refusal, loop.value.1) }
                 loop.execute { handler, context in handler.continueDecided(refusal, context) }
@@ -162,12 +163,11 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func pipelineRequest(_ request: FastPathStateMachine.IngestRequest) -> IngestPipeline.Request {
-        pipelineRequest(route: request.route, kind: request.kind, head: request.head)
+        pipelineRequest(route: request.route, kind: request.kind, target: request.target, fields: request.fields)
     }
 
-    private func pipelineRequest(route: APIRoute, kind: EventKind, head: HTTPRequest) -> IngestPipeline.Request {
-        IngestPipeline.Request(
-            route: route, kind: kind, headers: head.headerFields, target: head.path ?? "", peer: peer, logger: shared.logger)
+    private func pipelineRequest(route: APIRoute, kind: EventKind, target: String, fields: HTTPFields) -> IngestPipeline.Request {
+        IngestPipeline.Request(route: route, kind: kind, headers: fields, target: target, peer: peer, logger: shared.logger)
     }
 
     // MARK: Expect: 100-continue
@@ -192,7 +192,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The interim answer: nothing is unanswered ahead of it, and the final answer follows.
     private func writeContinue(_ context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
     }
 
     /// The pipeline's answer to the request in `slot`, on the event loop.
@@ -208,7 +208,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         var wrote = false
         while case let (answer, isLast)? = machine.nextAnswerToWrite() {
             context.write(wrapOutboundOut(.head(framedHead(answer, isLast: isLast))), promise: nil)
-            if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+            if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
             context.write(wrapOutboundOut(.end(nil)), promise: nil)
             wrote = true
         }
@@ -223,16 +223,21 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The answer's head with the framing fields: `Content-Length`, `Date`, `Server`, and `Connection: close`
     /// on the last.
-    private func framedHead(_ answer: FastPathStateMachine.Answer, isLast: Bool) -> HTTPResponse {
+    private func framedHead(_ answer: FastPathStateMachine.Answer, isLast: Bool) -> HTTPResponseHead {
         let now = date.now()
+        let status = answer.head.status
         let plain = answer.body == nil && !isLast && answer.head.headerFields.isEmpty
-        if plain, let cached = plainHead, cached.status == answer.head.status, cached.date == now { return cached.head }
-        var head = answer.head
-        head.headerFields[.contentLength] = String(answer.body?.readableBytes ?? 0)
-        head.headerFields[.date] = now
-        head.headerFields[.server] = "PushTally"
-        if isLast { head.headerFields[.connection] = "close" }
-        if plain { plainHead = (answer.head.status, now, head) }
+        if plain, let cached = plainHead, cached.status == status, cached.date == now { return cached.head }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(answer.head.headerFields.count + 4)
+        for field in answer.head.headerFields { headers.add(name: field.name.rawName, value: field.value) }
+        headers.add(name: "Content-Length", value: String(answer.body?.readableBytes ?? 0))
+        headers.add(name: "Date", value: now)
+        headers.add(name: "Server", value: "PushTally")
+        if isLast { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase), headers: headers)
+        if plain { plainHead = (status, now, head) }
         return head
     }
 

@@ -32,10 +32,10 @@ struct IngestPipeline: Sendable {
         let logger: Logger
     }
 
-    /// The ingest route a request is for (method and path, its query aside), if it is one.
-    static func route(method: HTTPRequest.Method, target: String) -> (APIRoute, EventKind)? {
+    /// The ingest route a request is for (method by name and path, its query aside), if it is one.
+    static func route(methodName: String, target: String) -> (APIRoute, EventKind)? {
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
-        for route in APIRoute.ingestRoutes where route.method == method && path == route.path {
+        for route in APIRoute.ingestRoutes where path == route.path && route.method.rawValue == methodName {
             if let kind = route.eventKind { return (route, kind) }
         }
         return nil
