@@ -20,27 +20,14 @@ enum EventWriter {
             VALUES ('', ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         var touches = AttributionTouches()
-        let insertKey = try BoundStatement(db, sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let duplicates = try DedupeWriter.duplicates(in: batches, db: db)
         let sentAt = try SentAtLookup(db)
         var rollups = RollupCounter(maturityWindow: maturityWindow)
-        var results: [[Bool]] = []
-        results.reserveCapacity(batches.count)
         var rows: (first: Int64, last: Int64)?
         var fresh: (displays: Int, actions: Int) = (0, 0)
-        for batch in batches {
-            var flags: [Bool] = []
-            flags.reserveCapacity(batch.count)
-            for event in batch {
-                // SQLite inserts one event's keys at a time, so "a key was already there" is the retry rule as is.
-                var duplicate = false
-                if event.receiptID != nil || event.deviceID != nil {
-                    for key in DedupeKeys.of(event) {
-                        insertKey.bind(1, event.pushID)
-                        insertKey.bind(2, key)
-                        try insertKey.execute()
-                        if db.changesCount == 0 { duplicate = true }
-                    }
-                }
+        for (batchIndex, batch) in batches.enumerated() {
+            for (eventIndex, event) in batch.enumerated() {
+                let duplicate = duplicates[batchIndex][eventIndex]
                 let eventTime = EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt)
                 if event.kind.namesPush {
                     try insertEvent.insert(event, receivedAt: receivedAt, eventTime: eventTime, duplicate: duplicate)
@@ -58,9 +45,7 @@ enum EventWriter {
                     pushID: event.pushID, kind: event.kind, action: event.action, eventTime: eventTime,
                     receivedAt: receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
                     sentAt: sentAt.callAsFunction)
-                flags.append(duplicate)
             }
-            results.append(flags)
         }
         try SQLiteAttribution.attribute(touches, windows: attributionWindows, counter: &rollups, in: db)
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
@@ -68,7 +53,7 @@ enum EventWriter {
             try SQLiteOutbox.store(
                 displays: fresh.displays, actions: fresh.actions, rows: rows.first...rows.last, at: receivedAt, in: db)
         }
-        return results
+        return duplicates
     }
 
     /// Moves a push's pending timing into its latency histogram and late count once `sent_at` is known

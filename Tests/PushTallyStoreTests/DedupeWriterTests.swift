@@ -1,0 +1,72 @@
+import GRDB
+import PushTallyCore
+import PushTallySQLite
+import Testing
+
+/// The dedupe keys of a commit go in in key order; the flags must still be those of arrival order.
+@Suite struct DedupeWriterTests {
+    /// An event is a retry when any of its keys was stored before it (an earlier commit or an earlier event
+    /// of this one): the rule written out event by event, in arrival order.
+    private func arrivalOrderFlags(_ batches: [[IncomingEvent]], stored: inout Set<String>) -> [[Bool]] {
+        batches.map { batch in
+            batch.map { event in
+                let keys = DedupeKeys.of(event).map { event.pushID + "|" + $0 }
+                let duplicate = keys.contains { stored.contains($0) }
+                stored.formUnion(keys)
+                return duplicate
+            }
+        }
+    }
+
+    @Test func keyOrderKeepsArrivalOrderFlags() throws {
+        let queue = try DatabaseQueue()
+        try Migrations.migrator.migrate(queue)
+        var generator = SplitMix(seed: 20)
+        var stored: Set<String> = []
+        // Few pushes and ids, so keys collide within batches, across batches of one commit and across commits;
+        // ids are drawn so that key order often disagrees with arrival order.
+        for _ in 0..<5 {
+            let batches = (0..<3).map { _ in
+                (0..<60).map { _ -> IncomingEvent in
+                    let pick = generator.next() % 7
+                    let push = "p\(generator.next() % 3)"
+                    let device = pick < 5 ? "d\(99 - generator.next() % 12)" : nil
+                    let receipt = pick > 2 ? "r\(generator.next() % 12)" : nil
+                    return pick == 6
+                        ? IncomingEvent(pushID: push, kind: .action, action: "open", deviceID: device, receiptID: receipt)
+                        : IncomingEvent(pushID: push, kind: .display, deviceID: device, receiptID: receipt)
+                }
+            }
+            let expected = arrivalOrderFlags(batches, stored: &stored)
+            let flags = try queue.write { db in try DedupeWriter.duplicates(in: batches, db: db) }
+            #expect(flags == expected)
+        }
+        #expect(stored.count == (try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM dedupe") }))
+    }
+
+    @Test func theFirstOfEqualKeysInACommitIsTheOriginal() throws {
+        let queue = try DatabaseQueue()
+        try Migrations.migrator.migrate(queue)
+        // Key order puts the second batch's device key first ("d…i…" < "d…r…"); its event still came later.
+        let batches = [
+            [IncomingEvent(pushID: "p", kind: .display, receiptID: "r1")],
+            [IncomingEvent(pushID: "p", kind: .display, deviceID: "z", receiptID: "r1"),
+             IncomingEvent(pushID: "p", kind: .display, deviceID: "z")],
+        ]
+        let flags = try queue.write { db in try DedupeWriter.duplicates(in: batches, db: db) }
+        #expect(flags == [[false], [true, true]])
+    }
+}
+
+/// A seeded generator, so a failure replays.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
