@@ -92,7 +92,9 @@ enum IngestPlan: Sendable {
     /// How a body of `contentType` is decoded; 415 for a type no decoder takes, known before a byte of the body
     /// is read (`Expect: 100-continue` is refused on it).
     static func shape(contentType: String?) throws -> Shape {
-        switch mediaType(contentType) {
+        // The extension's own header, exactly as it sends it, without parsing it for parameters or case.
+        if contentType == "application/x-www-form-urlencoded" { return .form }
+        return switch mediaType(contentType) {
         case "application/x-www-form-urlencoded": .form
         case "application/json": .json
         case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines": .ndjson
