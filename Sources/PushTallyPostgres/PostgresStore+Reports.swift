@@ -61,7 +61,7 @@ extension PostgresStore: ReportReader {
                 guard !id.isEmpty, let measure = OutcomeMeasure(rawValue: measure) else { continue }
                 assembly.outcome(pushID: id, measure: measure, currency: currency, count: count, valueMicros: value)
             }
-            return assembly.figures(filter)
+            return assembly.takeFigures(filter)
         }
     }
 

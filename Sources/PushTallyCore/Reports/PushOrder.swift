@@ -1,0 +1,54 @@
+/// Registered pushes in push id order, with a cursor for reading rows that come in that order (each
+/// engine's per-push tables are keyed by `push_id` first): the expected push is compared rather than its id
+/// hashed. A miss only costs the dictionary lookup it replaces, so any row order gives the same figures.
+struct PushOrder {
+    /// Positions in the assembly's array, by push id.
+    let positions: [Int]
+    /// Each position's rank in ``positions`` (pushes appended after the order was made have none).
+    private let ranks: [Int]
+    /// The rank of the push the last row named.
+    private var cursor = 0
+
+    init(_ pushes: [PushFigures]) {
+        positions = pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID }
+        var ranks = [Int](repeating: 0, count: pushes.count)
+        for (rank, position) in positions.enumerated() { ranks[position] = rank }
+        self.ranks = ranks
+    }
+
+    /// The position of `pushID` if it is the push the last row named or the one after it.
+    mutating func expected(_ pushID: String, in pushes: [PushFigures]) -> Int? {
+        for rank in cursor..<min(cursor + 2, positions.count) where pushes[positions[rank]].pushID == pushID {
+            cursor = rank
+            return positions[rank]
+        }
+        return nil
+    }
+
+    /// Moves the cursor to a push found by its id.
+    mutating func moved(to position: Int) {
+        if position < ranks.count { cursor = ranks[position] }
+    }
+
+    /// Reorders `values` so that they are the ones at `selected` (distinct positions), in that order, by
+    /// swapping them along the permutation's cycles: no value is copied.
+    static func permute<Value>(_ values: inout [Value], into selected: [Int]) {
+        var target = [Int](repeating: -1, count: values.count)
+        for (rank, position) in selected.enumerated() { target[position] = rank }
+        var next = selected.count
+        for position in target.indices where target[position] < 0 {
+            target[position] = next
+            next += 1
+        }
+        values.withUnsafeMutableBufferPointer { buffer in
+            for position in buffer.indices {
+                while target[position] != position {
+                    let destination = target[position]
+                    buffer.swapAt(position, destination)
+                    target.swapAt(position, destination)
+                }
+            }
+        }
+        values.removeLast(values.count - selected.count)
+    }
+}
