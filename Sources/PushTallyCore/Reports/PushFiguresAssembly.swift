@@ -4,7 +4,7 @@
 ///
 /// Figures live in an array, found through an index by push id: a push's figures are a large value, and a
 /// dictionary of them copied each one out and back on every row (a campaign report's largest Swift cost).
-package struct PushFiguresAssembly {
+package struct PushFiguresAssembly: PushRowSink, Sendable {
     private var index: [String: Int] = [:]
     private var pushes: [PushFigures] = []
     /// ``PushOrder``: positions by push id, made at the first lookup after registrations.
@@ -52,17 +52,17 @@ package struct PushFiguresAssembly {
         }
     }
 
-    /// A registered push's send totals (summed over its senders); only a push with a `sent_at` counts towards
-    /// the timed rates.
+    /// Send totals of a registered push (one sender's, or their sum); only a push with a `sent_at` counts
+    /// towards the timed rates.
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
         guard let position = position(of: pushID) else { return }
-        pushes[position].setSends(targeted: targeted, sent: sent)
+        pushes[position].addSends(targeted: targeted, sent: sent)
     }
 
-    /// A registered push's failures for one reason (summed over its senders).
+    /// Failures of a registered push for one reason (one sender's, or their sum).
     package mutating func failures(pushID: String, reason: String, count: Int64) {
         guard let position = position(of: pushID) else { return }
-        pushes[position].funnel.failedByReason[reason] = count
+        pushes[position].funnel.failedByReason[reason, default: 0] += count
     }
 
     /// One rollup row of a push; a push with rollups and no registration is an orphan.
@@ -75,12 +75,6 @@ package struct PushFiguresAssembly {
     package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
         pushes[position(ofOrphan: pushID)].funnel.outcomes.add(
             measure: measure, currency: currency, count: count, valueMicros: valueMicros)
-    }
-
-    /// One row of a push's time-to-display histogram (live rollups may hold several, one per shard).
-    package mutating func timing(pushID: String, histogram: LatencyHistogram) {
-        guard let position = position(of: pushID) else { return }
-        pushes[position].funnel.latency.add(histogram)
     }
 
     /// One row of a push's histogram read count by count (`count(bucket)`), with no histogram built per row.
@@ -123,10 +117,10 @@ extension PushFigures {
         self.init(pushID: pushID, firstEventMillis: nil, funnel: funnel)
     }
 
-    fileprivate mutating func setSends(targeted: Int64, sent: Int64) {
-        funnel.targeted = targeted
-        funnel.sent = sent
-        funnel.sentTimed = sentAtMillis == nil ? 0 : sent
+    fileprivate mutating func addSends(targeted: Int64, sent: Int64) {
+        funnel.targeted += targeted
+        funnel.sent += sent
+        if sentAtMillis != nil { funnel.sentTimed += sent }
     }
 
     fileprivate mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {

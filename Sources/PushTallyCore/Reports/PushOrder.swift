@@ -10,15 +10,25 @@ struct PushOrder {
     private var cursor = 0
 
     init(_ pushes: [PushFigures]) {
-        positions = pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID }
-        var ranks = [Int](repeating: 0, count: pushes.count)
+        self.init(count: pushes.count) { pushes[$0].pushID }
+    }
+
+    /// The order of `count` pushes whose ids `id(position)` gives (for assemblies that keep no figures).
+    init(count: Int, id: (Int) -> String) {
+        positions = (0..<count).sorted { id($0) < id($1) }
+        var ranks = [Int](repeating: 0, count: count)
         for (rank, position) in positions.enumerated() { ranks[position] = rank }
         self.ranks = ranks
     }
 
     /// The position of `pushID` if it is the push the last row named or the one after it.
     mutating func expected(_ pushID: String, in pushes: [PushFigures]) -> Int? {
-        for rank in cursor..<min(cursor + 2, positions.count) where pushes[positions[rank]].pushID == pushID {
+        expected(pushID) { pushes[$0].pushID }
+    }
+
+    /// ``expected(_:in:)`` with the ids given by position.
+    mutating func expected(_ pushID: String, id: (Int) -> String) -> Int? {
+        for rank in cursor..<min(cursor + 2, positions.count) where id(positions[rank]) == pushID {
             cursor = rank
             return positions[rank]
         }
