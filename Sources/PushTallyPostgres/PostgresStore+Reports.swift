@@ -5,6 +5,17 @@ extension PostgresStore: ReportReader {
     /// Every push matching `filter`, registered or orphan, with counts from the rollups (never raw events):
     /// the SQLite store's queries, table by table, so both assemble the same figures.
     public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
+        var assembly = try await readPushRows(filter, into: PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1))
+        return assembly.takeFigures(filter)
+    }
+
+    /// The campaign list's rows, summed as the rows are read (``CampaignListAssembly``).
+    public func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow] {
+        try await summedCampaignRows(filter, by: grouping) { assembly in try await readPushRows(filter, into: assembly) }
+    }
+
+    /// `sink` fed the rows of the pushes `filter`'s scope selects, table by table (``PushRowSink``).
+    private func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink {
         let (scope, value) = PushScope(filter).clause(placeholder: "$1")
         @Sendable func scoped(_ sql: String) -> PostgresQuery {
             var bindings = PostgresBindings()
@@ -19,7 +30,7 @@ extension PostgresStore: ReportReader {
         // One snapshot for all five reads, as SQLite reads them in one transaction: a commit between two of
         // them could otherwise show a histogram without its displays.
         return try await readSnapshot { read in
-            var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1)
+            var assembly = sink
             let attributeColumns = SendAttributeColumns.names.joined(separator: ", ")
             for (id, campaign, title, sentAt, app, environment, variant, collapseID, priority, pushType, expiration) in try await read(
                 scoped("SELECT push_id, campaign, title, sent_at, app, environment, \(attributeColumns) FROM pushes")
@@ -61,7 +72,7 @@ extension PostgresStore: ReportReader {
                 guard !id.isEmpty, let measure = OutcomeMeasure(rawValue: measure) else { continue }
                 assembly.outcome(pushID: id, measure: measure, currency: currency, count: count, valueMicros: value)
             }
-            return assembly.figures(filter)
+            return assembly
         }
     }
 

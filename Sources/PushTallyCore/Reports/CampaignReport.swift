@@ -135,10 +135,15 @@ public enum CampaignReport {
 
 extension CampaignRow {
     mutating func append(_ push: PushFigures) {
-        let first = pushIDs.isEmpty
         funnel.add(push.funnel)
-        pushIDs.append(push.pushID)
-        if let sentAt = push.sentAtMillis, first || latestSentAtMillis != nil {
+        add(pushID: push.pushID, sentAtMillis: push.sentAtMillis)
+    }
+
+    /// Lists a push whose counts are already in ``funnel``, keeping ``latestSentAtMillis``.
+    mutating func add(pushID: String, sentAtMillis: Int64?) {
+        let first = pushIDs.isEmpty
+        pushIDs.append(pushID)
+        if let sentAt = sentAtMillis, first || latestSentAtMillis != nil {
             latestSentAtMillis = max(latestSentAtMillis ?? sentAt, sentAt)
         } else {
             latestSentAtMillis = nil

@@ -54,9 +54,11 @@ public struct Funnel: Sendable, Hashable {
 
     /// Failures whose reason has no column of its own.
     public var failedOther: Int64 {
-        let common = Set(Self.commonFailureReasons.map(\.reason))
-        return failedByReason.filter { !common.contains($0.key) }.values.reduce(0, +)
+        failedByReason.reduce(0) { Self.commonReasons.contains($1.key) ? $0 : $0 + $1.value }
     }
+
+    /// The reasons of ``commonFailureReasons``, made once: a set built per report row showed in its profile.
+    private static let commonReasons = Set(commonFailureReasons.map(\.reason))
 
     /// `sent - displayed_unique - superseded_loss`: accepted by APNs, never shown, and not explained by a later
     /// push with the same collapse id (offline past expiry, notifications off). Negative when keyless retries

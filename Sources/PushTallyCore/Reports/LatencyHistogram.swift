@@ -53,7 +53,8 @@ public struct LatencyHistogram: Sendable, Hashable {
 
     /// Non-empty buckets keyed by their upper bound in seconds; the open last bucket is `"604800+"`.
     public var countsByUpperBound: [String: Int64] {
-        var result: [String: Int64] = [:]
+        // Sized once: growing it bucket by bucket rehashed every key again (a report builds one per row).
+        var result = [String: Int64](minimumCapacity: counts.reduce(0) { $1 > 0 ? $0 + 1 : $0 })
         for (index, count) in counts.enumerated() where count > 0 {
             result[Self.upperBoundKeys[index]] = count
         }

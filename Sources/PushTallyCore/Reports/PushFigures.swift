@@ -66,15 +66,23 @@ public struct ReportFilter: Sendable, Hashable {
     }
 
     package func includes(_ push: PushFigures) -> Bool {
-        if let campaign, push.campaign != campaign { return false }
-        if let pushID, push.pushID != pushID { return false }
-        if let app, push.app != app { return false }
-        if let environment, push.environment != environment { return false }
+        guard includes(campaign: push.campaign, pushID: push.pushID, app: push.app, environment: push.environment) else {
+            return false
+        }
         if fromMillis != nil || toMillis != nil {
             guard let reference = push.referenceMillis else { return false }
             if let fromMillis, reference < fromMillis { return false }
             if let toMillis, reference >= toMillis { return false }
         }
+        return true
+    }
+
+    /// ``includes(_:)`` on everything but the time range (an orphan has no campaign, app or environment).
+    package func includes(campaign: String?, pushID: String, app: String?, environment: String?) -> Bool {
+        if let wanted = self.campaign, campaign != wanted { return false }
+        if let wanted = self.pushID, pushID != wanted { return false }
+        if let wanted = self.app, app != wanted { return false }
+        if let wanted = self.environment, environment != wanted { return false }
         return true
     }
 }

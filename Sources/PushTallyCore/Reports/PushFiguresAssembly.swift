@@ -4,9 +4,11 @@
 ///
 /// Figures live in an array, found through an index by push id: a push's figures are a large value, and a
 /// dictionary of them copied each one out and back on every row (a campaign report's largest Swift cost).
-package struct PushFiguresAssembly {
+package struct PushFiguresAssembly: PushRowSink, Sendable {
     private var index: [String: Int] = [:]
     private var pushes: [PushFigures] = []
+    /// ``PushOrder``: positions by push id, made at the first lookup after registrations.
+    private var order: PushOrder?
 
     package init(expectedPushes: Int = 1024) {
         index.reserveCapacity(expectedPushes)
@@ -15,10 +17,20 @@ package struct PushFiguresAssembly {
 
     /// The position of a push's figures, creating an orphan's.
     private mutating func position(ofOrphan pushID: String) -> Int {
-        if let position = index[pushID] { return position }
+        if let position = position(of: pushID) { return position }
         index[pushID] = pushes.count
         pushes.append(PushFigures(orphan: pushID))
         return pushes.count - 1
+    }
+
+    /// The position of a known push's figures: the rows after registrations come in push id order, so the
+    /// order's next push is checked before hashing the id (hashing it for every row was a tenth of a report).
+    private mutating func position(of pushID: String) -> Int? {
+        if order == nil { order = PushOrder(pushes) }
+        if let position = order!.expected(pushID, in: pushes) { return position }
+        guard let position = index[pushID] else { return nil }
+        order!.moved(to: position)
+        return position
     }
 
     /// A registered push.
@@ -40,17 +52,17 @@ package struct PushFiguresAssembly {
         }
     }
 
-    /// A registered push's send totals (summed over its senders); only a push with a `sent_at` counts towards
-    /// the timed rates.
+    /// Send totals of a registered push (one sender's, or their sum); only a push with a `sent_at` counts
+    /// towards the timed rates.
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
-        guard let position = index[pushID] else { return }
-        pushes[position].setSends(targeted: targeted, sent: sent)
+        guard let position = position(of: pushID) else { return }
+        pushes[position].addSends(targeted: targeted, sent: sent)
     }
 
-    /// A registered push's failures for one reason (summed over its senders).
+    /// Failures of a registered push for one reason (one sender's, or their sum).
     package mutating func failures(pushID: String, reason: String, count: Int64) {
-        guard let position = index[pushID] else { return }
-        pushes[position].funnel.failedByReason[reason] = count
+        guard let position = position(of: pushID) else { return }
+        pushes[position].funnel.failedByReason[reason, default: 0] += count
     }
 
     /// One rollup row of a push; a push with rollups and no registration is an orphan.
@@ -65,24 +77,35 @@ package struct PushFiguresAssembly {
             measure: measure, currency: currency, count: count, valueMicros: valueMicros)
     }
 
-    /// One row of a push's time-to-display histogram (live rollups may hold several, one per shard).
-    package mutating func timing(pushID: String, histogram: LatencyHistogram) {
-        guard let position = index[pushID] else { return }
-        pushes[position].funnel.latency.add(histogram)
-    }
-
     /// One row of a push's histogram read count by count (`count(bucket)`), with no histogram built per row.
     package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
-        guard let position = index[pushID] else { return }
+        guard let position = position(of: pushID) else { return }
         pushes[position].funnel.latency.add(count: count)
     }
 
     /// The pushes `filter` selects, by push id.
     package func figures(_ filter: ReportFilter) -> [PushFigures] {
+        selected(filter).map { pushes[$0] }
+    }
+
+    /// ``figures(_:)``, moved out rather than copied (copying every push's strings and tables showed in a
+    /// report's profile); the assembly is empty afterwards.
+    package mutating func takeFigures(_ filter: ReportFilter) -> [PushFigures] {
+        let selected = selected(filter)
+        var figures: [PushFigures] = []
+        swap(&figures, &pushes)
+        index = [:]
+        order = nil
+        PushOrder.permute(&figures, into: selected)
+        return figures
+    }
+
+    /// Positions of the pushes `filter` selects, in push id order.
+    private func selected(_ filter: ReportFilter) -> [Int] {
         // Positions are sorted, not the figures themselves: moving a large value per comparison showed.
-        pushes.indices.filter { filter.includes(pushes[$0]) }
-            .sorted { pushes[$0].pushID < pushes[$1].pushID }
-            .map { pushes[$0] }
+        let sorted = order.flatMap { $0.positions.count == pushes.count ? $0.positions : nil }
+            ?? pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID }
+        return sorted.filter { filter.includes(pushes[$0]) }
     }
 }
 
@@ -94,10 +117,10 @@ extension PushFigures {
         self.init(pushID: pushID, firstEventMillis: nil, funnel: funnel)
     }
 
-    fileprivate mutating func setSends(targeted: Int64, sent: Int64) {
-        funnel.targeted = targeted
-        funnel.sent = sent
-        funnel.sentTimed = sentAtMillis == nil ? 0 : sent
+    fileprivate mutating func addSends(targeted: Int64, sent: Int64) {
+        funnel.targeted += targeted
+        funnel.sent += sent
+        if sentAtMillis != nil { funnel.sentTimed += sent }
     }
 
     fileprivate mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {

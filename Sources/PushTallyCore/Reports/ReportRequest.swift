@@ -125,7 +125,7 @@ extension ReportReader {
         var filter = request.filter
         switch request.subject {
         case .campaigns:
-            let rows = CampaignReport.rows(try await supersededPushFigures(filter), by: request.by)
+            let rows = try await campaignRows(filter, by: request.by)
             return CampaignReport.table(rows, maturity: maturity, by: request.by)
         case .campaign(let name):
             filter.campaign = name

@@ -15,6 +15,9 @@ public protocol ReportReader: Sendable {
     /// with a push `filter`'s campaign or push id selects (every such push when it names neither), whatever
     /// its campaign: what ``Superseding`` needs to judge the selected pushes.
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush]
+    /// The campaign list's rows: ``CampaignReport/rows(_:by:)`` of ``supersededPushFigures(_:)``, which a store
+    /// may sum straight from its rows instead (``CampaignListAssembly``).
+    func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow]
 }
 
 extension ReportReader {
@@ -29,5 +32,25 @@ extension ReportReader {
         // Only registered pushes with a collapse id can be superseded: most reports need no second read.
         guard figures.contains(where: { $0.attributes.collapseID != nil }) else { return figures }
         return Superseding.apply(Superseding.supersessions(try await collapsePeers(filter)), to: figures)
+    }
+
+    /// The campaign list's rows from every push's figures.
+    public func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow] {
+        CampaignReport.rows(try await supersededPushFigures(filter), by: grouping)
+    }
+
+    /// The campaign list's rows summed by `read`, which feeds the assembly it is given the engine's rows (as it
+    /// does for ``pushFigures(_:)``), then superseded; a filter the assembly does not cover takes the figures.
+    package func summedCampaignRows(
+        _ filter: ReportFilter, by grouping: ReportGrouping?,
+        read: (CampaignListAssembly) async throws -> CampaignListAssembly
+    ) async throws -> [CampaignRow] {
+        guard CampaignListAssembly.covers(filter) else {
+            return CampaignReport.rows(try await supersededPushFigures(filter), by: grouping)
+        }
+        var assembly = try await read(CampaignListAssembly(filter, by: grouping, expectedPushes: filter.pushID == nil ? 1024 : 1))
+        // As for the figures: only pushes with a collapse id can be superseded, most reports need no second read.
+        let supersessions = assembly.needsSupersessions ? Superseding.supersessions(try await collapsePeers(filter)) : [:]
+        return assembly.rows(supersessions: supersessions)
     }
 }

@@ -1,0 +1,160 @@
+/// The campaign list's rows summed straight from the rows a store reads (``PushRowSink``): each row's counts
+/// go into its campaign's funnel as they are read, with no figures per push.
+///
+/// ``PushFiguresAssembly`` followed by ``CampaignReport/rows(_:by:)`` gives the same rows; building a large
+/// figures value per push (a histogram array and dictionaries each) and then adding them up was most of a
+/// campaign report's Swift time. Per push only what a row needs beyond plain sums is kept: its campaign row,
+/// `sent_at`, and the sent and displayed counts a supersession's loss is made of.
+///
+/// A filter on time (`from`/`to`) needs each push's first event before it can tell whether the push counts,
+/// so such a filter is not ``covers(_:)``ed: the report takes the figures path.
+package struct CampaignListAssembly: PushRowSink, Sendable {
+    /// What one push contributes beyond the sums.
+    private struct Push: Sendable {
+        let pushID: String
+        /// Index in ``built``; `nil` for a push the filter leaves out.
+        let row: Int?
+        let sentAtMillis: Int64?
+        let collapses: Bool
+        var sent: Int64 = 0
+        var displays = EventCount()
+    }
+
+    private let filter: ReportFilter
+    private let grouping: ReportGrouping?
+    private var built: [CampaignRow] = []
+    private var rowIndex: [RowKey: Int] = [:]
+    private var pushes: [Push] = []
+    private var index: [String: Int] = [:]
+    private var order: PushOrder?
+    /// The orphan row's index in ``built``, made at the first orphan the filter keeps.
+    private var orphanRow: Int?
+
+    private struct RowKey: Hashable, Sendable {
+        let campaign: String
+        let attribute: ReportValue?
+    }
+
+    /// Whether the assembly gives the rows of `filter`: every filter but a time range.
+    package static func covers(_ filter: ReportFilter) -> Bool {
+        filter.fromMillis == nil && filter.toMillis == nil
+    }
+
+    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, expectedPushes: Int = 1024) {
+        precondition(Self.covers(filter), "a time range needs the figures path")
+        self.filter = filter
+        self.grouping = grouping
+        index.reserveCapacity(expectedPushes)
+        pushes.reserveCapacity(expectedPushes)
+    }
+
+    /// Whether any kept push has a collapse id: only then can one be superseded (``rows(supersessions:)``).
+    package var needsSupersessions: Bool {
+        pushes.contains { $0.collapses && $0.row != nil }
+    }
+
+    package mutating func registered(
+        pushID: String, campaign: String, title: String?, sentAtMillis: Int64?, app: String?, environment: String?,
+        attributes: SendAttributes
+    ) {
+        // The pushes table is keyed by push id: a second registration of one cannot come.
+        guard index[pushID] == nil else { return }
+        var row: Int?
+        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment) {
+            let attribute = grouping?.cell(attributes)
+            let key = RowKey(campaign: campaign, attribute: attribute)
+            row = rowIndex[key] ?? {
+                built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
+                rowIndex[key] = built.count - 1
+                return built.count - 1
+            }()
+            built[row!].funnel.pushes += 1
+        }
+        index[pushID] = pushes.count
+        pushes.append(Push(pushID: pushID, row: row, sentAtMillis: sentAtMillis, collapses: attributes.collapseID != nil))
+    }
+
+    package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
+        guard let position = position(of: pushID), let row = pushes[position].row else { return }
+        pushes[position].sent += sent
+        built[row].funnel.targeted += targeted
+        built[row].funnel.sent += sent
+        if pushes[position].sentAtMillis != nil { built[row].funnel.sentTimed += sent }
+    }
+
+    package mutating func failures(pushID: String, reason: String, count: Int64) {
+        guard let position = position(of: pushID), let row = pushes[position].row else { return }
+        built[row].funnel.failedByReason[reason, default: 0] += count
+    }
+
+    package mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64) {
+        guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
+        if kind == .display {
+            pushes[position].displays.add(count)
+            built[row].funnel.displays.add(count)
+            built[row].funnel.late += late
+        } else {
+            built[row].funnel.actions[action, default: EventCount()].add(count)
+        }
+    }
+
+    package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
+        guard let position = position(of: pushID), let row = pushes[position].row else { return }
+        built[row].funnel.latency.add(count: count)
+    }
+
+    package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
+        guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
+        built[row].funnel.outcomes.add(measure: measure, currency: currency, count: count, valueMicros: valueMicros)
+    }
+
+    /// The campaign rows as ``CampaignReport/rows(_:by:)`` orders them, each superseded push's loss counted in
+    /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
+    package mutating func rows(supersessions: [String: Supersession] = [:]) -> [CampaignRow] {
+        let sorted = order.flatMap { $0.positions.count == pushes.count ? $0.positions : nil }
+            ?? pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID }
+        for position in sorted {
+            let push = pushes[position]
+            guard let row = push.row else { continue }
+            built[row].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis)
+            if supersessions[push.pushID] != nil {
+                built[row].funnel.supersededPushes += 1
+                built[row].funnel.supersededLoss += max(0, push.sent - push.displays.unique)
+            }
+        }
+        var campaigns = built.indices.filter { $0 != orphanRow }.map { built[$0] }
+        campaigns.sort {
+            $0.campaign! != $1.campaign! ? $0.campaign! < $1.campaign! : ReportGrouping.precedes($0.attribute, $1.attribute)
+        }
+        if let orphanRow { campaigns.append(built[orphanRow]) }
+        built = []
+        return campaigns
+    }
+
+    /// The position of a registered push (``PushOrder`` first, as ``PushFiguresAssembly`` finds it).
+    private mutating func position(of pushID: String) -> Int? {
+        let pushes = self.pushes
+        if order == nil { order = PushOrder(count: pushes.count) { pushes[$0].pushID } }
+        if let position = order!.expected(pushID, id: { pushes[$0].pushID }) { return position }
+        guard let position = index[pushID] else { return nil }
+        order!.moved(to: position)
+        return position
+    }
+
+    /// The position of a push, an orphan's made at its first row.
+    private mutating func position(ofOrphan pushID: String) -> Int? {
+        if let position = position(of: pushID) { return position }
+        var row: Int?
+        if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil) {
+            row = orphanRow ?? {
+                built.append(CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil)))
+                return built.count - 1
+            }()
+            orphanRow = row
+            built[row!].funnel.pushes += 1
+        }
+        index[pushID] = pushes.count
+        pushes.append(Push(pushID: pushID, row: row, sentAtMillis: nil, collapses: false))
+        return pushes.count - 1
+    }
+}

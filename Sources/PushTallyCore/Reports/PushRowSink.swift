@@ -1,0 +1,28 @@
+/// What a store's report reads feed, table by table and in this order: registrations first, then send totals,
+/// failures, rollups, timing and outcomes, each row naming its push. Both engines read the same rows into it, so
+/// the figures a sink makes cannot differ between them; ``PushFiguresAssembly`` keeps every push's figures,
+/// ``CampaignListAssembly`` only the campaign rows' sums.
+package protocol PushRowSink {
+    /// A registered push.
+    mutating func registered(
+        pushID: String, campaign: String, title: String?, sentAtMillis: Int64?, app: String?, environment: String?,
+        attributes: SendAttributes)
+    /// Send totals of a registered push, added to those of its other rows: one row per sender, or their sum.
+    mutating func sends(pushID: String, targeted: Int64, sent: Int64)
+    /// Failures of a registered push for one reason, added to those of its other rows (one per sender, or
+    /// their sum).
+    mutating func failures(pushID: String, reason: String, count: Int64)
+    /// One rollup row of a push; a push with rollups and no registration is an orphan.
+    mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64)
+    /// One row of a registered push's histogram read count by count (`count(bucket)`).
+    mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64)
+    /// One outcome rollup row of a push; a push credited before anyone registered it is an orphan.
+    mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64)
+}
+
+extension PushRowSink {
+    /// One row of a push's histogram as a whole (PostgreSQL reads it as one array).
+    package mutating func timing(pushID: String, histogram: LatencyHistogram) {
+        timing(pushID: pushID) { histogram.counts[$0] }
+    }
+}
