@@ -21,7 +21,7 @@ import Testing
     @Test func keyOrderKeepsArrivalOrderFlags() throws {
         let queue = try DatabaseQueue()
         try Migrations.migrator.migrate(queue)
-        var generator = SplitMix(seed: 20)
+        var generator = SplitMix64(state: 20)
         var stored: Set<String> = []
         // Few pushes and ids, so keys collide within batches, across batches of one commit and across commits;
         // ids are drawn so that key order often disagrees with arrival order.
@@ -58,15 +58,3 @@ import Testing
     }
 }
 
-/// A seeded generator, so a failure replays.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
