@@ -42,9 +42,17 @@ enum HostResolver {
 public struct WebhookURLGuard: Sendable {
     /// `serve --allow-private-webhooks`: for receivers on the collector's own network, and for tests.
     public let allowPrivate: Bool
+    /// Every address a host resolves to: the system's resolver, or a test's (which decides what a name resolves
+    /// to without a DNS server, to show where the connection goes).
+    let resolve: @Sendable (String) async throws -> [String]
 
     public init(allowPrivate: Bool) {
+        self.init(allowPrivate: allowPrivate, resolve: HostResolver.addresses(of:))
+    }
+
+    init(allowPrivate: Bool, resolve: @escaping @Sendable (String) async throws -> [String]) {
         self.allowPrivate = allowPrivate
+        self.resolve = resolve
     }
 
     /// The address to connect to: the first the host resolves to, once every one of them is allowed.
@@ -52,7 +60,7 @@ public struct WebhookURLGuard: Sendable {
     public func approvedAddress(for url: WebhookURL, field: String = "url") async throws -> String {
         let addresses: [String]
         do {
-            addresses = try await HostResolver.addresses(of: url.host)
+            addresses = try await resolve(url.host)
         } catch let error as HostResolver.Unresolvable {
             throw FieldError("unresolvable_host", "\(url.host) does not resolve: \(error.reason)", field: field)
         }
