@@ -15,8 +15,10 @@ final class FileLock {
         self.descriptor = descriptor
     }
 
-    /// Takes the lock, waiting (polling) until `deadline`; `nil` if it stayed taken.
-    static func acquire(path: String, until deadline: Date) -> FileLock? {
+    /// Takes the lock, waiting (polling) until `deadline`; `nil` if it stayed taken. The poll sleeps as a task
+    /// (`flock` has no way to be woken asynchronously, and a blocking `flock` could not keep the deadline), so
+    /// a wait for another process's flush holds no thread.
+    static func acquire(path: String, until deadline: Date) async -> FileLock? {
         let descriptor = open(path, O_CREAT | O_RDWR, 0o644)
         guard descriptor >= 0 else { return nil }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -24,7 +26,7 @@ final class FileLock {
                 close(descriptor)
                 return nil
             }
-            usleep(10_000)
+            try? await Task.sleep(nanoseconds: 10_000_000)
         }
         return FileLock(descriptor: descriptor)
     }

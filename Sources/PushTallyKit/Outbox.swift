@@ -64,8 +64,8 @@ struct Outbox {
     }
 
     /// Runs `body` on the shared state under the state lock, saving what it changed.
-    func updateState<T>(_ body: (inout ClientState) -> T) -> T? {
-        guard let lock = FileLock.acquire(path: stateLockPath, until: Date().addingTimeInterval(5)) else { return nil }
+    func updateState<T>(_ body: (inout ClientState) -> T) async -> T? {
+        guard let lock = await FileLock.acquire(path: stateLockPath, until: Date().addingTimeInterval(5)) else { return nil }
         defer { lock.release() }
         var state = loadState()
         let result = body(&state)

@@ -46,8 +46,8 @@ extension Outbox {
     ///
     /// The caller holds the flush lock: an event in a batch on its way to the collector is then never
     /// deleted (and counted as dropped) under the sender.
-    func trim(to bound: OutboxBound, now: Date) {
-        _ = updateState { state in
+    func trim(to bound: OutboxBound, now: Date) async {
+        _ = await updateState { state in
             let doomed = bound.overflow(names: names(), now: now, size: size(of:))
             for name in doomed { remove(name) }
             state.dropped += doomed.count

@@ -23,16 +23,16 @@ extension PushTallyClient {
                     // events stay queued for an upgraded collector (or until they age out), and the other
                     // routes' events still go out.
                     missingRoutes.insert(batch.route)
-                    recordFailure(retryAfter: nil)
+                    await recordFailure(retryAfter: nil)
                 case .delivered(let refused):
                     for name in batch.names { outbox.remove(name) }
                     sent += batch.lines.count - refused
-                    _ = outbox.updateState { state in
+                    _ = await outbox.updateState { state in
                         state.rejected += refused
                         state.backoff.recordSuccess()
                     }
                 case .retryLater(let retryAfter):
-                    recordFailure(retryAfter: retryAfter)
+                    await recordFailure(retryAfter: retryAfter)
                     return sent
                 }
             }
@@ -40,8 +40,8 @@ extension PushTallyClient {
         return sent
     }
 
-    private func recordFailure(retryAfter: TimeInterval?) {
-        _ = outbox.updateState { state in
+    private func recordFailure(retryAfter: TimeInterval?) async {
+        _ = await outbox.updateState { state in
             state.backoff.recordFailure(
                 now: Date().timeIntervalSince1970, base: configuration.baseBackoff, cap: configuration.maxBackoff,
                 retryAfter: retryAfter)
@@ -106,19 +106,39 @@ extension PushTallyClient {
 
     /// The collector's answer, or `nil` when it failed or the deadline came first. A request's timeout is only
     /// an idle timeout (and Linux's URLSession rounds it down to whole seconds), so the deadline is kept here:
-    /// the request is cancelled when it passes.
+    /// the request is cancelled when it passes. Both the answer and the deadline arrive on URLSession's and
+    /// Dispatch's own queues, never through a task, so a busy cooperative pool (an app under load) cannot
+    /// start the deadline's timer late, and a cancelled request need not wind down before the caller resumes.
     private func exchange(_ request: URLRequest, deadline: Date) async -> (Data, URLResponse)? {
         let session = session
-        return await withTaskGroup(of: (Data, URLResponse)?.self) { group in
-            group.addTask { try? await session.data(for: request) }
-            group.addTask {
-                let wait = max(0, deadline.timeIntervalSinceNow)
-                try? await Task.sleep(nanoseconds: UInt64(min(wait, 3_600) * 1_000_000_000))
-                return nil
+        let first = FirstAnswer()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<(Data, URLResponse)?, Never>) in
+            let task = session.dataTask(with: request) { data, response, _ in
+                guard first.claim() else { return }
+                continuation.resume(returning: data.flatMap { data in response.map { (data, $0) } })
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            let wait = max(0, min(deadline.timeIntervalSinceNow, 3_600))
+            DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
+                guard first.claim() else { return }
+                task.cancel()
+                continuation.resume(returning: nil)
+            }
+            task.resume()
         }
+    }
+}
+
+/// Whichever of an answer and a deadline comes first claims the caller's continuation.
+private final class FirstAnswer: @unchecked Sendable {
+    // Guards `claimed`.
+    private let lock = NSLock()
+    private var claimed = false
+
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let first = !claimed
+        claimed = true
+        return first
     }
 }

@@ -154,16 +154,16 @@ public final class PushTallyClient: @unchecked Sendable {
 
     private func flush(deadline: Date, ignoringBackoff: Bool) async -> DeliveryReport {
         var sent = 0
-        if let lock = FileLock.acquire(path: outbox.flushLockPath, until: min(deadline, Date().addingTimeInterval(30))) {
+        if let lock = await FileLock.acquire(path: outbox.flushLockPath, until: min(deadline, Date().addingTimeInterval(30))) {
             defer { lock.release() }
-            outbox.trim(to: bound, now: Date())
+            await outbox.trim(to: bound, now: Date())
             let state = outbox.loadState()
             // A fresh event is worth one attempt even while backing off: the extension may not run again.
             if ignoringBackoff || Date().timeIntervalSince1970 >= state.backoff.notBefore {
                 sent = await sendQueued(until: deadline)
                 // Again, for what other processes queued while this one sent (their own flush may time out
                 // waiting for this lock).
-                outbox.trim(to: bound, now: Date())
+                await outbox.trim(to: bound, now: Date())
             }
         }
         let state = outbox.loadState()

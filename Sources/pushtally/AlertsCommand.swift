@@ -50,17 +50,18 @@ struct AlertsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open(mustExist: false)
-            defer { source.close() }
-            let definition = AlertDefinition(
-                name: name, kind: kind, window: window, threshold: threshold, minSent: minSent, grace: grace,
-                campaign: campaign, app: app)
-            let answer = try await source.createAlert(definition)
-            if json {
-                print(answer.json)
-            } else if Terminal.isInteractive {
-                print("created alert \(answer.value.id) (\(answer.value.name))")
-            } else {
-                print(answer.value.id)
+            try await closing(source) {
+                let definition = AlertDefinition(
+                    name: name, kind: kind, window: window, threshold: threshold, minSent: minSent, grace: grace,
+                    campaign: campaign, app: app)
+                let answer = try await source.createAlert(definition)
+                if json {
+                    print(answer.json)
+                } else if Terminal.isInteractive {
+                    print("created alert \(answer.value.id) (\(answer.value.name))")
+                } else {
+                    print(answer.value.id)
+                }
             }
         }
     }
@@ -76,21 +77,22 @@ struct AlertsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open()
-            defer { source.close() }
-            let answer = try await source.alerts()
-            if json { return print(answer.json) }
-            var table = PlainTable(header: [
-                "id", "name", "kind", "state", "value", "since", "window", "threshold", "min sent", "grace", "scope",
-            ])
-            table.rows = answer.value.map { alert in
-                let scope = [alert.campaign.map { "campaign=\($0)" }, alert.app.map { "app=\($0)" }].compactMap { $0 }
-                return [
-                    alert.id, alert.name, alert.kind, alert.state, alert.value.map(Self.number) ?? PlainTable.missing,
-                    alert.since, alert.window, Self.number(alert.threshold), String(alert.minSent), alert.grace,
-                    scope.isEmpty ? PlainTable.missing : scope.joined(separator: " "),
-                ]
+            try await closing(source) {
+                let answer = try await source.alerts()
+                if json { return print(answer.json) }
+                var table = PlainTable(header: [
+                    "id", "name", "kind", "state", "value", "since", "window", "threshold", "min sent", "grace", "scope",
+                ])
+                table.rows = answer.value.map { alert in
+                    let scope = [alert.campaign.map { "campaign=\($0)" }, alert.app.map { "app=\($0)" }].compactMap { $0 }
+                    return [
+                        alert.id, alert.name, alert.kind, alert.state, alert.value.map(Self.number) ?? PlainTable.missing,
+                        alert.since, alert.window, Self.number(alert.threshold), String(alert.minSent), alert.grace,
+                        scope.isEmpty ? PlainTable.missing : scope.joined(separator: " "),
+                    ]
+                }
+                FileHandle.standardOutput.write(Data(table.render().utf8))
             }
-            FileHandle.standardOutput.write(Data(table.render().utf8))
         }
 
         /// Up to four decimals, without trailing zeros (`0.2`, `0.1234`).
@@ -112,9 +114,10 @@ struct AlertsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open()
-            defer { source.close() }
-            try await source.deleteAlert(id: id)
-            print("deleted \(id)")
+            try await closing(source) {
+                try await source.deleteAlert(id: id)
+                print("deleted \(id)")
+            }
         }
     }
 }

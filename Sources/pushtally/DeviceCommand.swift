@@ -31,12 +31,13 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open(needsDeviceSecret: true)
-            defer { source.close() }
-            let json = try await source.deviceTimeline(deviceID: id, limit: limit, after: after)
-            guard format == .table else { return print(json) }
-            let page = try TimelineTable(json: json)
-            FileHandle.standardOutput.write(Data(page.table.render().utf8))
-            if let next = page.next { printError("more events: --after \(next)") }
+            try await closing(source) {
+                let json = try await source.deviceTimeline(deviceID: id, limit: limit, after: after)
+                guard format == .table else { return print(json) }
+                let page = try TimelineTable(json: json)
+                FileHandle.standardOutput.write(Data(page.table.render().utf8))
+                if let next = page.next { printError("more events: --after \(next)") }
+            }
         }
     }
 }

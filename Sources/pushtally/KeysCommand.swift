@@ -22,8 +22,9 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.open(mustExist: false)
-            defer { store.close() }
-            print(try await store.createToken(role: role, label: label).token)
+            try await closing(store) {
+                print(try await store.createToken(role: role, label: label).token)
+            }
         }
     }
 
@@ -34,11 +35,12 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.open()
-            defer { store.close() }
-            for token in try await store.listTokens() {
-                let state = token.revokedAtMillis == nil ? "active" : "revoked"
-                print([token.id, token.role.rawValue, state, Timestamp.iso8601(millis: token.createdAtMillis), token.label ?? ""]
-                    .joined(separator: "\t"))
+            try await closing(store) {
+                for token in try await store.listTokens() {
+                    let state = token.revokedAtMillis == nil ? "active" : "revoked"
+                    print([token.id, token.role.rawValue, state, Timestamp.iso8601(millis: token.createdAtMillis), token.label ?? ""]
+                        .joined(separator: "\t"))
+                }
             }
         }
     }
@@ -53,12 +55,13 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.open()
-            defer { store.close() }
-            guard try await store.revokeToken(id) else {
-                printError("no active token with id \(id)")
-                throw Exit.notFound
+            try await closing(store) {
+                guard try await store.revokeToken(id) else {
+                    printError("no active token with id \(id)")
+                    throw Exit.notFound
+                }
+                print("revoked \(id)")
             }
-            print("revoked \(id)")
         }
     }
 }

@@ -24,9 +24,10 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let cutoff = StoreConfiguration.systemClock() - (try durationMillis(olderThan, flag: "older-than"))
         let store = try await database.open()
-        defer { store.close() }
-        let pruned = try await store.prune(receivedBefore: cutoff, batchSize: 5000)
-        print("pruned \(pruned) raw events received before \(Timestamp.iso8601(millis: cutoff))")
+        try await closing(store) {
+            let pruned = try await store.prune(receivedBefore: cutoff, batchSize: 5000)
+            print("pruned \(pruned) raw events received before \(Timestamp.iso8601(millis: cutoff))")
+        }
     }
 }
 
@@ -43,8 +44,9 @@ struct ForgetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await database.open(needsDeviceSecret: true)
-        defer { store.close() }
-        print("forgot \(try await store.forget(deviceID: device)) raw events of that device")
+        try await closing(store) {
+            print("forgot \(try await store.forget(deviceID: device)) raw events of that device")
+        }
     }
 }
 
@@ -60,9 +62,10 @@ struct RollupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await database.open()
-            defer { store.close() }
-            try await store.rebuildRollups()
-            print("rebuilt rollups from \(try await store.rawEventCount()) raw events and the ledger")
+            try await closing(store) {
+                try await store.rebuildRollups()
+                print("rebuilt rollups from \(try await store.rawEventCount()) raw events and the ledger")
+            }
         }
     }
 }
@@ -90,19 +93,20 @@ struct BackupCommand: AsyncParsableCommand {
             throw ExitCode.validationFailure
         }
         let opened = try await database.open()
-        defer { opened.close() }
-        guard let store = opened as? any FileStore else {
-            printError("backup copies a SQLite file; \(database.location) is not one")
-            throw ExitCode.validationFailure
+        try await closing(opened) {
+            guard let store = opened as? any FileStore else {
+                printError("backup copies a SQLite file; \(database.location) is not one")
+                throw ExitCode.validationFailure
+            }
+            do {
+                try await store.backup(to: path)
+            } catch let error as FieldError {
+                printError(error.message)
+                throw Exit.storeFailure
+            }
+            try? FileManager.default.copyItem(atPath: store.deviceSecretPath, toPath: path + ".secret")
+            print("backed up \(store.path) to \(path)")
         }
-        do {
-            try await store.backup(to: path)
-        } catch let error as FieldError {
-            printError(error.message)
-            throw Exit.storeFailure
-        }
-        try? FileManager.default.copyItem(atPath: store.deviceSecretPath, toPath: path + ".secret")
-        print("backed up \(store.path) to \(path)")
     }
 }
 
@@ -125,18 +129,19 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await database.open()
-        defer { store.close() }
-        let writer = try GzipFileWriter(path: output)
-        let header = ExportFormat.header(source: try await store.databaseID(), exportedAtMillis: StoreConfiguration.systemClock())
-        try writer.write(try ExportFormat.line(header))
-        let box = UncheckedBox(writer)
-        let count = try await store.exportEvents(
-            sinceMillis: try parseTime(since, "since"), untilMillis: try parseTime(until, "until")
-        ) { event in
-            try box.value.write(try ExportFormat.line(event))
+        try await closing(store) {
+            let writer = try GzipFileWriter(path: output)
+            let header = ExportFormat.header(source: try await store.databaseID(), exportedAtMillis: StoreConfiguration.systemClock())
+            try writer.write(try ExportFormat.line(header))
+            let box = UncheckedBox(writer)
+            let count = try await store.exportEvents(
+                sinceMillis: try parseTime(since, "since"), untilMillis: try parseTime(until, "until")
+            ) { event in
+                try box.value.write(try ExportFormat.line(event))
+            }
+            try writer.finish()
+            print("exported \(count) raw events to \(output)")
         }
-        try writer.finish()
-        print("exported \(count) raw events to \(output)")
     }
 }
 
@@ -157,25 +162,26 @@ struct ImportEventsCommand: AsyncParsableCommand {
             throw Exit.notFound
         }
         let store = try await database.open(mustExist: false)
-        defer { store.close() }
-        var header: ExportHeader?
-        var added = 0
-        var read = 0
-        try await GzipFileReader.lines(path: file) { lines in
-            var lines = lines[...]
-            if header == nil, let first = lines.first {
-                guard let parsed = ExportFormat.header(line: first) else {
-                    printError("\(file) is not a PushTally export this version can read")
-                    throw ExitCode.validationFailure
+        try await closing(store) {
+            var header: ExportHeader?
+            var added = 0
+            var read = 0
+            try await GzipFileReader.lines(path: file) { lines in
+                var lines = lines[...]
+                if header == nil, let first = lines.first {
+                    guard let parsed = ExportFormat.header(line: first) else {
+                        printError("\(file) is not a PushTally export this version can read")
+                        throw ExitCode.validationFailure
+                    }
+                    header = parsed
+                    lines = lines.dropFirst()
                 }
-                header = parsed
-                lines = lines.dropFirst()
+                let events = try lines.filter { !$0.isEmpty }.map(ExportFormat.event(line:))
+                read += events.count
+                added += try await store.importEvents(events, source: header!.source)
             }
-            let events = try lines.filter { !$0.isEmpty }.map(ExportFormat.event(line:))
-            read += events.count
-            added += try await store.importEvents(events, source: header!.source)
+            print("read \(read) events, imported \(added) new, skipped \(read - added) already present")
         }
-        print("read \(read) events, imported \(added) new, skipped \(read - added) already present")
     }
 }
 

@@ -38,34 +38,36 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         sourceOptions.deviceSecret = fromDeviceSecret
         guard !sourceOptions.isPostgres else { throw ValidationError("--from must be a SQLite database") }
         let opened = try await sourceOptions.open()
-        defer { opened.close() }
-        guard let source = opened as? any CopyableStore & FileStore else { throw ValidationError("--from must be a SQLite database") }
-        try copySecret(from: source.deviceSecretPath)
-        let targetOptions = try DatabaseOptions.parse(["--database", to, "--device-secret", deviceSecret])
-        guard let target = try await targetOptions.open(mustExist: false, needsDeviceSecret: true) as? PostgresStore else {
-            throw ValidationError("--to must be a postgres:// URL")
+        try await closing(opened) {
+            guard let source = opened as? any CopyableStore & FileStore else { throw ValidationError("--from must be a SQLite database") }
+            try copySecret(from: source.deviceSecretPath)
+            let targetOptions = try DatabaseOptions.parse(["--database", to, "--device-secret", deviceSecret])
+            guard let target = try await targetOptions.open(mustExist: false, needsDeviceSecret: true) as? PostgresStore else {
+                throw ValidationError("--to must be a postgres:// URL")
+            }
+            try await closing(target) {
+                let migration = StoreMigration(from: source, to: target, pageSize: pageSize)
+                let bar = ProgressBar()
+                do {
+                    try await migration.checkTargetIsEmpty()
+                    try await migration.copy { table, copied, total in bar.show(table, copied, total) }
+                } catch {
+                    printError("copy failed; nothing was committed, so it can be run again: \(error)")
+                    throw Exit.storeFailure
+                }
+                let check = try await migration.verify()
+                guard check.mismatches.isEmpty else {
+                    printError(
+                        "copied, but these differ between the stores: \(check.mismatches.joined(separator: ", ")). "
+                            + "Was the SQLite collector still running? Drop and recreate the PostgreSQL database, then run again.")
+                    throw Exit.storeFailure
+                }
+                print(
+                    "copied \(source.path) to \(target.location): \(check.rawEvents) raw events, \(check.pushes) pushes, "
+                        + "\(check.tokens) tokens; reports match")
+                print("device secret: \(deviceSecret) (give every collector this file, --device-secret)")
+            }
         }
-        defer { target.close() }
-        let migration = StoreMigration(from: source, to: target, pageSize: pageSize)
-        let bar = ProgressBar()
-        do {
-            try await migration.checkTargetIsEmpty()
-            try await migration.copy { table, copied, total in bar.show(table, copied, total) }
-        } catch {
-            printError("copy failed; nothing was committed, so it can be run again: \(error)")
-            throw Exit.storeFailure
-        }
-        let check = try await migration.verify()
-        guard check.mismatches.isEmpty else {
-            printError(
-                "copied, but these differ between the stores: \(check.mismatches.joined(separator: ", ")). "
-                    + "Was the SQLite collector still running? Drop and recreate the PostgreSQL database, then run again.")
-            throw Exit.storeFailure
-        }
-        print(
-            "copied \(source.path) to \(target.location): \(check.rawEvents) raw events, \(check.pushes) pushes, "
-                + "\(check.tokens) tokens; reports match")
-        print("device secret: \(deviceSecret) (give every collector this file, --device-secret)")
     }
 
     /// The collectors must key device ids exactly as the SQLite store did, or retries would not be recognised.

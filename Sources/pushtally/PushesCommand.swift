@@ -51,27 +51,28 @@ struct PushesCommand: AsyncParsableCommand {
                 }
             }
             let source = try await source.open(mustExist: false)
-            defer { source.close() }
-            let progress = Progress(total: valid.count)
-            var created = 0
-            var updated = 0
-            for start in stride(from: 0, to: valid.count, by: Self.chunk) {
-                let slice = Array(valid[start..<min(start + Self.chunk, valid.count)])
-                let outcomes = try await source.register(slice.map(\.push))
-                for (entry, outcome) in zip(slice, outcomes) {
-                    switch outcome {
-                    case .success(.created): created += 1
-                    case .success(.updated): updated += 1
-                    case .failure(let refusal): rejected.append((entry.line, refusal.message))
+            try await closing(source) {
+                let progress = Progress(total: valid.count)
+                var created = 0
+                var updated = 0
+                for start in stride(from: 0, to: valid.count, by: Self.chunk) {
+                    let slice = Array(valid[start..<min(start + Self.chunk, valid.count)])
+                    let outcomes = try await source.register(slice.map(\.push))
+                    for (entry, outcome) in zip(slice, outcomes) {
+                        switch outcome {
+                        case .success(.created): created += 1
+                        case .success(.updated): updated += 1
+                        case .failure(let refusal): rejected.append((entry.line, refusal.message))
+                        }
                     }
+                    progress.advance(to: start + slice.count)
                 }
-                progress.advance(to: start + slice.count)
+                progress.finish()
+                rejected.sort { $0.line < $1.line }
+                print("imported \(created + updated) (created \(created), updated \(updated)), rejected \(rejected.count)")
+                for (line, error) in rejected { print("line \(line): \(error)") }
+                if !rejected.isEmpty { throw ExitCode(5) }
             }
-            progress.finish()
-            rejected.sort { $0.line < $1.line }
-            print("imported \(created + updated) (created \(created), updated \(updated)), rejected \(rejected.count)")
-            for (line, error) in rejected { print("line \(line): \(error)") }
-            if !rejected.isEmpty { throw ExitCode(5) }
         }
     }
 }

@@ -50,15 +50,16 @@ struct ReportCommand: AsyncParsableCommand {
                 try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: request.report) }
             }
             let source = try await source.open()
-            defer { source.close() }
-            let format = format ?? (Terminal.isInteractive ? .table : .csv)
-            let output: String
-            switch format {
-            case .table: output = HumanTableRenderer.render(try await source.table(request), style: Terminal.style(wide: wide))
-            case .csv: output = try await source.text(request, json: false, bom: bom)
-            case .json: output = try await source.text(request, json: true, bom: false) + "\n"
+            try await closing(source) {
+                let format = format ?? (Terminal.isInteractive ? .table : .csv)
+                let output: String
+                switch format {
+                case .table: output = HumanTableRenderer.render(try await source.table(request), style: Terminal.style(wide: wide))
+                case .csv: output = try await source.text(request, json: false, bom: bom)
+                case .json: output = try await source.text(request, json: true, bom: false) + "\n"
+                }
+                FileHandle.standardOutput.write(Data(output.utf8))
             }
-            FileHandle.standardOutput.write(Data(output.utf8))
         }
     }
 
@@ -191,22 +192,23 @@ struct RateCommand: AsyncParsableCommand {
             filter.fromMillis = try Self.sinceMillis(since, now: StoreConfiguration.systemClock())
         }
         let source = try await source.open()
-        defer { source.close() }
-        let request = ReportRequest(.campaigns, filter: filter)
-        if format == .json {
-            print(try await source.text(request, json: true, bom: false))
-            return
-        }
-        let table = try await source.table(request)
-        guard let rate = table.values(of: "display_rate").first else {
-            printError("no push is registered in campaign \(campaign)\(since.map { " sent since \($0)" } ?? "")")
-            throw Exit.notFound
-        }
-        switch format {
-        case nil where Terminal.isInteractive: print(rate.map { HumanTableRenderer.cell($0) } ?? "–")
-        case nil, .plain: print(rate.map(CSVRenderer.cell) ?? "")
-        case .csv: FileHandle.standardOutput.write(Data(CSVRenderer.render(table).utf8))
-        default: FileHandle.standardOutput.write(Data(HumanTableRenderer.render(table, style: Terminal.style(wide: false)).utf8))
+        try await closing(source) {
+            let request = ReportRequest(.campaigns, filter: filter)
+            if format == .json {
+                print(try await source.text(request, json: true, bom: false))
+                return
+            }
+            let table = try await source.table(request)
+            guard let rate = table.values(of: "display_rate").first else {
+                printError("no push is registered in campaign \(campaign)\(since.map { " sent since \($0)" } ?? "")")
+                throw Exit.notFound
+            }
+            switch format {
+            case nil where Terminal.isInteractive: print(rate.map { HumanTableRenderer.cell($0) } ?? "–")
+            case nil, .plain: print(rate.map(CSVRenderer.cell) ?? "")
+            case .csv: FileHandle.standardOutput.write(Data(CSVRenderer.render(table).utf8))
+            default: FileHandle.standardOutput.write(Data(HumanTableRenderer.render(table, style: Terminal.style(wide: false)).utf8))
+            }
         }
     }
 

@@ -55,8 +55,9 @@ extension SourceOptions.Source {
         }
     }
 
-    func close() {
-        if case .database(let store) = self { store.close() }
+    /// Closes the database, if that is where the commands went.
+    func shutdown() async {
+        if case .database(let store) = self { await store.shutdown() }
     }
 
     private static func local(_ request: ReportRequest, on store: any ReportReader) async throws -> ReportTable {

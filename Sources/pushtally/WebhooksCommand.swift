@@ -37,18 +37,19 @@ struct WebhooksCommand: AsyncParsableCommand {
                 throw ValidationError("--allow-private-webhooks applies to --database; a server decides with serve --allow-private-webhooks")
             }
             let source = try await source.open(mustExist: false)
-            defer { source.close() }
-            let definition = WebhookDefinition(url: url, events: events, description: description)
-            let answer = try await source.createWebhook(definition, allowPrivate: allowPrivateWebhooks)
-            let secret = answer.value.secret ?? ""
-            if json {
-                print(answer.json)
-            } else if Terminal.isInteractive {
-                print("created webhook \(answer.value.id) -> \(answer.value.url)")
-                print("secret \(secret)")
-                print("The secret is shown only now: give it to the receiver to verify signatures.")
-            } else {
-                print(answer.value.id + "\t" + secret)
+            try await closing(source) {
+                let definition = WebhookDefinition(url: url, events: events, description: description)
+                let answer = try await source.createWebhook(definition, allowPrivate: allowPrivateWebhooks)
+                let secret = answer.value.secret ?? ""
+                if json {
+                    print(answer.json)
+                } else if Terminal.isInteractive {
+                    print("created webhook \(answer.value.id) -> \(answer.value.url)")
+                    print("secret \(secret)")
+                    print("The secret is shown only now: give it to the receiver to verify signatures.")
+                } else {
+                    print(answer.value.id + "\t" + secret)
+                }
             }
         }
     }
@@ -64,15 +65,16 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open()
-            defer { source.close() }
-            let answer = try await source.webhooks()
-            if json { return print(answer.json) }
-            var table = PlainTable(header: ["id", "status", "events", "url", "created", "description"])
-            table.rows = answer.value.map { webhook in
-                [webhook.id, webhook.status, webhook.events.joined(separator: ","), webhook.url, webhook.createdAt,
-                 webhook.description ?? PlainTable.missing]
+            try await closing(source) {
+                let answer = try await source.webhooks()
+                if json { return print(answer.json) }
+                var table = PlainTable(header: ["id", "status", "events", "url", "created", "description"])
+                table.rows = answer.value.map { webhook in
+                    [webhook.id, webhook.status, webhook.events.joined(separator: ","), webhook.url, webhook.createdAt,
+                     webhook.description ?? PlainTable.missing]
+                }
+                FileHandle.standardOutput.write(Data(table.render().utf8))
             }
-            FileHandle.standardOutput.write(Data(table.render().utf8))
         }
     }
 
@@ -86,9 +88,10 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open()
-            defer { source.close() }
-            try await source.deleteWebhook(id: id)
-            print("deleted \(id)")
+            try await closing(source) {
+                try await source.deleteWebhook(id: id)
+                print("deleted \(id)")
+            }
         }
     }
 
@@ -113,19 +116,20 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let source = try await source.open()
-            defer { source.close() }
-            let answer = try await source.deliveries(webhookID: webhookID, status: status, limit: limit)
-            if json { return print(answer.json) }
-            let missing = PlainTable.missing
-            var table = PlainTable(header: [
-                "message", "type", "status", "attempts", "last status", "last error", "created", "next attempt", "delivered",
-            ])
-            table.rows = answer.value.map { delivery in
-                [delivery.messageID, delivery.type, delivery.status, String(delivery.attempts),
-                 delivery.lastStatus.map(String.init) ?? missing, delivery.lastError ?? missing, delivery.createdAt,
-                 delivery.nextAttemptAt ?? missing, delivery.deliveredAt ?? missing]
+            try await closing(source) {
+                let answer = try await source.deliveries(webhookID: webhookID, status: status, limit: limit)
+                if json { return print(answer.json) }
+                let missing = PlainTable.missing
+                var table = PlainTable(header: [
+                    "message", "type", "status", "attempts", "last status", "last error", "created", "next attempt", "delivered",
+                ])
+                table.rows = answer.value.map { delivery in
+                    [delivery.messageID, delivery.type, delivery.status, String(delivery.attempts),
+                     delivery.lastStatus.map(String.init) ?? missing, delivery.lastError ?? missing, delivery.createdAt,
+                     delivery.nextAttemptAt ?? missing, delivery.deliveredAt ?? missing]
+                }
+                FileHandle.standardOutput.write(Data(table.render().utf8))
             }
-            FileHandle.standardOutput.write(Data(table.render().utf8))
         }
     }
 }

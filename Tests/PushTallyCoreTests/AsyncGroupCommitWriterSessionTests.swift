@@ -51,8 +51,11 @@ import Testing
             group.addTask { (0, try await writer.submitted(0)) }
             var started = firstStarted.stream.makeAsyncIterator()
             _ = await started.next()
-            for input in [1, 2] { group.addTask { (input, try await writer.submitted(input)) } }
-            while writer.queuedEvents < 2 { await Task.yield() }
+            for input in [1, 2] {
+                let submitted = Submitted(input, to: writer)
+                group.addTask { (input, try await submitted.output()) }
+            }
+            #expect(writer.queuedEvents == 2)
             release.continuation.yield()
             return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
         }

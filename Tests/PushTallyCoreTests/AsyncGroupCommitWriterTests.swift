@@ -39,12 +39,14 @@ import Testing
 
     struct TestFailure: Error {}
 
-    /// Submits each input in a task of its own and returns once all of them are queued behind the first commit.
-    private func queue(_ inputs: [Int], on writer: AsyncGroupCommitWriter<Int, String>, in group: inout ThrowingTaskGroup<(Int, String), any Error>) async {
+    /// Queues each input behind the first commit before returning (submission itself is synchronous), and
+    /// awaits each outcome in a task of the group.
+    private func queue(_ inputs: [Int], on writer: AsyncGroupCommitWriter<Int, String>, in group: inout ThrowingTaskGroup<(Int, String), any Error>) {
         for input in inputs {
-            group.addTask { (input, try await writer.submit(input, events: 1)) }
+            let submitted = Submitted(input, to: writer)
+            group.addTask { (input, try await submitted.output()) }
         }
-        while writer.queuedEvents < inputs.count { await Task.yield() }
+        #expect(writer.queuedEvents == inputs.count)
     }
 
     @Test func submissionsMadeDuringACommitGoTogetherIntoTheNextOne() async throws {
@@ -53,7 +55,7 @@ import Testing
         let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             group.addTask { (0, try await writer.submit(0, events: 1)) }
             await flush.firstCommitStarted()
-            await queue([1, 2, 3, 4, 5], on: writer, in: &group)
+            queue([1, 2, 3, 4, 5], on: writer, in: &group)
             flush.releaseFirstCommit()
             return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
         }
@@ -70,9 +72,10 @@ import Testing
             group.addTask { (1, (try? await writer.submit(1, events: 1)) != nil) }
             await flush.firstCommitStarted()
             for input in [-1, 2] {
-                group.addTask { (input, (try? await writer.submit(input, events: 1)) != nil) }
+                let submitted = Submitted(input, to: writer)
+                group.addTask { (input, (try? await submitted.output()) != nil) }
             }
-            while writer.queuedEvents < 2 { await Task.yield() }
+            #expect(writer.queuedEvents == 2)
             flush.releaseFirstCommit()
             return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
         }
@@ -83,24 +86,26 @@ import Testing
     @Test func closeCommitsWhatWasQueuedThenRefuses() async throws {
         let flush = HeldFlush()
         let writer = AsyncGroupCommitWriter<Int, String>(highWaterMark: 100) { try await flush($0) }
-        let closed = NSLock()
-        nonisolated(unsafe) var hasClosed = false
+        let closed = AsyncStream<Void>.makeStream()
+        let returned = OnceClosed()
         let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             group.addTask { (0, try await writer.submit(0, events: 1)) }
             await flush.firstCommitStarted()
-            await queue([1, 2], on: writer, in: &group)
-            // close() blocks until the queue is committed, so it runs on a thread of its own.
-            let closing = Thread {
+            queue([1, 2], on: writer, in: &group)
+            // close() blocks until the queue is committed (blocking is its point), so it runs on a thread of its own.
+            Thread {
                 writer.close()
-                closed.withLock { hasClosed = true }
-            }
-            closing.start()
+                returned.mark()
+                closed.continuation.yield()
+            }.start()
+            // A bounded look for a wrong early return; the commit stays held meanwhile, so no timing decides it.
             try await Task.sleep(for: .milliseconds(200))
-            #expect(closed.withLock { hasClosed } == false, "close() returned while a commit was in flight")
+            #expect(!returned.isMarked, "close() returned while a commit was in flight")
             flush.releaseFirstCommit()
             return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
         }
-        while !closed.withLock({ hasClosed }) { try await Task.sleep(for: .milliseconds(10)) }
+        var closing = closed.stream.makeAsyncIterator()
+        _ = await closing.next()
         #expect(results == [0: "committed 0", 1: "committed 1", 2: "committed 2"])
         await #expect(throws: WriterError.closed) { try await writer.submit(3, events: 1) }
         #expect(flush.commits.flatMap { $0 }.sorted() == [0, 1, 2])
@@ -112,12 +117,43 @@ import Testing
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
             group.addTask { (0, try await writer.submit(0, events: 1)) }
             await flush.firstCommitStarted()
-            await queue([1, 2], on: writer, in: &group)
+            queue([1, 2], on: writer, in: &group)
             await #expect(throws: WriterError.overloaded) { try await writer.submit(3, events: 1) }
             flush.releaseFirstCommit()
             try await group.waitForAll()
         }
     }
+}
+
+/// A submission queued by the time its initializer returns, whose outcome is awaited later: tests know what is
+/// queued without polling the writer.
+final class Submitted<Output: Sendable>: Sendable {
+    private let outcome: AsyncStream<Result<Output, any Error>>
+
+    init(_ input: Int, to writer: AsyncGroupCommitWriter<Int, Output>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<Output, any Error>.self)
+        outcome = stream
+        writer.submit(input, events: 1) { result in
+            continuation.yield(result)
+            continuation.finish()
+        }
+    }
+
+    /// The commit's outcome.
+    func output() async throws -> Output {
+        for await result in outcome { return try result.get() }
+        throw CancellationError()
+    }
+}
+
+/// A flag set once from another thread.
+final class OnceClosed: @unchecked Sendable {
+    // Guards `marked`.
+    private let lock = NSLock()
+    private var marked = false
+
+    var isMarked: Bool { lock.withLock { marked } }
+    func mark() { lock.withLock { marked = true } }
 }
 
 extension AsyncGroupCommitWriter {

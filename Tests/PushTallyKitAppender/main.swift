@@ -27,7 +27,7 @@ guard FileManager.default.createFile(atPath: barrier.appendingPathComponent("rea
 let start = Date()
 while !FileManager.default.fileExists(atPath: barrier.appendingPathComponent("go").path) {
     guard Date().timeIntervalSince(start) < 60 else { exit(2) }
-    usleep(1_000)
+    usleep(1_000)  // this process's main thread, before any task runs: nothing else waits on it
 }
 
 let client = try PushTallyClient(endpoint: endpoint, storeDirectory: store, configuration: configuration)

@@ -66,14 +66,14 @@ func queuePreviousVersionFiles(in store: URL) throws -> [Data] {
     @Test func filesQueuedByThePreviousVersionReachTheCollector() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         _ = try queuePreviousVersionFiles(in: store)
         let client = try PushTallyClient(endpoint: server.baseURL, storeDirectory: store, configuration: kitConfiguration())
         let report = await client.flush()
         #expect(report.sent == 2 && report.pending == 0 && report.rejected == 0)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let rows = try storedEvents(server.databasePath)
         try #require(rows.count == 2)
         #expect(rows.map { $0["push_id"] as String } == ["2018001", "2018001"])

@@ -62,7 +62,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
     @Test func displayAndActionArriveWithTheirFields() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         let client = try PushTallyClient(endpoint: server.baseURL, storeDirectory: store, configuration: kitConfiguration())
@@ -72,7 +72,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         #expect(tap.sent == 1)
         let none = await client.recordDisplay(userInfo: ["aps": ["alert": "no id"]])
         #expect(!none.recorded)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let rows = try storedEvents(server.databasePath)
         #expect(rows.count == 2)
         #expect(rows[0]["push_id"] == "2018001")
@@ -120,7 +120,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
 
         let server = try ServerProcess(extraArguments: ["--port", String(port)])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         // A new client on the same directory: what a restarted process sees.
         let second = try PushTallyClient(endpoint: endpoint, storeDirectory: store, configuration: kitConfiguration())
         try await Task.sleep(for: .milliseconds(100))  // past the (tiny) test backoff
@@ -132,8 +132,8 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
             try FileManager.default.copyItem(at: snapshot.appendingPathComponent(name), to: store.appendingPathComponent("outbox/\(name)"))
         }
         #expect(await second.flush().sent == 5)
-        #expect(try server.stop() == 0)
-        let report = try runPushtally(["report", "pushes", "--format", "json", "--database", server.databasePath])
+        #expect(try await server.stop() == 0)
+        let report = try await runPushtally(["report", "pushes", "--format", "json", "--database", server.databasePath])
         let pushes = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["pushes"] as? [[String: Any]])
         #expect(pushes.map { $0["displayed"] as? Int } == Array(repeating: 2, count: 5))
         #expect(pushes.map { $0["displayed_unique"] as? Int } == Array(repeating: 1, count: 5))
@@ -142,7 +142,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
     @Test func oneRefusedEventDoesNotBlockTheRest() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         let outbox = try Outbox(root: store)
@@ -157,7 +157,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         #expect(report.sent == 1)
         #expect(report.rejected == 1)
         #expect(report.pending == 0)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         #expect(try storedEvents(server.databasePath).map { $0["push_id"] as String } == ["ok"])
     }
 
@@ -172,7 +172,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         }
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         var configuration = kitConfiguration()
         configuration.batchSize = 10
         let extensionClient = try PushTallyClient(endpoint: server.baseURL, storeDirectory: store, configuration: configuration)
@@ -181,7 +181,7 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         async let b = appClient.flush()
         let (first, second) = await (a, b)
         #expect(first.sent + second.sent == 300)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let rows = try storedEvents(server.databasePath)
         #expect(rows.count == 300)
         #expect(rows.allSatisfy { $0["duplicate"] == false })

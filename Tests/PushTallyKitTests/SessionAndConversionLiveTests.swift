@@ -29,7 +29,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
     @Test func sessionsAndConversionsArrive() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         var configuration = kitConfiguration()
@@ -41,7 +41,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
         #expect(purchase.recorded && purchase.sent == 1 && purchase.pending == 0 && purchase.rejected == 0)
         let signup = await client.recordConversion(event: "signup")
         #expect(signup.recorded && signup.sent == 1 && signup.pending == 0 && signup.rejected == 0)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let exchanges = RecordingURLProtocol.exchanges(for: server.baseURL)
         #expect(exchanges.map(\.path) == ["/v1/sessions", "/v1/conversions", "/v1/conversions"])
         #expect(exchanges.map(\.status) == [200, 200, 200])
@@ -81,7 +81,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
     @Test func aConversionRecordedTwiceWithOneIDCountsOnce() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         let client = try recordingClient(store, endpoint: server.baseURL, .forward(losingFirst: 0))
@@ -89,7 +89,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
             let report = await client.recordConversion(event: "purchase", value: 5, currency: "EUR", id: "order-7")
             #expect(report.sent == 1)
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let answers = try RecordingURLProtocol.exchanges(for: server.baseURL).map { try $0.batchAnswer() }
         #expect(answers == [BatchAnswer(accepted: 1, duplicates: 0, rejected: []), BatchAnswer(accepted: 1, duplicates: 1, rejected: [])])
         #expect(try storedOutcomes(server.databasePath).map { $0["duplicate"] as Bool } == [false, true])
@@ -102,7 +102,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
     ) async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let store = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: store) }
         let client = try recordingClient(store, endpoint: server.baseURL, .forward(losingFirst: 1))
@@ -111,7 +111,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
         try await Task.sleep(for: .milliseconds(100))  // past the (tiny) test backoff
         let retry = await client.flush()
         #expect(retry.sent == 1 && retry.pending == 0 && retry.rejected == 0)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let exchanges = RecordingURLProtocol.exchanges(for: server.baseURL)
         try #require(exchanges.count == 2)
         #expect(exchanges.map(\.path) == [route, route])

@@ -64,13 +64,13 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         #expect(outbox.names().count == 2 * perProcess)
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let client = try PushTallyClient(endpoint: server.baseURL, storeDirectory: store, configuration: kitConfiguration())
         try await Task.sleep(for: .milliseconds(100))  // past the helpers' (tiny) backoff
         let report = await client.flush()
         #expect(report.sent == 2 * perProcess)
         #expect(report.pending == 0 && report.dropped == 0 && report.rejected == 0)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
 
         let rows = try storedEvents(server.databasePath)
         let pushIDs = rows.map { $0["push_id"] as String }

@@ -44,8 +44,8 @@ import Testing
             let gauge = #"pushtally_alert_firing{alert="quiet-pushes"} 1"#
             #expect(try await eventually(seconds: 10) { try await live.api.metrics().contains(gauge) })
 
-            #expect(try live.store.server.stop() == 0)
-            let restarted = try live.store.startCollector("restarted")
+            #expect(try await live.store.server.stop() == 0)
+            let restarted = try await live.store.startCollector("restarted")
             defer { restarted.removeFiles() }
             let api = LiveAPI(restarted, token: live.token)
             // The restarted collector's gauge comes from the stored state, read right after its own evaluations.
@@ -70,7 +70,7 @@ import Testing
     /// twice to a receiver that always answers 200, and only one of them evaluates an interval's alerts.
     @Test func twoCollectorsOnPostgresSendEachMessageOnce() async throws {
         try await LiveWebhook.run(.postgres, name: "whtwo", events: ["receipt.displayed"] + Self.alertEvents) { live in
-            let second = try live.store.startCollector("second")
+            let second = try await live.store.startCollector("second")
             defer { second.removeFiles() }
             let apis = [live.api, LiveAPI(second, token: live.token)]
             try await Self.registerQuietPush(live.api, id: "quiet")

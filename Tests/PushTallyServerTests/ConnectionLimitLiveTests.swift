@@ -12,22 +12,21 @@ import Testing
     @Test(arguments: paths) func idleSocketsNeverStarveAReceipt(_ arguments: [String]) async throws {
         let server = try ServerProcess(extraArguments: arguments + ["--max-connections", "50", "--idle-timeout", "300"])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let port = server.port
         // The oldest connections are mid-request (a head begun, not finished): they are never the ones closed.
         let begun = try (0..<5).map { _ in try RawConnection(port: port, receiveTimeoutSeconds: 10) }
         for connection in begun { connection.write("POST /v1/receipts HTTP/1.1\r\nHost: x\r\n") }
         try await Task.sleep(for: .milliseconds(300))
-        let idle = try await blocking {
-            try (0..<120).map { index in
-                let connection = try RawConnection(port: port, receiveTimeoutSeconds: 10)
-                if index.isMultiple(of: 2) {
-                    connection.write(Self.receipt + "push_id=k")
-                    let answer = connection.readResponse()
-                    guard answer.hasPrefix("HTTP/1.1 204") else { throw TestFailure("keep-alive request \(index): \(answer)") }
-                }
-                return connection
+        var idle: [RawConnection] = []
+        for index in 0..<120 {
+            let connection = try RawConnection(port: port, receiveTimeoutSeconds: 10)
+            if index.isMultiple(of: 2) {
+                connection.write(Self.receipt + "push_id=k")
+                let answer = await connection.readResponse()
+                guard answer.hasPrefix("HTTP/1.1 204") else { throw TestFailure("keep-alive request \(index): \(answer)") }
             }
+            idle.append(connection)
         }
         // The server takes the idle sockets from its accept queue one eviction at a time: wait until it has them
         // all (at most 50 open, so at least 70 closed), then time a newcomer against a full house.
@@ -37,10 +36,8 @@ import Testing
         let connection = try RawConnection(port: port, receiveTimeoutSeconds: 60)
         let clock = ContinuousClock()
         let started = clock.now
-        let answer = try await blocking {
-            connection.write(Self.receipt + "push_id=n")
-            return connection.readResponse()
-        }
+        connection.write(Self.receipt + "push_id=n")
+        let answer = await connection.readResponse()
         let waited = clock.now - started
         #expect(answer.hasPrefix("HTTP/1.1 204"), "\(answer)")
         // Without eviction it would wait for an idle socket to time out (300 s here). On a quiet machine it is
@@ -53,19 +50,19 @@ import Testing
         let closed = idle.filter { $0.isClosedByPeer() }.count
         #expect(closed >= 76, "closed \(closed)")
         #expect(!begun.contains { $0.isClosedByPeer() })
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     /// A known path answers 405 with `Allow` whatever the method; an unknown path answers 404.
     @Test(arguments: paths) func everyMethodOnAKnownPathIs405WithAllow(_ arguments: [String]) async throws {
         let server = try ServerProcess(extraArguments: arguments)
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let methods = ["GET", "PUT", "PATCH", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PROPFIND", "PURGE", "MKCOL"]
         for method in methods {
             for (path, allow) in [("/v1/receipts", "POST"), ("/v1/pushes/p1", "PUT"), ("/healthz", "GET")] {
                 let request = "\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
-                let answer = try await blocking { try rawExchange(port: server.port, Array(request.utf8)) }
+                let answer = try await rawExchange(port: server.port, Array(request.utf8))
                 guard method != allow else {
                     // The route's own method reaches its handler (a registration needs a backend token).
                     #expect(!answer.hasPrefix("HTTP/1.1 405") && !answer.hasPrefix("HTTP/1.1 404"), "\(method) \(path): \(answer)")
@@ -75,10 +72,10 @@ import Testing
                 #expect(answer.contains("Allow: \(allow)\r\n"), "\(method) \(path): \(answer)")
             }
             let request = "\(method) /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
-            let unknown = try await blocking { try rawExchange(port: server.port, Array(request.utf8)) }
+            let unknown = try await rawExchange(port: server.port, Array(request.utf8))
             #expect(unknown.hasPrefix("HTTP/1.1 404"), "\(method) /nowhere: \(unknown)")
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }
 

@@ -35,12 +35,12 @@ import Testing
     @Test func showsSessionsConversionsAndTheirValues() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         try await Self.seed(server)
-        let created = try runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
+        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
         #expect(created.status == 0, "\(created.stderr)")
         let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try runProcess("/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, "spring sale"], includingErrors: true)
+        let run = try await runProcess("/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, "spring sale"], includingErrors: true)
         #expect(run.status == 0, "\(run.output)")
         let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
         let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
@@ -77,6 +77,6 @@ import Testing
         #expect(empty["empty_shown"] as? Bool == true, "\(empty)")
         #expect((empty["rows"] as? [[String: String]])?.allSatisfy { $0["Total"] == "0" } == true, "\(empty)")
         #expect(empty["value"] as? String == "–" && empty["unattributed_value"] as? String == "–", "\(empty)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

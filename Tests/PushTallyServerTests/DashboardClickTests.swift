@@ -14,12 +14,12 @@ import Testing
     @Test func eachHardCampaignNameShowsItsOwnFigures() async throws {
         let server = try ServerProcess(extraArguments: ["--alert-interval", "1"])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         try await QueryEncodingTests.seed(server)
-        let created = try runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
+        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
         #expect(created.status == 0, "\(created.stderr)")
         let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try runProcess(
+        let run = try await runProcess(
             "/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, server.adminToken] + QueryEncodingTests.hardNames)
         #expect(run.status == 0, "\(run.output)")
         let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
@@ -49,6 +49,6 @@ import Testing
         #expect(item.hasPrefix("receipts stopped (alerting) (Receipts stopped) 0.0% display rate, firing since "), "\(item)")
         let since = (alerts["since"] as? [String])?.first ?? ""
         #expect(since.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z/) != nil, "\(alerts)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

@@ -43,9 +43,9 @@ import Testing
 @Suite(.serialized) struct BrowserTests {
     static let chromium = "/usr/bin/chromium"
 
-    func chromium(_ arguments: [String]) throws -> String {
+    func chromium(_ arguments: [String]) async throws -> String {
         try #require(FileManager.default.isExecutableFile(atPath: Self.chromium), "chromium is missing: scripts/install-deps --test installs it")
-        return try runProcess(
+        return try await runProcess(
             Self.chromium,
             ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=15000"] + arguments
         ).output
@@ -65,7 +65,7 @@ import Testing
     @Test func signsInAndShowsTheRightNumbers() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let auth = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]
         let base = server.baseURL
         _ = try await httpRequest(base.appendingPathComponent("v1/pushes/p1"), method: "PUT", headers: auth,
@@ -80,7 +80,7 @@ import Testing
         // The token goes in the fragment, which the browser never sends: the page moves it to session storage.
         let campaign = "春季促销".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let url = "\(base.absoluteString)/dashboard/#token=\(server.adminToken)&campaign=\(campaign)"
-        let dom = try chromium(["--dump-dom", url])
+        let dom = try await chromium(["--dump-dom", url])
         #expect(dom.contains("data-loaded=\"true\""), "the dashboard did not finish loading")
 
         let campaigns = table("campaigns-table", in: dom)
@@ -105,21 +105,21 @@ import Testing
         // A screenshot for people to look at.
         let screenshot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/dashboard.png")
-        _ = try chromium(["--window-size=1280,1700", "--screenshot=\(screenshot.path)", url])
+        _ = try await chromium(["--window-size=1280,1700", "--screenshot=\(screenshot.path)", url])
         #expect(FileManager.default.fileExists(atPath: screenshot.path))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     @Test func emptyAndErrorStatesAreExplained() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
-        let empty = try chromium(["--dump-dom", "\(server.baseURL.absoluteString)/dashboard/#token=\(server.adminToken)"])
+        try await server.start()
+        let empty = try await chromium(["--dump-dom", "\(server.baseURL.absoluteString)/dashboard/#token=\(server.adminToken)"])
         #expect(empty.contains("data-loaded=\"true\""))
         #expect(empty.contains("id=\"campaigns-empty\"") && !empty.contains("id=\"campaigns-empty\" hidden"))
-        let refused = try chromium(["--dump-dom", "\(server.baseURL.absoluteString)/dashboard/#token=pt_000000000000_\(String(repeating: "0", count: 64))"])
+        let refused = try await chromium(["--dump-dom", "\(server.baseURL.absoluteString)/dashboard/#token=pt_000000000000_\(String(repeating: "0", count: 64))"])
         #expect(refused.contains("Your token was refused"))
         #expect(refused.contains("id=\"sign-in\"") && !refused.contains("id=\"sign-in\" hidden"))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

@@ -29,11 +29,11 @@ import Testing
     }
 
     /// Runs the script on `specs` (`NAME` or `NAME=CONTROL,CONTROL`) with a read token; its campaigns by name.
-    static func clicks(_ server: ServerProcess, _ specs: [String]) throws -> [String: [String: Any]] {
-        let created = try runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
+    static func clicks(_ server: ServerProcess, _ specs: [String]) async throws -> [String: [String: Any]] {
+        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
         #expect(created.status == 0, "\(created.stderr)")
         let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try runProcess("/usr/bin/env", ["python3", script, server.baseURL.absoluteString, readToken] + specs, includingErrors: true)
+        let run = try await runProcess("/usr/bin/env", ["python3", script, server.baseURL.absoluteString, readToken] + specs, includingErrors: true)
         #expect(run.status == 0, "\(run.output)")
         let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
         let output = try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any]
@@ -51,7 +51,7 @@ import Testing
     @Test func comparesVariantsAgainstTheControlPicked() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         try await Self.seed(server, [
             ("pa", #"{"campaign":"spring sale","variant":"A","sent":20}"#, 10, 4),
             ("pb", #"{"campaign":"spring sale","variant":"B","sent":20}"#, 16, 12),
@@ -59,7 +59,7 @@ import Testing
             ("autumn-1", #"{"campaign":"autumn","variant":"A","sent":5}"#, 3, 1),
             ("winter-1", #"{"campaign":"winter","sent":5}"#, 3, 1),
         ])
-        let campaigns = try Self.clicks(server, ["spring sale=C,B", "autumn", "winter"])
+        let campaigns = try await Self.clicks(server, ["spring sale=C,B", "autumn", "winter"])
         let spring = try #require(campaigns["spring sale"], "\(campaigns)")
         #expect(spring["shown"] as? Bool == true, "\(spring)")
         let views = try #require(spring["views"] as? [[String: Any]], "\(spring)")
@@ -97,7 +97,7 @@ import Testing
 
         #expect(campaigns["autumn"]?["shown"] as? Bool == false, "\(campaigns)")
         #expect(campaigns["winter"]?["shown"] as? Bool == false, "\(campaigns)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     /// n1 and n2 share an app and a collapse id and n1 never expires, so n2, sent 90 s later, supersedes it; n3
@@ -105,7 +105,7 @@ import Testing
     @Test func showsWhichPushSupersededWhich() async throws {
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let sent = Int(Date().timeIntervalSince1970) - 3600
         let attributes = #""campaign":"news","app":"com.example.news","sent":10"#
         try await Self.seed(server, [
@@ -113,12 +113,12 @@ import Testing
             ("n2", #"{\#(attributes),"collapse_id":"score","sent_at":\#(sent + 90)}"#, 5, 1),
             ("n3", #"{\#(attributes),"collapse_id":"other","sent_at":\#(sent + 30)}"#, 4, 0),
         ])
-        let campaigns = try Self.clicks(server, ["news"])
+        let campaigns = try await Self.clicks(server, ["news"])
         let news = try #require(campaigns["news"], "\(campaigns)")
         let pushes = Dictionary(((news["pushes"] as? [[String: String]]) ?? []).map { ($0["Push"] ?? "", $0["Superseded by"]) }, uniquingKeysWith: { first, _ in first })
         #expect(pushes == ["n1": "n2 after 90 s", "n2": "–", "n3": "–"], "\(news)")
         #expect((news["row"] as? [String: String])?["Superseded pushes"] == "1", "\(news)")
         #expect(news["shown"] as? Bool == false, "\(news)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

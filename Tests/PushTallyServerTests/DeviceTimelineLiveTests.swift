@@ -33,7 +33,7 @@ import Testing
         let server = store.server
         try await Self.seed(server)
         let admin = ["Authorization": "Bearer \(server.adminToken)"]
-        let read = try runPushtally(["keys", "create", "--role", "read"] + store.arguments)
+        let read = try await runPushtally(["keys", "create", "--role", "read"] + store.arguments)
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await httpRequest(Self.timelineURL(server), headers: admin).status == 200)
         // Refusals go to the error log: a bad limit, a bad cursor, a token of the wrong role, none at all.
@@ -41,7 +41,7 @@ import Testing
         #expect(try await httpRequest(Self.timelineURL(server, query: "?after=x"), headers: admin).status == 400)
         #expect(try await httpRequest(Self.timelineURL(server), headers: ["Authorization": "Bearer \(read)"]).status == 403)
         #expect(try await httpRequest(Self.timelineURL(server)).status == 401)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let log = server.log
         await store.cleanUp()
         #expect(!log.contains(Self.device), "the raw device id reached the log:\n\(log)")
@@ -64,40 +64,40 @@ import Testing
         let http = try await httpRequest(Self.timelineURL(server), headers: ["Authorization": "Bearer \(server.adminToken)"])
         let served = String(decoding: http.body, as: UTF8.self)
         for source in [store.arguments, remote] {
-            let json = try runPushtally(["device", "timeline", Self.device, "--format", "json"] + source)
+            let json = try await runPushtally(["device", "timeline", Self.device, "--format", "json"] + source)
             #expect(json.status == 0, "\(json.stderr)")
             #expect(json.stdout == served + "\n", "the file and the server answer alike")
-            let table = try runPushtally(["device", "timeline", Self.device] + source)
+            let table = try await runPushtally(["device", "timeline", Self.device] + source)
             #expect(table.status == 0, "\(table.stderr)")
             let lines = table.stdout.split(separator: "\n")
             #expect(lines.count == 3, "\(table.stdout)")
             #expect(lines.map { $0.split(separator: "\t")[1] } == ["display", "action", "session"])
             // Paged: the cursor for the rest is printed on stderr, and --after reads on from it.
-            let first = try runPushtally(["device", "timeline", Self.device, "--limit", "2", "--format", "json"] + source)
+            let first = try await runPushtally(["device", "timeline", Self.device, "--limit", "2", "--format", "json"] + source)
             let next = try #require(first.stdout.firstMatch(of: /"next":"(t1\.[0-9a-f]{32})"/)?.1)
-            let paged = try runPushtally(["device", "timeline", Self.device, "--limit", "2"] + source)
+            let paged = try await runPushtally(["device", "timeline", Self.device, "--limit", "2"] + source)
             #expect(paged.stderr.contains("--after \(next)"), "\(paged.stderr)")
-            let rest = try runPushtally(["device", "timeline", Self.device, "--after", String(next), "--format", "json"] + source)
+            let rest = try await runPushtally(["device", "timeline", Self.device, "--after", String(next), "--format", "json"] + source)
             #expect(rest.stdout.contains(#""type":"session""#) && !rest.stdout.contains("\"next\""), "\(rest.stdout)")
             // Bad arguments are usage errors (64), naming what was wrong.
-            let badLimit = try runPushtally(["device", "timeline", Self.device, "--limit", "0"] + source)
+            let badLimit = try await runPushtally(["device", "timeline", Self.device, "--limit", "0"] + source)
             #expect(badLimit.status == 64 && badLimit.stderr.contains("limit"), "\(badLimit.stderr)")
-            let badCursor = try runPushtally(["device", "timeline", Self.device, "--after", "nope"] + source)
+            let badCursor = try await runPushtally(["device", "timeline", Self.device, "--after", "nope"] + source)
             #expect(badCursor.status == 64 && badCursor.stderr.contains("after"), "\(badCursor.stderr)")
         }
         // A read token is refused through the server.
-        let read = try runPushtally(["keys", "create", "--role", "read"] + store.arguments).stdout
+        let read = try await runPushtally(["keys", "create", "--role", "read"] + store.arguments).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let refused = try runPushtally(
+        let refused = try await runPushtally(
             ["device", "timeline", Self.device, "--server", server.baseURL.absoluteString, "--token", read])
         #expect(refused.status == 4 && refused.stderr.contains("403"), "\(refused.status) \(refused.stderr)")
-        let forgot = try runPushtally(["forget", "--device", Self.device] + store.arguments)
+        let forgot = try await runPushtally(["forget", "--device", Self.device] + store.arguments)
         #expect(forgot.status == 0, "\(forgot.stderr)")
         for source in [store.arguments, remote] {
-            let after = try runPushtally(["device", "timeline", Self.device, "--format", "json"] + source)
+            let after = try await runPushtally(["device", "timeline", Self.device, "--format", "json"] + source)
             #expect(after.stdout == "{\"events\":[]}\n", "\(after.stdout)")
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
 }

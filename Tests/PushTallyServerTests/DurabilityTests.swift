@@ -60,7 +60,7 @@ func loadUntilDown(
         var totalLost = 0
         for round in 1...3 {
             let server = try ServerProcess(directory: directory)
-            try server.start()
+            try await server.start()
             let pushID = "crash-\(round)"
             let counter = AckCounter()
             async let acknowledged = loadUntilDown(server, pushID: pushID, counter: counter)
@@ -68,7 +68,7 @@ func loadUntilDown(
             for _ in 0..<600 where counter.value < 300 * round { try await Task.sleep(for: .milliseconds(50)) }
             kill(server.process.processIdentifier, SIGKILL)
             let acked = await acknowledged
-            server.process.waitUntilExit()
+            await server.process.waitUntilExit()
             #expect(server.process.terminationReason == .uncaughtSignal)
             let found = try storedReceiptIDs(server.databasePath, pushID: pushID)
             let lost = Set(acked).subtracting(found)
@@ -78,30 +78,30 @@ func loadUntilDown(
             totalAcknowledged += acked.count
             totalLost += lost.count
             // A server restarted on the file reports them too, over HTTP.
-            let token = try runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
+            let token = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
                 .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let restarted = try ServerProcess(directory: directory)
-            try restarted.start()
+            try await restarted.start()
             let report = try await httpRequest(
                 restarted.baseURL.appendingPathComponent("v1/reports/pushes/\(pushID)"), headers: ["Authorization": "Bearer \(token)"])
             #expect(report.status == 200)
             let rows = (try JSONSerialization.jsonObject(with: report.body) as? [String: Any])?["pushes"] as? [[String: Any]]
             #expect((rows?.first?["displayed"] as? Int ?? 0) >= acked.count)
-            #expect(try restarted.stop() == 0)
+            #expect(try await restarted.stop() == 0)
         }
         print("crash test: acknowledged \(totalAcknowledged), lost \(totalLost) over 3 SIGKILL rounds")
     }
 }
 
 @discardableResult
-func shell(_ command: String) -> Int32 {
+func shell(_ command: String) async -> Int32 {
     let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try? process.run()
-    process.waitUntilExit()
+    await process.waitUntilExit()
     return process.terminationStatus
 }
 
@@ -115,18 +115,28 @@ func shell(_ command: String) -> Int32 {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // As root, a mount that fails is a failed test, not a skip.
-        try #require(shell("mount -t tmpfs -o size=6m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
-        defer { shell("umount -l '\(directory.path)'") }
+        try await #require(shell("mount -t tmpfs -o size=6m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
+        // Unmounted whether the scenario passes or throws (a defer cannot await the command).
+        do {
+            try await fillTheDiskAndRecover(directory)
+        } catch {
+            await shell("umount -l '\(directory.path)'")
+            throw error
+        }
+        await shell("umount -l '\(directory.path)'")
+    }
+
+    private func fillTheDiskAndRecover(_ directory: URL) async throws {
         let server = try ServerProcess(directory: directory)
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
 
         let url = server.baseURL.appendingPathComponent("v1/receipts")
         var acknowledged: [String] = []
         var refusal: (status: Int, retryAfter: String?, error: String?)?
         for batch in 0..<400 where refusal == nil {
             // Some receipts are acknowledged first; then the disk fills up.
-            if batch == 3 { shell("dd if=/dev/zero of='\(directory.path)/filler' bs=64k 2>/dev/null") }
+            if batch == 3 { await shell("dd if=/dev/zero of='\(directory.path)/filler' bs=64k 2>/dev/null") }
             let ids = (0..<200).map { "full-\(batch)-\($0)-" + String(repeating: "x", count: 64) }
             let body = ids.map { #"{"push_id":"full","receipt_id":"\#($0)","device_id":"\#($0)"}"# }.joined(separator: "\n")
             let response = try await httpRequest(url, method: "POST", headers: ["Content-Type": "application/x-ndjson"], body: Data(body.utf8))
@@ -158,7 +168,7 @@ func shell(_ command: String) -> Int32 {
         }
         #expect(recovered)
         #expect(try await httpRequest(server.baseURL.appendingPathComponent("healthz")).status == 200)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let stored = try storedReceiptIDs(server.databasePath, pushID: "full")
         #expect(Set(acknowledged).subtracting(stored).isEmpty)
         #expect(stored.contains("after"))

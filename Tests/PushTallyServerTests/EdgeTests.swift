@@ -7,8 +7,8 @@ import Testing
 @testable import PushTallyServer
 
 /// A POST with curl from a chosen loopback source address; returns the HTTP status and headers.
-func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", extra: [String] = []) throws -> (status: Int, headers: String) {
-    let result = try runProcess(
+func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", extra: [String] = []) async throws -> (status: Int, headers: String) {
+    let result = try await runProcess(
         "/usr/bin/curl",
         ["-sk", "-D", "-", "-o", "/dev/null", "--interface", source, "-X", "POST", url,
          "-H", "Content-Type: application/x-www-form-urlencoded", "--data", body] + extra)
@@ -64,21 +64,21 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let cert = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let made = try runProcess("/usr/bin/openssl", [
+        let made = try await runProcess("/usr/bin/openssl", [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
         ])
         try #require(made.status == 0, "openssl could not make a test certificate")
         let server = try ServerProcess(directory: directory, extraArguments: ["--tls-cert", cert, "--tls-key", key])
         defer { server.removeFiles() }
-        try server.start()
-        let secure = try curlPost("https://127.0.0.1:\(server.port)/v1/receipts", body: "push_id=tls")
+        try await server.start()
+        let secure = try await curlPost("https://127.0.0.1:\(server.port)/v1/receipts", body: "push_id=tls")
         #expect(secure.status == 204)
-        let plain = try curlPost("http://127.0.0.1:\(server.port)/v1/receipts", body: "push_id=tls")
+        let plain = try await curlPost("http://127.0.0.1:\(server.port)/v1/receipts", body: "push_id=tls")
         #expect(plain.status != 204)
-        #expect(try server.stop() == 0)
-        let missing = try runPushtally(["serve", "--port", "0", "--database", server.databasePath, "--tls-cert", cert])
+        #expect(try await server.stop() == 0)
+        let missing = try await runPushtally(["serve", "--port", "0", "--database", server.databasePath, "--tls-cert", cert])
         #expect(missing.status == 64)
-        let badKey = try runPushtally(["serve", "--port", "0", "--database", server.databasePath, "--tls-cert", cert, "--tls-key", cert])
+        let badKey = try await runPushtally(["serve", "--port", "0", "--database", server.databasePath, "--tls-cert", cert, "--tls-key", cert])
         #expect(badKey.status == 4)
     }
 
@@ -88,7 +88,7 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
             "--trusted-proxy", "127.0.0.1", "--ingest-rate-limit", "0.001", "--ingest-burst", "1",
         ])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let nginxPort = try freeLoopbackPort()
         let prefix = server.directory.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
@@ -99,7 +99,7 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
         nginx.arguments = ["-c", config.path, "-p", prefix.path]
         nginx.standardError = FileHandle.nullDevice
         try nginx.run()
-        defer { nginx.terminate(); nginx.waitUntilExit() }
+        defer { nginx.terminate() }
         var up = false
         for _ in 0..<100 where !up {
             up = (try? RawConnection(port: nginxPort)) != nil
@@ -109,16 +109,16 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
 
         let viaProxy = "http://127.0.0.1:\(nginxPort)/v1/receipts"
         // Two clients behind the proxy have a bucket each.
-        #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.2").status == 204)
-        #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.2").status == 429)
-        #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.3").status == 204)
+        await #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.2").status == 204)
+        await #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.2").status == 429)
+        await #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.3").status == 204)
         // A client cannot pose as another through the proxy: nginx overwrites the header.
-        #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.2", extra: ["-H", "X-Forwarded-For: 127.0.0.9"]).status == 429)
+        await #expect(try curlPost(viaProxy, body: "push_id=p", from: "127.0.0.2", extra: ["-H", "X-Forwarded-For: 127.0.0.9"]).status == 429)
         // Nor directly: its own header is not believed from an untrusted peer.
         let direct = "http://127.0.0.1:\(server.port)/v1/receipts"
-        #expect(try curlPost(direct, body: "push_id=p", from: "127.0.0.4", extra: ["-H", "X-Forwarded-For: 127.0.0.9"]).status == 204)
-        #expect(try curlPost(direct, body: "push_id=p", from: "127.0.0.4", extra: ["-H", "X-Forwarded-For: 127.0.0.10"]).status == 429)
-        #expect(try server.stop() == 0)
+        await #expect(try curlPost(direct, body: "push_id=p", from: "127.0.0.4", extra: ["-H", "X-Forwarded-For: 127.0.0.9"]).status == 204)
+        await #expect(try curlPost(direct, body: "push_id=p", from: "127.0.0.4", extra: ["-H", "X-Forwarded-For: 127.0.0.10"]).status == 429)
+        #expect(try await server.stop() == 0)
     }
 
     /// The nginx site of the README's recipe, with paths made local to the test.

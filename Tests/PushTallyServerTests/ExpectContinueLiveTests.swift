@@ -24,20 +24,18 @@ import Testing
     @Test(arguments: paths) func theInterimAnswerComesBeforeAnyBodyByteIsSent(_ arguments: [String]) async throws {
         let server = try ServerProcess(extraArguments: arguments)
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let (body, count) = Self.batch()
         let connection = try RawConnection(port: server.port, receiveTimeoutSeconds: 10)
-        let (interim, final) = try await blocking {
-            connection.write(Self.head(length: body.utf8.count))
-            // Nothing of the body is sent until the 100 is read (the receive timeout guards against a hang).
-            let interim = connection.readResponse()
-            connection.write(body)
-            return (interim, connection.readResponse())
-        }
+        connection.write(Self.head(length: body.utf8.count))
+        // Nothing of the body is sent until the 100 is read (the receive timeout guards against a hang).
+        let interim = await connection.readResponse()
+        connection.write(body)
+        let final = await connection.readResponse()
         #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
         #expect(final.hasPrefix("HTTP/1.1 200"), "\(final)")
-        #expect(try server.stop() == 0)
-        let report = try runPushtally(["report", "push", "big", "--format", "json", "--database", server.databasePath])
+        #expect(try await server.stop() == 0)
+        let report = try await runPushtally(["report", "push", "big", "--format", "json", "--database", server.databasePath])
         #expect(report.stdout.contains(#""displayed":\#(count)"#))
     }
 
@@ -46,11 +44,11 @@ import Testing
     @Test(arguments: paths) func curlsDefaultUploadGetsItsContinue(_ arguments: [String]) async throws {
         let server = try ServerProcess(extraArguments: arguments)
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let file = server.directory.appendingPathComponent("batch.ndjson")
         try Data(Self.batch().text.utf8).write(to: file)
         let trace = server.directory.appendingPathComponent("curl.trace").path
-        let result = try runProcess(
+        let result = try await runProcess(
             "/usr/bin/curl",
             ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--trace-ascii", trace, "-H", "Content-Type: application/x-ndjson",
              "--data-binary", "@\(file.path)", "\(server.baseURL)/v1/receipts"])
@@ -60,14 +58,14 @@ import Testing
         let interim = try #require(log.range(of: "HTTP/1.1 100 Continue"))
         let firstData = try #require(log.range(of: "=> Send data"))
         #expect(expect.lowerBound < interim.lowerBound && interim.lowerBound < firstData.lowerBound)
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     /// Refused from the head alone: the answer comes without the body being sent, and the connection closes.
     @Test(arguments: paths) func aBodyRefusedUpFrontIsNeverRead(_ arguments: [String]) async throws {
         let server = try ServerProcess(extraArguments: arguments + ["--require-ingest-key"])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let key = "Authorization: Bearer \(server.adminToken)\r\n"
         let cases = [
             ("413", Self.head(length: 5_000_000, extra: key)),
@@ -78,24 +76,21 @@ import Testing
         ]
         for (status, head) in cases {
             let connection = try RawConnection(port: server.port, receiveTimeoutSeconds: 10)
-            let (answer, closed) = try await blocking {
-                connection.write(head)
-                return (connection.readResponse(), connection.waitForClose())
-            }
+            connection.write(head)
+            let answer = await connection.readResponse()
+            let closed = await connection.waitForClose()
             #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(head): \(answer)")
             #expect(answer.lowercased().contains("connection: close"))
             #expect(closed, "\(head)")
         }
         // An admitted head on the same server gets its 100, then its answer.
         let connection = try RawConnection(port: server.port, receiveTimeoutSeconds: 10)
-        let (interim, final) = try await blocking {
-            connection.write(Self.head(length: 9, type: "application/x-www-form-urlencoded", extra: key))
-            let interim = connection.readResponse()
-            connection.write("push_id=k")
-            return (interim, connection.readResponse())
-        }
+        connection.write(Self.head(length: 9, type: "application/x-www-form-urlencoded", extra: key))
+        let interim = await connection.readResponse()
+        connection.write("push_id=k")
+        let final = await connection.readResponse()
         #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
         #expect(final.hasPrefix("HTTP/1.1 204"), "\(final)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

@@ -38,7 +38,7 @@ import Testing
                 + #"{"push_id":"one","action":"view"}"# + " "
                 + "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"
                 + Self.receipt + "Content-Length: 11\r\nConnection: close\r\n\r\npush_id=two"
-            let answer = try await blocking { try rawExchange(port: port, Array(requests.utf8), expectResponses: 6) }
+            let answer = try await rawExchange(port: port, Array(requests.utf8), expectResponses: 6)
             let responses = Self.responses(answer)
             #expect(responses.map { $0.prefix(3) } == ["204", "200", "400", "204", "404", "204"])
             try #require(responses.count == 6)
@@ -59,22 +59,24 @@ import Testing
     @Test func aBusyConnectionOutlivesTheIdleTimeoutAndAnIdleOneDoesNot() async throws {
         let server = try ServerProcess(extraArguments: ["--idle-timeout", "2"])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let busy = try RawConnection(port: server.port, receiveTimeoutSeconds: 10)
         let idle = try RawConnection(port: server.port, receiveTimeoutSeconds: 30)
         // Four seconds of requests every 250 ms on `busy`: twice the idle timeout, never idle for one.
+        // The client loop runs on a thread of its own: a task would resume late on a crowded pool, and a gap
+        // past the idle timeout would rightly close the busy connection.
         let answers = try await blocking {
             (0..<16).map { _ in
                 busy.write(Self.receipt + "Content-Length: 9\r\n\r\npush_id=b")
                 defer { usleep(250_000) }
-                return busy.readResponse()
+                return busy.blockingReadResponse()
             }
         }
         #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 204") })
-        #expect(try await blocking { idle.waitForClose() })
-        #expect(try await blocking { busy.waitForClose() })
-        #expect(try server.stop() == 0)
-        let report = try runPushtally(["report", "push", "b", "--format", "json", "--database", server.databasePath])
+        #expect(await idle.waitForClose())
+        #expect(await busy.waitForClose())
+        #expect(try await server.stop() == 0)
+        let report = try await runPushtally(["report", "push", "b", "--format", "json", "--database", server.databasePath])
         #expect(report.stdout.contains(#""displayed":16"#))
     }
 
@@ -99,11 +101,11 @@ import Testing
         try await withLiveServer(ServerConfiguration(port: 0, maxBodyBytes: 1024)) { port, client, fixture in
             let chunk = String(repeating: "x", count: 800)
             let chunked = "Transfer-Encoding: chunked\r\n\r\n320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n"
-            let receipt = try await blocking { try rawExchange(port: port, Array((Self.receipt + chunked).utf8)) }
+            let receipt = try await rawExchange(port: port, Array((Self.receipt + chunked).utf8))
             #expect(receipt.hasPrefix("HTTP/1.1 413"))
             #expect(receipt.contains(#""error":"body_too_large""#))
             let put = "PUT /v1/pushes/p1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.tokens[.admin]!)\r\n"
-            let push = try await blocking { try rawExchange(port: port, Array((put + "Content-Type: application/json\r\n" + chunked).utf8)) }
+            let push = try await rawExchange(port: port, Array((put + "Content-Type: application/json\r\n" + chunked).utf8))
             #expect(push.hasPrefix("HTTP/1.1 413"))
             #expect(push.contains(#""error":"body_too_large""#))
             // The connection stays usable after a refused body.
@@ -130,7 +132,7 @@ import Testing
         try await withLiveServer(configuration) { port, client, fixture in
             #expect(try await client.form("/v1/receipts", "push_id=routed").status == .noContent)
             let requests = Self.receipt + "Content-Length: 9\r\n\r\npush_id=aGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-            let pipelined = try await blocking { try rawExchange(port: port, Array(requests.utf8), expectResponses: 2) }
+            let pipelined = try await rawExchange(port: port, Array(requests.utf8), expectResponses: 2)
             #expect(Self.responses(pipelined).map { $0.prefix(3) } == ["204", "200"])
             #expect(try await fixture.store.pushFigures().count == 2)
         }
@@ -142,7 +144,7 @@ import Testing
     func requestsAreCountedByRouteAndStatus(extraArguments: [String]) async throws {
         let server = try ServerProcess(extraArguments: extraArguments)
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let receipts = server.baseURL.appendingPathComponent("v1/receipts")
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
         for body in ["push_id=1", "push_id=2", "device_id=no-push"] {
@@ -153,7 +155,7 @@ import Testing
         #expect(metrics.contains(#"pushtally_http_requests_total{route="/v1/receipts",method="POST",status="400"} 1"#))
         #expect(metrics.contains(#"pushtally_events_ingested_total{kind="display"} 2"#))
         #expect(metrics.contains(#"pushtally_events_rejected_total{reason="missing_field"} 1"#))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }
 

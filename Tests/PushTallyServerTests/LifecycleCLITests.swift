@@ -15,9 +15,9 @@ import Testing
     @Test func exportImportRoundTripIsIdempotent() async throws {
         let server = try await CLITests().seededServer()
         defer { server.removeFiles() }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let export = server.directory.appendingPathComponent("events.ndjson.gz").path
-        let exported = try runPushtally(["export", "--output", export, "--database", server.databasePath])
+        let exported = try await runPushtally(["export", "--output", export, "--database", server.databasePath])
         #expect(exported.status == 0, "\(exported.stderr)")
         #expect(exported.stdout.contains("exported 7 raw events"))
         // gzip on disk, with the format line first.
@@ -25,13 +25,13 @@ import Testing
         #expect(Array(bytes.prefix(2)) == [0x1F, 0x8B])
 
         let target = server.directory.appendingPathComponent("copy.sqlite").path
-        let first = try runPushtally(["import-events", export, "--database", target])
+        let first = try await runPushtally(["import-events", export, "--database", target])
         #expect(first.stdout.contains("imported 7 new"), "\(first.stdout) \(first.stderr)")
-        let second = try runPushtally(["import-events", export, "--database", target])
+        let second = try await runPushtally(["import-events", export, "--database", target])
         #expect(second.stdout.contains("imported 0 new, skipped 7"))
         // The same raw counts land in the copy's rollups.
-        let original = try runPushtally(["report", "pushes", "--format", "csv", "--database", server.databasePath])
-        let copy = try runPushtally(["report", "pushes", "--format", "csv", "--database", target])
+        let original = try await runPushtally(["report", "pushes", "--format", "csv", "--database", server.databasePath])
+        let copy = try await runPushtally(["report", "pushes", "--format", "csv", "--database", target])
         func displayed(_ csv: String) -> [String: String] {
             let records = CSVParser.parse(csv)
             let id = records[0].firstIndex(of: "push_id")!
@@ -40,10 +40,10 @@ import Testing
         }
         #expect(displayed(original.stdout) == displayed(copy.stdout))
         // Importing into the source itself adds nothing.
-        #expect(try runPushtally(["import-events", export, "--database", server.databasePath]).stdout.contains("imported 0 new"))
+        #expect(try await runPushtally(["import-events", export, "--database", server.databasePath]).stdout.contains("imported 0 new"))
         let notAnExport = server.directory.appendingPathComponent("bad.gz").path
         try Data("plain".utf8).write(to: URL(fileURLWithPath: notAnExport))
-        #expect(try runPushtally(["import-events", notAnExport, "--database", target]).status != 0)
+        #expect(try await runPushtally(["import-events", notAnExport, "--database", target]).status != 0)
     }
 
     @Test func pruneRebuildForgetAndBackupFromTheCLI() async throws {
@@ -51,24 +51,24 @@ import Testing
         defer { server.removeFiles() }
         // A backup while the server runs and takes writes.
         let backup = server.directory.appendingPathComponent("backup.sqlite").path
-        let made = try runPushtally(["backup", backup, "--database", server.databasePath])
+        let made = try await runPushtally(["backup", backup, "--database", server.databasePath])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(try count(backup, "SELECT count(*) FROM events") == 7)
         #expect(FileManager.default.fileExists(atPath: backup + ".secret"))
-        #expect(try runPushtally(["backup", backup, "--database", server.databasePath]).status == 4)
-        #expect(try server.stop() == 0)
+        #expect(try await runPushtally(["backup", backup, "--database", server.databasePath]).status == 4)
+        #expect(try await server.stop() == 0)
 
-        let before = try runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath]).stdout
-        let forgot = try runPushtally(["forget", "--device", "a", "--database", server.databasePath])
+        let before = try await runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath]).stdout
+        let forgot = try await runPushtally(["forget", "--device", "a", "--database", server.databasePath])
         #expect(forgot.stdout.contains("forgot 2 raw events"))
-        let pruned = try runPushtally(["prune", "--older-than", "0s", "--database", server.databasePath])
+        let pruned = try await runPushtally(["prune", "--older-than", "0s", "--database", server.databasePath])
         #expect(pruned.stdout.contains("pruned 5 raw events"))
         #expect(try count(server.databasePath, "SELECT count(*) FROM events") == 0)
-        let rebuilt = try runPushtally(["rollup", "rebuild", "--database", server.databasePath])
+        let rebuilt = try await runPushtally(["rollup", "rebuild", "--database", server.databasePath])
         #expect(rebuilt.status == 0)
-        let after = try runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath]).stdout
+        let after = try await runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath]).stdout
         #expect(after == before)
-        #expect(try runPushtally(["prune", "--older-than", "soon", "--database", server.databasePath]).status == 64)
+        #expect(try await runPushtally(["prune", "--older-than", "soon", "--database", server.databasePath]).status == 64)
     }
 
     @Test func theServerPrunesPastRetentionInTheBackground() async throws {

@@ -62,13 +62,13 @@ import Testing
     @Test func rejectedRequestsAreLoggedWithoutSecrets() async throws {
         let server = try ServerProcess(extraArguments: ["--log-level", "info", "--require-ingest-key"])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         let secret = "pt_aaaaaaaaaaaa_" + String(repeating: "b", count: 64)
         let url = server.baseURL.appendingPathComponent("v1/receipts").appending(queryItems: [.init(name: "key", value: secret)])
         _ = try await httpRequest(
             url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Data("push_id=1&device_id=install-secret-42".utf8))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         let lines = server.log.split(separator: "\n").filter { $0.contains("rejected") }
         #expect(lines.count == 1)
         #expect(lines.first?.contains("error=unauthorized") == true)

@@ -34,8 +34,8 @@ import Testing
         for range in [[], ["--from", String(from), "--to", "2100-01-01T00:00:00Z"]] {
             for format in ["csv", "json", "table"] {
                 let arguments = ["report", "attribution", "--format", format] + range
-                let local = try runPushtally(arguments + store.arguments)
-                let viaServer = try runPushtally(arguments + remote)
+                let local = try await runPushtally(arguments + store.arguments)
+                let viaServer = try await runPushtally(arguments + remote)
                 #expect(local.status == 0, "\(format): \(local.stderr)")
                 #expect(viaServer.status == 0, "\(format): \(viaServer.stderr)")
                 #expect(local.stdout == viaServer.stdout, "\(format) \(range)")
@@ -44,19 +44,19 @@ import Testing
         // And the same as the HTTP API's own JSON.
         let http = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/reports/attribution"), headers: ["Authorization": "Bearer \(server.adminToken)"])
-        let json = try runPushtally(["report", "attribution", "--format", "json"] + store.arguments)
+        let json = try await runPushtally(["report", "attribution", "--format", "json"] + store.arguments)
         #expect(json.stdout == String(decoding: http.body, as: UTF8.self) + "\n")
         #expect(json.stdout.contains(#""sessions":2"#) && json.stdout.contains(#""conversion_value":{"USD":9.99}"#), "\(kind): \(json.stdout)")
-        let csv = try runPushtally(["report", "attribution", "--format", "csv"] + store.arguments)
+        let csv = try await runPushtally(["report", "attribution", "--format", "csv"] + store.arguments)
         #expect(csv.stdout.hasPrefix("sessions,direct_opens,influenced_opens,unattributed_sessions,conversions,"), "\(csv.stdout)")
         #expect(csv.stdout.contains("conversion_value:USD") && csv.stdout.contains("unattributed_conversion_value:EUR"))
         // A filter the report does not take is a usage error (64) naming it, locally and remotely alike.
         for source in [store.arguments, remote] {
-            let refused = try runPushtally(["report", "attribution", "--app", "com.example"] + source)
+            let refused = try await runPushtally(["report", "attribution", "--app", "com.example"] + source)
             #expect(refused.status == 64, "\(refused.stderr)")
             #expect(refused.stderr.contains("app"))
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
 
@@ -64,15 +64,15 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aTerminalGetsATable(kind: StoreKind) async throws {
         let store = try await Self.seeded(kind)
-        #expect(try store.server.stop() == 0)
-        let drawn = TerminalOutputTests.withoutColour(
+        #expect(try await store.server.stop() == 0)
+        let drawn = await TerminalOutputTests.withoutColour(
             try TerminalOutputTests.onTerminal(["report", "attribution"] + store.arguments, columns: 120))
         let lines = drawn.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(drawn)")
         #expect(lines.first?.hasPrefix("sessions  direct opens  influenced opens  no-push sessions  conversions") == true, "\(drawn)")
         #expect(lines.last?.contains("USD 9.99") == true && lines.last?.hasSuffix("EUR 5") == true, "\(kind): \(drawn)")
         // Narrower, the rightmost columns give way; nothing is wider than the terminal.
-        let narrow = try TerminalOutputTests.onTerminal(["report", "attribution"] + store.arguments, columns: 60)
+        let narrow = try await TerminalOutputTests.onTerminal(["report", "attribution"] + store.arguments, columns: 60)
         for line in TerminalOutputTests.withoutColour(narrow).split(separator: "\n") {
             #expect(line.count <= 60, "\(line)")
         }

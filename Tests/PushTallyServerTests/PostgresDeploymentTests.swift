@@ -26,7 +26,7 @@ import FoundationNetworking
                 let collector = try ServerProcess(
                     directory: directory.appendingPathComponent("collector-\(index)"), database: url,
                     extraArguments: ["--device-secret", secret, "--database-connections", "4"])
-                try collector.start()
+                try await collector.start()
                 collectors.append(collector)
             }
             let ports = collectors.map(\.port)
@@ -66,7 +66,7 @@ import FoundationNetworking
                                 }
                             }
                             if progress.increment() == clients * receiptsPerClient / 3, killed.increment() == 1 {
-                                _ = try victimProcess.stop(signal: SIGKILL)
+                                _ = try await victimProcess.stop(signal: SIGKILL)
                             }
                         }
                         return acked
@@ -79,7 +79,7 @@ import FoundationNetworking
 
             // The survivors stop cleanly; then the database must hold every acknowledged receipt exactly once.
             for (index, collector) in collectors.enumerated() where index != victim {
-                #expect(try collector.stop() == 0)
+                #expect(try await collector.stop() == 0)
             }
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
             defer { store.close() }
@@ -159,14 +159,14 @@ import FoundationNetworking
                     AlertRule(name: "moved", kind: .displayRateDrop, windowMillis: 3_600_000, threshold: 0.35, minSent: 50), at: now))
             }
             let secret = directory.appendingPathComponent("pg.secret").path
-            let run = try runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
+            let run = try await runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("reports match"))
             #expect(run.stderr.contains("events"), "a progress line per table")
 
             for report in [["campaigns"], ["pushes"], ["versions", "--dimension", "os_version"], ["versions"], ["timeseries", "--bucket", "hour"]] {
-                let fromSQLite = try runPushtally(["report"] + report + ["--format", "json", "--database", sqlitePath])
-                let fromPostgres = try runPushtally(["report"] + report + ["--format", "json", "--database", url])
+                let fromSQLite = try await runPushtally(["report"] + report + ["--format", "json", "--database", sqlitePath])
+                let fromPostgres = try await runPushtally(["report"] + report + ["--format", "json", "--database", url])
                 #expect(fromSQLite.status == 0, "\(fromSQLite.stderr)")
                 #expect(fromPostgres.stdout == fromSQLite.stdout, "report \(report) differs after migrate-store")
             }
@@ -175,7 +175,7 @@ import FoundationNetworking
             #expect(try await copied.pushFigures().contains { $0.funnel.outcomes.influencedOpens > 0 })
             copied.close()
             // A second run refuses: the target is no longer empty.
-            let again = try runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
+            let again = try await runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
             #expect(again.status == 4)
             #expect(again.stderr.contains("already holds data"))
 
@@ -203,7 +203,7 @@ extension PostgresDeploymentTests {
             directory: directory, database: url,
             extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"])
         defer { collector.removeFiles() }
-        try collector.start()
+        try await collector.start()
         let receipts = collector.baseURL.appendingPathComponent("v1/receipts")
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
         #expect(try await httpRequest(receipts, method: "POST", headers: form, body: Data("push_id=1".utf8)).status == 204)

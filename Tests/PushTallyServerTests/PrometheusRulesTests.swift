@@ -18,17 +18,17 @@ import Testing
     }
 
     /// Runs promtool and fails the test with everything it printed unless it exits 0.
-    static func expectPromtool(_ arguments: [String]) throws {
-        let run = try runProcess(try promtool(), arguments, includingErrors: true)
+    static func expectPromtool(_ arguments: [String]) async throws {
+        let run = try await runProcess(try promtool(), arguments, includingErrors: true)
         #expect(run.status == 0, "promtool \(arguments.joined(separator: " ")) failed:\n\(run.output)")
     }
 
-    @Test func promtoolChecksTheRules() throws {
-        try Self.expectPromtool(["check", "rules", Self.rules.path])
+    @Test func promtoolChecksTheRules() async throws {
+        try await Self.expectPromtool(["check", "rules", Self.rules.path])
     }
 
-    @Test func promtoolUnitTestsPass() throws {
-        try Self.expectPromtool(["test", "rules", Self.directory.appendingPathComponent("alerts.test.yml").path])
+    @Test func promtoolUnitTestsPass() async throws {
+        try await Self.expectPromtool(["test", "rules", Self.directory.appendingPathComponent("alerts.test.yml").path])
     }
 
     /// Every `pushtally_` name in the rules, histogram series mapped back to their histogram.
@@ -53,7 +53,7 @@ import Testing
         #expect(named.isSuperset(of: ["pushtally_http_requests_total", "pushtally_writer_queue_high_water_mark", "pushtally_recent_pushes_sent"]))
         let server = try ServerProcess(extraArguments: ["--alert-interval", "0.2"])
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         // `pushtally_alert_firing` has a series per alert, once the alert is evaluated.
         let alert = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/alerts"), method: "POST",
@@ -71,7 +71,7 @@ import Testing
         for name in named.sorted() {
             #expect(exported.contains(name), "alerts.yml names \(name), which /metrics does not export")
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     /// One push of the display-rate test: when it was sent relative to now, and what it got.
@@ -136,7 +136,7 @@ import Testing
         #expect(Self.value(of: "pushtally_recent_pushes_sent", in: text) == Double(expectedSent), "\(text)")
         #expect(Self.value(of: "pushtally_recent_pushes_displayed", in: text) == Double(expectedDisplayed))
         #expect(Self.value(of: "pushtally_writer_queue_high_water_mark", in: text) == Double(StoreConfiguration().writerHighWaterMark))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 
     /// The value of an unlabelled series in a Prometheus exposition.

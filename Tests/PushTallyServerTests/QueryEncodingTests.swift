@@ -40,18 +40,18 @@ import Testing
             let displayed = index + 1
             for tool in ["python", "curl"] {
                 for (path, rowsKey) in [("campaigns", "campaigns"), ("pushes", "pushes"), ("timeseries", "buckets"), ("versions", "versions")] {
-                    let body = try Self.get(tool, port: port, token: server.adminToken, path: "/v1/reports/\(path)", campaign: name)
+                    let body = try await Self.get(tool, port: port, token: server.adminToken, path: "/v1/reports/\(path)", campaign: name)
                     let rows = try #require(body[rowsKey] as? [[String: Any]], "\(tool) \(path) \(name): \(body)")
                     let total = rows.reduce(0) { $0 + (($1["displayed"] as? Int) ?? ($1["receipts"] as? Int) ?? 0) }
                     #expect(total == displayed, "\(tool) \(path) \(name): \(rows)")
                 }
                 // The drill-down names its campaign in the path, percent-encoded.
-                let drill = try Self.get(tool, port: port, token: server.adminToken, path: "/v1/reports/campaigns/" + Self.pathEncoded(name), campaign: nil)
+                let drill = try await Self.get(tool, port: port, token: server.adminToken, path: "/v1/reports/campaigns/" + Self.pathEncoded(name), campaign: nil)
                 let pushes = try #require(drill["pushes"] as? [[String: Any]], "\(tool) drill-down \(name): \(drill)")
                 #expect(pushes.map { $0["campaign"] as? String } == [name])
             }
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
 
@@ -102,7 +102,7 @@ import Testing
     }
 
     /// A query as a tool encodes it, answered as JSON.
-    static func get(_ tool: String, port: Int, token: String, path: String, campaign: String?) throws -> [String: Any] {
+    static func get(_ tool: String, port: Int, token: String, path: String, campaign: String?) async throws -> [String: Any] {
         let url = "http://127.0.0.1:\(port)\(path)"
         let (status, output): (Int32, String)
         if tool == "python" {
@@ -113,10 +113,10 @@ import Testing
                 request = urllib.request.Request(sys.argv[1] + "?" + urllib.parse.urlencode(query), headers={"Authorization": "Bearer " + sys.argv[2]})
                 print(urllib.request.urlopen(request).read().decode())
                 """
-            (status, output) = try runProcess("/usr/bin/env", ["python3", "-c", script, url, token] + (campaign.map { [$0] } ?? []))
+            (status, output) = try await runProcess("/usr/bin/env", ["python3", "-c", script, url, token] + (campaign.map { [$0] } ?? []))
         } else {
             let data = ["--data-urlencode", "format=json"] + (campaign.map { ["--data-urlencode", "campaign=\($0)"] } ?? [])
-            (status, output) = try runProcess("/usr/bin/env", ["curl", "-sS", "--fail-with-body", "-G", url, "-H", "Authorization: Bearer \(token)"] + data)
+            (status, output) = try await runProcess("/usr/bin/env", ["curl", "-sS", "--fail-with-body", "-G", url, "-H", "Authorization: Bearer \(token)"] + data)
         }
         #expect(status == 0, "\(tool) \(path): \(output)")
         return (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]

@@ -48,7 +48,7 @@ import Testing
         #expect(examples.contains { $0.command.contains("/v1/reports/attribution") && $0.expectedOutput != nil })
         let server = try ServerProcess()
         defer { server.removeFiles() }
-        try server.start()
+        try await server.start()
         for example in examples {
             let command = example.command.replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://127.0.0.1:\(server.port)")
             let process = ChildProcess()
@@ -59,9 +59,13 @@ import Testing
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            // Read to the end on a thread of its own, so the wait holds no cooperative thread.
+            let data = try await blocking {
+                try process.run()
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.blockUntilExit()
+                return data
+            }
             let text = String(decoding: data, as: UTF8.self)
             #expect(process.terminationStatus == 0, "\(example.command)\n\(text)")
             if let expected = example.expectedOutput {
@@ -75,6 +79,6 @@ import Testing
         let row = csv.split(separator: "\r\n").first { $0.contains("新文章推荐") }.map { $0.split(separator: ",").map(String.init) } ?? []
         let column = try #require(header.firstIndex(of: "conversion_value:USD"), "\(header)")
         #expect(row.count == header.count && row[column] == "9.99", "\(csv)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

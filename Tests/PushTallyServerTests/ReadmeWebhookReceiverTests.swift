@@ -19,8 +19,8 @@ import Testing
         let port = try freeLoopbackPort()
         let server = try ServerProcess(extraArguments: ["--allow-private-webhooks"])
         defer { server.removeFiles() }
-        try server.start()
-        let created = try runPushtally(
+        try await server.start()
+        let created = try await runPushtally(
             ["webhooks", "create", "--url", "http://127.0.0.1:\(port)/pushtally", "--event", "receipt.displayed", "--event", "push.registered",
              "--server", server.baseURL.absoluteString, "--token", server.adminToken])
         let secret = try #require(created.stdout.trimmingCharacters(in: .newlines).split(separator: "\t").last.map(String.init))
@@ -36,7 +36,7 @@ import Testing
         receiver.standardError = FileHandle.nullDevice
         try receiver.run()
         // SIGKILL: the test process's threads may block SIGTERM, and a spawned child inherits that mask.
-        defer { if receiver.isRunning { kill(receiver.processIdentifier, SIGKILL); receiver.waitUntilExit() } }
+        defer { receiver.send(SIGKILL) }
         // Listening before anything is sent, so that the first attempt is the one that succeeds.
         let listening = Date().addingTimeInterval(30)
         while Date() < listening, (try? await httpRequest(URL(string: "http://127.0.0.1:\(port)/")!)) == nil {
@@ -57,14 +57,14 @@ import Testing
         var delivered: [Substring] = []
         while Date() < deadline, delivered.count < 2 {
             try await Task.sleep(for: .milliseconds(100))
-            delivered = try runPushtally(listing).stdout.split(separator: "\n")
+            delivered = try await runPushtally(listing).stdout.split(separator: "\n")
         }
         #expect(delivered.count == 2)
         #expect(delivered.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false)[3] == "1" })
-        kill(receiver.processIdentifier, SIGKILL)
-        receiver.waitUntilExit()
+        receiver.send(SIGKILL)
+        await receiver.waitUntilExit()
         let printed = try String(contentsOf: printedPath, encoding: .utf8)
         #expect(printed.contains("receipt.displayed p1 新年促销 2.1"), "\(printed)")
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
     }
 }

@@ -19,28 +19,28 @@ import Testing
         let remote = ["--server", server.baseURL.absoluteString, "--token", server.adminToken]
         for format in ["csv", "json", "table"] {
             let arguments = ["report", "campaigns", "--by", "priority", "--format", format]
-            let local = try runPushtally(arguments + store.arguments)
-            let viaServer = try runPushtally(arguments + remote)
+            let local = try await runPushtally(arguments + store.arguments)
+            let viaServer = try await runPushtally(arguments + remote)
             #expect(local.status == 0 && viaServer.status == 0, "\(format): \(local.stderr) \(viaServer.stderr)")
             #expect(local.stdout == viaServer.stdout, "\(format)")
         }
-        let csv = try runPushtally(["report", "campaigns", "--by", "priority", "--format", "csv"] + store.arguments).stdout
+        let csv = try await runPushtally(["report", "campaigns", "--by", "priority", "--format", "csv"] + store.arguments).stdout
         let lines = csv.components(separatedBy: "\r\n")
         #expect(lines[0].hasPrefix("campaign,priority,pushes,sent,"), "\(lines[0])")
         #expect(lines[1].hasPrefix("c,5,1,2,") && lines[2].hasPrefix("c,10,1,3,"), "\(csv)")
         // Push 1 was superseded by push 2 two minutes later: its campaign row counts it.
         #expect(lines[2].hasSuffix(",3,1"), "\(lines[2])")
-        let table = try runPushtally(["report", "campaigns", "--by", "push_type", "--format", "table"] + store.arguments).stdout
+        let table = try await runPushtally(["report", "campaigns", "--by", "push_type", "--format", "table"] + store.arguments).stdout
         #expect(table.hasPrefix("campaign  push type"), "\(table)")
-        let pushes = try runPushtally(["report", "pushes", "--format", "json"] + store.arguments).stdout
+        let pushes = try await runPushtally(["report", "pushes", "--format", "json"] + store.arguments).stdout
         #expect(pushes.contains(#""superseded_after_s":120,"superseded_by":"2""#), "\(pushes)")
         // A value outside the enumeration is a usage error (64) naming by, locally and remotely alike.
         for source in [store.arguments, remote] {
-            let refused = try runPushtally(["report", "campaigns", "--by", "banner"] + source)
+            let refused = try await runPushtally(["report", "campaigns", "--by", "banner"] + source)
             #expect(refused.status == 64, "\(refused.stderr)")
             #expect(refused.stderr.contains("by must be one of priority, push_type"), "\(refused.stderr)")
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
 }

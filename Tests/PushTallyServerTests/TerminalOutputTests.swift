@@ -9,7 +9,7 @@ import Testing
     static let longName = "Black Friday early access for returning customers in every European market"
 
     /// Runs `pushtally` on a pseudo-terminal of `columns` columns; returns what it drew.
-    static func onTerminal(_ arguments: [String], columns: Int, environment: [String: String] = [:]) throws -> String {
+    static func onTerminal(_ arguments: [String], columns: Int, environment: [String: String] = [:]) async throws -> String {
         let script = """
             import fcntl, json, os, pty, struct, sys, termios
             args, columns, extra = json.loads(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
@@ -34,7 +34,7 @@ import Testing
         let command = [try pushtallyBinary().path] + arguments
         let json = String(decoding: try JSONSerialization.data(withJSONObject: command), as: UTF8.self)
         let extra = String(decoding: try JSONSerialization.data(withJSONObject: environment), as: UTF8.self)
-        let run = try runProcess("/usr/bin/env", ["python3", "-c", script, json, String(columns), extra])
+        let run = try await runProcess("/usr/bin/env", ["python3", "-c", script, json, String(columns), extra])
         #expect(run.status == 0, "\(run.output)")
         return run.output
     }
@@ -56,7 +56,7 @@ import Testing
         _ = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/receipts"), method: "POST", headers: ["Content-Type": "application/json"],
             body: Data(("[" + receipts.joined(separator: ",") + "]").utf8))
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         return store
     }
 
@@ -65,7 +65,7 @@ import Testing
         let store = try await Self.seeded(kind)
         let database = store.database
         for columns in [80, 120] {
-            let drawn = try Self.onTerminal(["report", "campaigns", "--database", database], columns: columns)
+            let drawn = try await Self.onTerminal(["report", "campaigns", "--database", database], columns: columns)
             let lines = Self.withoutColour(drawn).split(separator: "\n").map(String.init)
             #expect(drawn.contains("\u{1B}[1m"), "a bold header on a terminal")
             #expect(lines.first?.hasPrefix("campaign") == true, "\(drawn)")
@@ -76,20 +76,20 @@ import Testing
             #expect(long.contains("…") && !long.contains(Self.longName), "\(long)")
         }
         // NO_COLOR turns colour off; --wide shows every column by its CSV name.
-        let plain = try Self.onTerminal(["report", "campaigns", "--database", database], columns: 120, environment: ["NO_COLOR": "1"])
+        let plain = try await Self.onTerminal(["report", "campaigns", "--database", database], columns: 120, environment: ["NO_COLOR": "1"])
         #expect(!plain.contains("\u{1B}["))
-        let wide = try Self.onTerminal(["report", "campaigns", "--wide", "--database", database], columns: 400)
+        let wide = try await Self.onTerminal(["report", "campaigns", "--wide", "--database", database], columns: 400)
         let header = Self.withoutColour(wide).split(separator: "\n").first.map(String.init) ?? ""
         #expect(header.hasPrefix("campaign ") && header.contains(" displayed_unique ") && header.contains("unexplained_loss"), "\(header)")
         #expect(wide.contains(Self.longName))
         // `rate` prints the percent for people and the number for pipes.
-        let rate = try Self.onTerminal(["rate", "--campaign", "新品 上架", "--database", database], columns: 80)
+        let rate = try await Self.onTerminal(["rate", "--campaign", "新品 上架", "--database", database], columns: 80)
         #expect(rate.trimmingCharacters(in: .whitespacesAndNewlines) == "33.3%")
-        let piped = try runPushtally(["rate", "--campaign", "新品 上架", "--database", database])
+        let piped = try await runPushtally(["rate", "--campaign", "新品 上架", "--database", database])
         #expect(piped.stdout == "0.3333333333333333\n")
-        let csv = try runPushtally(["report", "campaigns", "--database", database])
+        let csv = try await runPushtally(["report", "campaigns", "--database", database])
         #expect(csv.stdout.hasPrefix("campaign,pushes,sent,") && !csv.stdout.contains("\u{1B}["))
-        let forced = try runPushtally(["report", "campaigns", "--format", "table", "--database", database], environment: ["COLUMNS": "80"])
+        let forced = try await runPushtally(["report", "campaigns", "--format", "table", "--database", database], environment: ["COLUMNS": "80"])
         #expect(forced.stdout.contains("33.3%") && !forced.stdout.contains("\u{1B}["), "a table into a pipe, without colour")
         await store.cleanUp()
     }

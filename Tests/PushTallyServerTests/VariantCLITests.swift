@@ -36,8 +36,8 @@ import Testing
         for control in [[], ["--control", "B"]] {
             for format in ["csv", "json", "table"] {
                 let arguments = ["report", "variants", "--campaign", "spring sale", "--format", format] + control
-                let local = try runPushtally(arguments + store.arguments)
-                let viaServer = try runPushtally(arguments + remote)
+                let local = try await runPushtally(arguments + store.arguments)
+                let viaServer = try await runPushtally(arguments + remote)
                 #expect(local.status == 0, "\(format): \(local.stderr)")
                 #expect(viaServer.status == 0, "\(format): \(viaServer.stderr)")
                 #expect(local.stdout == viaServer.stdout, "\(format) \(control)")
@@ -47,12 +47,12 @@ import Testing
         let http = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/reports/campaigns/spring sale/variants"),
             headers: ["Authorization": "Bearer \(server.adminToken)"])
-        let json = try runPushtally(["report", "variants", "--campaign", "spring sale", "--format", "json"] + store.arguments)
+        let json = try await runPushtally(["report", "variants", "--campaign", "spring sale", "--format", "json"] + store.arguments)
         #expect(json.stdout == String(decoding: http.body, as: UTF8.self) + "\n")
         #expect(json.stdout.contains(#""control":"A""#) && json.stdout.contains(#""pushes_without_variant":1"#), "\(json.stdout)")
-        let chosen = try runPushtally(["report", "variants", "--campaign", "spring sale", "--control", "B", "--format", "json"] + remote)
+        let chosen = try await runPushtally(["report", "variants", "--campaign", "spring sale", "--control", "B", "--format", "json"] + remote)
         #expect(chosen.stdout.contains(#""control":"B""#), "\(chosen.stdout)")
-        let csv = try runPushtally(["report", "variants", "--campaign", "spring sale", "--format", "csv"] + store.arguments)
+        let csv = try await runPushtally(["report", "variants", "--campaign", "spring sale", "--format", "csv"] + store.arguments)
         let lines = csv.stdout.split(separator: "\r\n").map(String.init)
         #expect(lines.first?.hasPrefix("variant,control,pushes,sent,displayed,display_rate,display_rate_ci_low,") == true, "\(csv.stdout)")
         #expect(lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(6).joined(separator: ",") }
@@ -60,22 +60,22 @@ import Testing
         // An unknown control is a usage error (64) naming it; an unknown campaign is not found (3): locally and
         // remotely alike.
         for source in [store.arguments, remote] {
-            let refused = try runPushtally(["report", "variants", "--campaign", "spring sale", "--control", "Z"] + source)
+            let refused = try await runPushtally(["report", "variants", "--campaign", "spring sale", "--control", "Z"] + source)
             #expect(refused.status == 64, "\(refused.stderr)")
             #expect(refused.stderr.contains("control Z"), "\(refused.stderr)")
-            let missing = try runPushtally(["report", "variants", "--campaign", "autumn"] + source)
+            let missing = try await runPushtally(["report", "variants", "--campaign", "autumn"] + source)
             #expect(missing.status == 3, "\(missing.stderr)")
             #expect(missing.stderr.contains("autumn"))
         }
-        #expect(try server.stop() == 0)
+        #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
 
     /// On a terminal the arms read as an experiment: rates as percents, lift, and p-values as numbers.
     @Test func aTerminalGetsATable() async throws {
         let store = try await Self.seeded(.sqlite)
-        #expect(try store.server.stop() == 0)
-        let drawn = TerminalOutputTests.withoutColour(
+        #expect(try await store.server.stop() == 0)
+        let drawn = await TerminalOutputTests.withoutColour(
             try TerminalOutputTests.onTerminal(["report", "variants", "--campaign", "spring sale"] + store.arguments, columns: 160))
         let lines = drawn.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(lines == [

@@ -44,7 +44,7 @@ import Testing
     }
 
     /// The figures each row must have, counts from the pushes above and statistics from statsmodels.
-    static func expectFigures(_ rows: [[String: Any]], control: String) throws {
+    static func expectFigures(_ rows: [[String: Any]], control: String) async throws {
         let arms = ["A": (50, 25, 5), "B": (50, 35, 14), "control": (30, 12, 0), "solo": (1, 1, 1)]
         #expect(rows.map { $0["variant"] as? String } == ["A", "B", "control", "solo"])
         let base = try #require(arms[control])
@@ -56,7 +56,7 @@ import Testing
                 .init(Int64(opened), of: Int64(displayed), against: Int64(base.2), of: Int64(base.1)),
             ]
         }
-        let answers = try StatsmodelsReference.answers(cases)
+        let answers = try await StatsmodelsReference.answers(cases)
         for (index, row) in rows.enumerated() {
             let name = names[index]
             let (sent, displayed, opened) = arms[name]!
@@ -87,14 +87,14 @@ import Testing
             #expect(json.object["control"] as? String == "control")
             #expect(json.object["pushes_without_variant"] as? Int == 1)
             let rows = try #require(json.object["variants"] as? [[String: Any]])
-            try Self.expectFigures(rows, control: "control")
+            try await Self.expectFigures(rows, control: "control")
             // The control never opened: no open lift for anyone; a p-value where the pooled rate is not 0.
             #expect(rows.allSatisfy { $0["open_rate_lift"] is NSNull })
             #expect(rows[2]["pushes"] as? Int == 1 && rows[0]["pushes"] as? Int == 2)
 
             let chosen = try await Self.report(client, fixture, "?control=A")
             #expect(chosen.object["control"] as? String == "A")
-            try Self.expectFigures(try #require(chosen.object["variants"] as? [[String: Any]]), control: "A")
+            try await Self.expectFigures(try #require(chosen.object["variants"] as? [[String: Any]]), control: "A")
 
             // CSV holds the same figures as JSON, row for row, nulls as empty cells.
             let csv = try await Self.report(client, fixture, "?control=A&format=csv")

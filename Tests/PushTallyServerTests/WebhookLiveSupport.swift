@@ -67,7 +67,7 @@ struct LiveWebhook {
         _ kind: StoreKind, name: String, receiverOptions: [String] = [], events: [String] = ["receipt.displayed"],
         _ body: (LiveWebhook) async throws -> Void
     ) async throws {
-        let receiver = try WebhookReceiver(options: receiverOptions)
+        let receiver = try await WebhookReceiver(options: receiverOptions)
         defer { receiver.stop() }
         let store = try await StoreServer.start(kind, name: name, extraArguments: serveFlags)
         do {

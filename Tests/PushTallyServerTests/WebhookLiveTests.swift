@@ -48,14 +48,14 @@ import Testing
             let counter = AckCounter()
             let load = Task { await loadUntilDown(server, pushID: "k", workers: 4, perWorker: 5000, counter: counter) }
             #expect(try await eventually(seconds: 60) { counter.value >= 300 }, "the stream got going")
-            _ = try server.stop(signal: SIGKILL)
+            _ = try await server.stop(signal: SIGKILL)
             let acknowledged = Set(await load.value)
             #expect(acknowledged.count >= 300)
             // Receipts wait up to 0.5 s to be packed: the last ones acknowledged cannot have left before the kill,
             // so the restarted collector has work to finish.
             let beforeRestart = Set(live.receiver.received().flatMap(\.receiptIDs))
             #expect(!beforeRestart.isSuperset(of: acknowledged), "the kill came mid-stream")
-            let restarted = try live.store.startCollector("restarted")
+            let restarted = try await live.store.startCollector("restarted")
             defer { restarted.removeFiles() }
             let got = try await live.receiver.wait(seconds: 60) { Set($0.flatMap(\.receiptIDs)).isSuperset(of: acknowledged) }
             let missing = acknowledged.subtracting(got.flatMap(\.receiptIDs))
@@ -79,9 +79,9 @@ import Testing
             #expect(try await live.api.postReceipts([("p1", "lease-1", "d1")]) == 200)
             let first = try await live.receiver.wait(seconds: 10) { !$0.isEmpty }
             let id = try #require(first.first?.id)
-            _ = try server.stop(signal: SIGKILL)
+            _ = try await server.stop(signal: SIGKILL)
             let crashed = Date()
-            let restarted = try live.store.startCollector("restarted")
+            let restarted = try await live.store.startCollector("restarted")
             defer { restarted.removeFiles() }
             let again = try await live.receiver.wait(seconds: 40) { $0.filter { $0.id == id }.count >= 2 }
             #expect(again.filter { $0.id == id }.count >= 2, "the message in flight at the crash was never retried")
@@ -95,7 +95,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aHangingEndpointDelaysNoOtherEndpoint(kind: StoreKind) async throws {
         try await LiveWebhook.run(kind, name: "whhang", receiverOptions: ["--hang", "40"]) { live in
-            let prompt = try WebhookReceiver(options: [])
+            let prompt = try await WebhookReceiver(options: [])
             defer { prompt.stop() }
             let created = try await live.api.call(
                 "POST", "/v1/webhooks", json: #"{"url":"\#(prompt.url)","events":["receipt.displayed"]}"#)

@@ -17,7 +17,7 @@ import Testing
         await #expect(throws: FieldError.self) {
             _ = try await WebhookURLGuard(allowPrivate: true).approvedAddress(for: try WebhookURL("http://\(Self.host):1/hook"))
         }
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver()
         defer { receiver.stop() }
         try receiver.setSecret(Self.secret)
         let sender = WebhookSender(urlGuard: WebhookURLGuard(allowPrivate: true) { name in

@@ -23,13 +23,15 @@ public final class ChildProcess: @unchecked Sendable {
     public var standardOutput: Any?
     public var standardError: Any?
 
-    private let lock = NSLock()
+    // Guards `pid`, `status` and `waiters`; signalled when the child has exited.
+    private let exited = NSCondition()
     private var pid: pid_t = 0
     private var status: Int32?
+    private var waiters: [@Sendable () -> Void] = []
 
     public init() {}
 
-    public var processIdentifier: Int32 { lock.withLock { pid } }
+    public var processIdentifier: Int32 { exited.withLock { pid } }
 
     /// Starts the child; the parent's copies of the pipe ends the child uses are closed, so reading to the end
     /// of an output pipe ends when the child (and whatever it started) closes it.
@@ -82,57 +84,94 @@ public final class ChildProcess: @unchecked Sendable {
             }
         }
         try check(result, "posix_spawn \(executable)")
-        lock.withLock { pid = child }
+        exited.withLock { pid = child }
         for end in childEnds { try? end.close() }
+        startReaper(child)
     }
 
-    /// Whether the child has not exited yet (reaps it when it has).
-    public var isRunning: Bool { reap(blocking: false) == nil }
+    /// Waits for the child on a thread of its own: `waitpid` blocks, and a test waiting on the cooperative
+    /// pool would hold one of its few threads (two on two cores) from the servers and clients under test.
+    private func startReaper(_ child: pid_t) {
+        let reaper = Thread { [self] in
+            var raw: Int32 = 0
+            while waitpid(child, &raw, 0) == -1, errno == EINTR {}
+            exited.lock()
+            status = raw
+            let resumed = waiters
+            waiters = []
+            exited.broadcast()
+            exited.unlock()
+            for waiter in resumed { waiter() }
+        }
+        reaper.name = "child-reaper-\(child)"
+        reaper.stackSize = 64 << 10
+        reaper.start()
+    }
 
-    /// Blocks until the child exits.
-    public func waitUntilExit() { _ = reap(blocking: true) }
+    /// Whether the child has not exited yet.
+    public var isRunning: Bool { exited.withLock { pid > 0 && status == nil } }
+
+    /// Suspends (without holding a thread) until the child exits; at once if it never started.
+    public func waitUntilExit() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            onExit { continuation.resume() }
+        }
+    }
+
+    /// Suspends until the child exits or `timeout` passes; whether it exited. The timer is Dispatch's, so a
+    /// busy cooperative pool cannot stretch it.
+    public func waitUntilExit(timeout: Duration) async -> Bool {
+        let once = OnceFlag()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                if once.claim() { continuation.resume(returning: false) }
+            }
+            onExit { if once.claim() { continuation.resume(returning: true) } }
+        }
+    }
+
+    /// Runs `action` once the child has exited (at once if it has, or never started).
+    private func onExit(_ action: @escaping @Sendable () -> Void) {
+        exited.lock()
+        guard pid > 0, status == nil else {
+            exited.unlock()
+            return action()
+        }
+        waiters.append(action)
+        exited.unlock()
+    }
+
+    /// Blocks the calling thread until the child exits: only for threads of their own (see ``blocking(_:)``).
+    public func blockUntilExit() {
+        exited.lock()
+        while pid > 0, status == nil { exited.wait() }
+        exited.unlock()
+    }
 
     /// The exit code, or the number of the signal that ended the child (as `Foundation.Process` gives it).
     public var terminationStatus: Int32 {
-        guard let raw = reap(blocking: false) else { return 0 }
+        guard let raw = exited.withLock({ status }) else { return 0 }
         return exitedNormally(raw) ? (raw >> 8) & 0xff : raw & 0x7f
     }
 
     public var terminationReason: Process.TerminationReason {
-        guard let raw = reap(blocking: false) else { return .exit }
+        guard let raw = exited.withLock({ status }) else { return .exit }
         return exitedNormally(raw) ? .exit : .uncaughtSignal
     }
 
     /// Sends SIGTERM.
-    public func terminate() { kill(processIdentifier, SIGTERM) }
+    public func terminate() { send(SIGTERM) }
 
-    private func exitedNormally(_ raw: Int32) -> Bool { raw & 0x7f == 0 }
-
-    /// The raw wait status once the child has exited. Only one caller reaps; a concurrent one that finds the
-    /// child already reaped waits for the status to be recorded.
-    private func reap(blocking: Bool) -> Int32? {
-        let child: pid_t
-        lock.lock()
-        if let status { lock.unlock(); return status }
-        child = pid
-        lock.unlock()
-        guard child > 0 else { return nil }
-        while true {
-            var raw: Int32 = 0
-            let got = waitpid(child, &raw, blocking ? 0 : WNOHANG)
-            if got == child {
-                lock.withLock { status = raw }
-                return raw
-            }
-            if got == -1, errno == EINTR { continue }
-            if got == -1, errno == ECHILD {
-                if let recorded = lock.withLock({ status }) { return recorded }
-                usleep(1_000)
-                continue
-            }
-            return nil
+    /// Sends `signal` while the child runs: never to a pid that was reaped (and may be another process's now),
+    /// nor to 0 (the whole process group) before it started.
+    public func send(_ signal: Int32) {
+        exited.withLock {
+            if pid > 0, status == nil { kill(pid, signal) }
         }
     }
+
+    private func exitedNormally(_ raw: Int32) -> Bool { raw & 0x7f == 0 }
 
     private func check(_ code: Int32, _ what: String) throws {
         guard code == 0 else { throw TestFailure("ChildProcess: \(what) failed: \(String(cString: strerror(code)))") }
@@ -152,4 +191,20 @@ private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer
     let pointers = strings.map { strdup($0) }
     defer { pointers.forEach { free($0) } }
     return body(pointers + [nil])
+}
+
+/// True for the first caller of ``claim()`` only: whichever of two racing events comes first wins.
+public final class OnceFlag: @unchecked Sendable {
+    // Guards `claimed`.
+    private let lock = NSLock()
+    private var claimed = false
+
+    public init() {}
+
+    public func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
+    }
 }

@@ -31,29 +31,54 @@ public struct TestFailure: Error, CustomStringConvertible {
 }
 
 /// Output and exit status of a finished `pushtally` command.
-public struct CommandResult {
+public struct CommandResult: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
 }
 
-/// Runs `pushtally ARGS...` to completion.
-public func runPushtally(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-    let process = ChildProcess()
-    process.executableURL = try pushtallyBinary()
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+/// Runs `pushtally ARGS...` to completion; the wait happens on a thread of its own.
+public func runPushtally(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+    let executable = try pushtallyBinary()
+    return try await blocking {
+        let process = ChildProcess()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Standard error is drained beside standard output: a child that fills one pipe while the other is
+        // read would otherwise never finish.
+        let stderr = DrainedPipe(err)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.blockUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr.data(), as: UTF8.self))
+    }
+}
+
+/// A pipe read to its end by a thread of its own.
+final class DrainedPipe: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var read = Data()
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread { [self] in
+            read = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    /// Everything the pipe carried; blocks until its writers closed it, so call it off the cooperative pool.
+    func data() -> Data {
+        done.wait()
+        return read
+    }
 }
 
 /// A real `pushtally serve` process on a free loopback port with its own database file.
@@ -86,8 +111,12 @@ public final class ServerProcess: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
-    /// Starts the server and waits (at most 60 s) for its "listening" line.
-    public func start() throws {
+    /// Starts the server and waits (at most 60 s) for its "listening" line, reading it on a thread of its own.
+    public func start() async throws {
+        try await blocking { try self.startAndReadPort() }
+    }
+
+    private func startAndReadPort() throws {
         try process.run()
         let deadline = Date().addingTimeInterval(60)
         var text = ""
@@ -107,19 +136,18 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits (at most 60 s, a guard against hangs, not a timing check) for the exit status.
-    public func stop(signal: Int32 = SIGTERM) throws -> Int32 {
-        kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
+    public func stop(signal: Int32 = SIGTERM) async throws -> Int32 {
+        process.send(signal)
+        guard await process.waitUntilExit(timeout: .seconds(60)) else {
+            process.send(SIGKILL)
             throw TestFailure("server did not exit within 60 s of signal \(signal)")
         }
         return process.terminationStatus
     }
 
+    /// Kills the server if it still runs (its reaper collects it) and removes its folder.
     public func removeFiles() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 }
@@ -142,8 +170,12 @@ public func httpRequest(
 }
 
 /// Sends raw bytes over a TCP connection to loopback and returns everything read until the peer closes
-/// or `expectResponses` HTTP status lines have arrived.
-public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) throws -> String {
+/// or `expectResponses` HTTP status lines have arrived; the socket is read on a thread of its own.
+public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) async throws -> String {
+    try await blocking { try blockingRawExchange(port: port, bytes, expectResponses: expectResponses) }
+}
+
+private func blockingRawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestFailure("socket failed") }
     defer { close(fd) }
@@ -203,8 +235,26 @@ public final class RawConnection: @unchecked Sendable {
         return bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
-    /// Reads one bodiless response's head (up to the blank line), or what arrived before a close or timeout.
-    public func readResponse() -> String {
+    /// Reads one bodiless response's head (up to the blank line), or what arrived before a close or timeout,
+    /// on a thread of its own.
+    public func readResponse() async -> String {
+        await blockingCall { $0.blockingReadResponse() }
+    }
+
+    /// Reads until the server closes the connection (true) or the receive timeout passes (false), on a
+    /// thread of its own.
+    public func waitForClose() async -> Bool {
+        await blockingCall { $0.blockingWaitForClose() }
+    }
+
+    private func blockingCall<Value: Sendable>(_ work: @escaping @Sendable (RawConnection) -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work(self)) }.start()
+        }
+    }
+
+    /// ``readResponse()`` on the calling thread, for a client loop that runs on a thread of its own.
+    public func blockingReadResponse() -> String {
         var received: [UInt8] = []
         var byte: UInt8 = 0
         while !received.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)), recv(fd, &byte, 1, 0) == 1 {
@@ -213,8 +263,7 @@ public final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// Reads until the server closes the connection (true) or the receive timeout passes (false).
-    public func waitForClose() -> Bool {
+    private func blockingWaitForClose() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
@@ -259,20 +308,23 @@ public func boundLoopbackSocket(listening: Bool = false) throws -> (fd: Int32, p
 }
 
 /// Runs a command, returning its exit status and standard output; with `includingErrors`, standard error goes
-/// into the same output as it is written (for tools that report their failures there).
+/// into the same output as it is written (for tools that report their failures there). The wait happens on a
+/// thread of its own.
 public func runProcess(
     _ executable: String, _ arguments: [String], includingErrors: Bool = false
-) throws -> (status: Int32, output: String) {
-    let process = ChildProcess()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = includingErrors ? pipe : FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+) async throws -> (status: Int32, output: String) {
+    try await blocking {
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = includingErrors ? pipe : FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.blockUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }
 
 /// Runs blocking work (socket reads, waiting for a process) on a thread of its own and awaits it, so that it

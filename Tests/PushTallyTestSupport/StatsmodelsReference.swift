@@ -25,8 +25,12 @@ public enum StatsmodelsReference {
         }
     }
 
-    /// Asks statsmodels about every case at once (one Python start).
-    public static func answers(_ cases: [Case]) throws -> [Answer] {
+    /// Asks statsmodels about every case at once (one Python start), waiting on a thread of its own.
+    public static func answers(_ cases: [Case]) async throws -> [Answer] {
+        try await blocking { try blockingAnswers(cases) }
+    }
+
+    private static func blockingAnswers(_ cases: [Case]) throws -> [Answer] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -41,12 +45,12 @@ public enum StatsmodelsReference {
         let request = cases.map { ["count": [$0.x1, $0.x2], "nobs": [$0.n1, $0.n2]] }
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
         try input.fileHandleForWriting.close()
+        let failure = DrainedPipe(errors)
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        let failure = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.blockUntilExit()
         guard process.terminationStatus == 0 else {
             throw TestFailure("Tests/stats/proportions.py failed (is statsmodels installed? scripts/install-deps --test): "
-                + String(decoding: failure, as: UTF8.self))
+                + String(decoding: failure.data(), as: UTF8.self))
         }
         let answers = try JSONDecoder().decode([Answer].self, from: data)
         guard answers.count == cases.count else { throw TestFailure("statsmodels answered \(answers.count) of \(cases.count) cases") }

@@ -27,18 +27,18 @@ public struct StoreServer: Sendable {
             directory: directory, database: postgres,
             extraArguments: (postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path])
                 + extraArguments)
-        try server.start()
+        try await server.start()
         return StoreServer(server: server, postgres: postgres, extraArguments: extraArguments)
     }
 
     /// Starts another `serve` on the same store with the same flags (its log in a folder `name` of this one's):
     /// a restart once the first has stopped, or a second collector beside it. The caller stops it; it prints
     /// no admin token, since the store has one already.
-    public func startCollector(_ name: String) throws -> ServerProcess {
+    public func startCollector(_ name: String) async throws -> ServerProcess {
         let collector = try ServerProcess(
             directory: server.directory.appendingPathComponent(name), database: database,
             extraArguments: (postgres == nil ? [] : ["--device-secret", secretPath]) + extraArguments)
-        try collector.start()
+        try await collector.start()
         return collector
     }
 

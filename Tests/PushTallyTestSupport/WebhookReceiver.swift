@@ -41,7 +41,7 @@ public final class WebhookReceiver: @unchecked Sendable {
     public var url: String { "http://127.0.0.1:\(port)/hook" }
 
     /// Starts it and waits (at most 30 s) for its port. `options`: `--fail N` or `--status CODE`.
-    public init(options: [String] = []) throws {
+    public init(options: [String] = []) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-receiver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -59,7 +59,7 @@ public final class WebhookReceiver: @unchecked Sendable {
                 self.port = port
                 return
             }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         stop()
         throw TestFailure("the webhook receiver did not start (is `pip install standardwebhooks` done?): \(errors)")
@@ -102,10 +102,8 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     /// Stops the receiver and removes its files.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // Its reaper thread collects it.
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 }
