@@ -78,6 +78,8 @@ let package = Package(
         ),
         // A typed client of the HTTP API, on the core's request and answer types (`pushtally --server`).
         .target(name: "PushTallyAPI", dependencies: ["PushTallyCore"]),
+        // The system zlib (zlib1g-dev), for inflating request bodies member by member.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(
             name: "PushTallyServer",
             dependencies: [
@@ -94,6 +96,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                // zlib itself for request bodies: compress-nio inflates one gzip member and cannot tell a
+                // stream that ended from one cut short, both of which a body must be refused for.
+                "CZlib",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // Webhook deliveries: pooled HTTP/1.1 and TLS, redirects off, each host pinned to the address

@@ -15,7 +15,8 @@ extension FastPathStateMachine {
             return startIngest(
                 IngestRequest(
                     target: request.head.uri, fields: request.fields, route: request.route, kind: request.kind,
-                    slot: firstSlot + answers.count))
+                    slot: firstSlot + answers.count),
+                keepAlive: request.head.isKeepAlive)
         }
         passedInFlight += 1
         reading = .passing
@@ -46,12 +47,19 @@ extension FastPathStateMachine {
                 reading = .discarding(bytes: 0)
                 return .nothing
             }
+            if let refusal = head.conformanceRefusal {
+                // In its turn: after the router's responses in flight, like any request of this path.
+                if passedInFlight > 0 { return nil }
+                guard case .answer(let slot) = refuseAndClose(routerMayAnswer: false) else { return nil }
+                return .refuse(refusal, slot: slot)
+            }
             let expectsContinue = head.expectsContinue
             if configuration.answersIngest || expectsContinue, case let (route, kind)? = head.ingestRoute {
                 if passedInFlight > 0 { return nil }
                 guard expectsContinue else {
                     return startIngest(
-                        IngestRequest(target: head.uri, fields: head.ingestFields, route: route, kind: kind, slot: firstSlot + answers.count))
+                        IngestRequest(target: head.uri, fields: head.ingestFields, route: route, kind: kind, slot: firstSlot + answers.count),
+                        keepAlive: head.isKeepAlive)
                 }
                 // `100 Continue` may only be written with nothing unanswered ahead of it.
                 if !answers.isEmpty { return nil }
@@ -61,6 +69,8 @@ extension FastPathStateMachine {
             }
             if !answers.isEmpty || (expectsContinue && passedInFlight > 0) { return nil }
             passedInFlight += 1
+            // HTTP/1.0 without keep-alive: the router answers this one, and nothing after it is read.
+            if !head.isKeepAlive { closeAfterAnswers = true }
             reading = .passing
             return expectsContinue ? .continueThenForward(part) : .forward(part)
         case (.awaitingContinue, _):
@@ -102,9 +112,11 @@ extension FastPathStateMachine {
         }
     }
 
-    mutating func startIngest(_ request: IngestRequest) -> PartAction {
+    /// - Parameter keepAlive: whether the connection may stay open after this request (`Connection: close`, and
+    ///   HTTP/1.0 without `keep-alive`, say no).
+    mutating func startIngest(_ request: IngestRequest, keepAlive: Bool) -> PartAction {
         answers.append(nil)
-        if request.fields.value(of: .connection)?.lowercased() == "close" { closeAfterAnswers = true }
+        if !keepAlive { closeAfterAnswers = true }
         guard configuration.bodyLimit.admitsDeclaredLength(request.fields) else {
             reading = .discarding(bytes: 0)
             return .refuseTooLarge(request)

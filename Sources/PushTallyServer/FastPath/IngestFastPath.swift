@@ -38,6 +38,13 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var plainHead: (status: HTTPResponse.Status, date: String, head: HTTPResponseHead)?
     /// The response the router is writing answers a CONNECT: the parser reads nothing after one, so close.
     private var closeAfterRouterResponse = false
+    /// The router's response being written is the connection's last: it says `Connection: close`, and the
+    /// connection closes after its end.
+    private var closingRouterResponse = false
+    /// SwiftNIO's parser failed: what it reports after that (bytes refused in its error state) is not news.
+    private var parserFailed = false
+    /// A refusal waiting for the router's responses in flight (``FastPathStateMachine/refusalAfterRouter()``).
+    private var pendingRefusal: APIError?
     /// A part went on to the router in this read cycle: only then does its async channel need read-complete
     /// (2.8 % of the event loops' samples on single receipts went to passing it on for nothing).
     private var forwardedThisRead = false
@@ -101,24 +108,48 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // Hummingbird's responses pass through here; when one ends, the requests held for it may go.
-        guard closeAfterRouterResponse else {
-            context.write(data, promise: promise)
-            if case .end = unwrapOutboundIn(data), machine.routerResponseEnded(now: .now()) { releaseHeld(context) }
-            return
-        }
         switch unwrapOutboundIn(data) {
-        case .head(var head):
+        case .head(var head) where head.status.code >= 200 && (closeAfterRouterResponse || machine.routerResponseIsLast):
+            closingRouterResponse = true
             head.headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .body:
-            context.write(data, promise: promise)
-        case .end:
+        case .end where closingRouterResponse:
             context.writeAndFlush(data, promise: promise)
             context.close(promise: nil)
+        case .end:
+            context.write(data, promise: promise)
+            if machine.routerResponseEnded(now: .now()) { releaseHeld(context) }
+            if let refusal = pendingRefusal, let slot = machine.refusalAfterRouter() {
+                pendingRefusal = nil
+                answer(refusal, slot: slot, context)
+            }
+        case .head, .body:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if parserFailed, error is ByteToMessageDecoderError { return }
+        guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        // The client's mistake (or its disconnect mid-request): a JSON 4xx in its turn, then the close, on
+        // both paths. Hummingbird's own handler would answer an empty 400 between requests, and a 500 from a
+        // route whose body failed.
+        parserFailed = true
+        let refusal = APIError(parserError)
+        switch machine.refuseAndClose(routerMayAnswer: true) {
+        case .passToRouter: context.fireErrorCaught(error)
+        case .afterRouter: pendingRefusal = refusal
+        case .answer(let slot): answer(refusal, slot: slot, context)
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            // Every complete request before a half-close is answered, in order, before the router hears of it
+            // (it closes the connection at once when it has nothing in flight).
+            if machine.inputClosed() { context.fireUserInboundEventTriggered(event) }
+            return
+        }
         guard event is ChannelShouldQuiesceEvent else {
             return context.fireUserInboundEventTriggered(event)
         }
@@ -157,6 +188,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             shared.pipeline.process(pipelineRequest(request), body: body, sink: sink)
         case .refuseTooLarge(let request):
             answer(IngestPipeline.refusal(shared.pipeline.reader.tooLarge, pipelineRequest(request)), slot: request.slot, context)
+        case .refuse(let refusal, let slot):
+            answer(refusal, slot: slot, context)
         case .close:
             context.close(promise: nil)
         }
@@ -202,6 +235,19 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         writeReadyAnswers(context)
     }
 
+    /// A refusal of the connection's last request, in its turn (not counted as an ingest answer: it may not be
+    /// one). Logged as any client mistake is.
+    private func answer(_ refusal: APIError, slot: Int, _ context: ChannelHandlerContext) {
+        shared.logger.info(
+            "rejected",
+            metadata: [
+                "status": "\(refusal.status.code)", "error": "\(refusal.code)", "field": "\(refusal.field ?? "-")",
+                "peer": "\(peer.map { "\($0)" } ?? "-")",
+            ])
+        machine.answerReady(.init(head: HTTPResponse(status: refusal.status, headerFields: refusal.responseHeaders), body: refusal.body), slot: slot)
+        writeReadyAnswers(context)
+    }
+
     /// Writes the answers that are ready and have no unanswered request ahead of them.
     private func writeReadyAnswers(_ context: ChannelHandlerContext) {
         guard self.context != nil else { return }
@@ -216,9 +262,10 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         context.flush()
         switch machine.answersWritten(now: .now()) {
         case .nothing: break
-        case .close: context.close(promise: nil)
+        case .close: return context.close(promise: nil)
         case .releaseHeld: releaseHeld(context)
         }
+        if machine.inputClosedMayPass() { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
     }
 
     /// The answer's head with the framing fields: `Content-Length`, `Date`, `Server`, and `Connection: close`
@@ -254,6 +301,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelReadComplete()
         }
         if read { context.read() }
+        if machine.inputClosedMayPass() { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
     }
 
     // MARK: Idle timeout and eviction

@@ -1,4 +1,3 @@
-import CompressNIO
 import Hummingbird
 import NIOCore
 import PushTallyCore
@@ -52,12 +51,11 @@ struct BodyReader: Sendable {
     func inflate(_ body: ByteBuffer, contentEncoding: String?) throws -> ByteBuffer {
         guard try isGzip(contentEncoding: contentEncoding) else { return body }
         do {
-            var body = body
-            return try body.decompress(with: .gzip(), maxSize: maxBytes)
-        } catch let error as CompressNIOError where error == .bufferOverflow {
+            return try GzipBody.inflate(body, maxBytes: maxBytes)
+        } catch .tooLarge {
             throw APIError(.contentTooLarge, "body_too_large", "the body inflates past \(maxBytes) bytes")
-        } catch {
-            throw APIError(.badRequest, "malformed_gzip", "the body is not valid gzip")
+        } catch .malformed(let reason) {
+            throw APIError(.badRequest, "malformed_gzip", "the body is not valid gzip: \(reason)")
         }
     }
 

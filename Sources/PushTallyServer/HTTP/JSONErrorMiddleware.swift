@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 import PushTallyCore
 
 /// Turns every error into a JSON error response, so no client ever sees an HTML or empty error body,
@@ -46,6 +47,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as APIError:
             return error
         case let error as FieldError:
+            return APIError(error)
+        case let error as HTTPParserError:
+            // A route's body that broke mid-way (bad chunking, a client gone before its end): the client's.
             return APIError(error)
         case let error as HTTPError:
             return APIError(error.status, code(for: error.status), error.body ?? error.status.reasonPhrase, headers: error.headers)

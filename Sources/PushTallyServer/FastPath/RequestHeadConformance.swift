@@ -1,0 +1,56 @@
+import NIOHTTP1
+
+/// The rules of RFC 9112 that a request head can break after SwiftNIO's parser accepted it, checked once for
+/// both paths (every head passes the fast path first).
+extension HTTPRequestHead {
+    /// Why the connection cannot go on after this head, or `nil` when it conforms:
+    /// - `Host` missing from an HTTP/1.1 request, or given more than once (§3.2: 400);
+    /// - a transfer coding other than `chunked` (§6.1: 501, as no other is understood here), or `chunked` not
+    ///   last or given twice, which leaves the body's length unknown (§6.3: 400).
+    var conformanceRefusal: APIError? {
+        var hosts = 0
+        var codings: [Substring] = []
+        for (name, value) in headers {
+            if Self.isName(name, "host") {
+                hosts += 1
+            } else if Self.isName(name, "transfer-encoding") {
+                for coding in value.split(separator: ",") {
+                    let trimmed = coding.trimmingSpaces
+                    if !trimmed.isEmpty { codings.append(trimmed) }
+                }
+            }
+        }
+        if hosts > 1 {
+            return APIError(.badRequest, "malformed_http", "the request has \(hosts) Host fields; HTTP/1.1 allows one", field: "Host")
+        }
+        if hosts == 0, version.major == 1, version.minor >= 1 {
+            return APIError(.badRequest, "malformed_http", "an HTTP/1.1 request needs a Host field", field: "Host")
+        }
+        guard !codings.isEmpty else { return nil }
+        if let unknown = codings.first(where: { !Self.isName($0, "chunked") }) {
+            return APIError(
+                .notImplemented, "unsupported_transfer_encoding",
+                "Transfer-Encoding \(unknown) is not supported; send the body chunked or with a Content-Length (gzip goes in Content-Encoding)",
+                field: "Transfer-Encoding")
+        }
+        if codings.count > 1 {
+            return APIError(.badRequest, "malformed_http", "Transfer-Encoding names chunked more than once", field: "Transfer-Encoding")
+        }
+        return nil
+    }
+
+    /// ASCII case-insensitive equality against a lower-case name.
+    private static func isName(_ name: some StringProtocol, _ lowercase: String) -> Bool {
+        name.utf8.count == lowercase.utf8.count && zip(name.utf8, lowercase.utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs around it (optional whitespace in a field's list).
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}
