@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Answer receipts and actions on the event loop (the fast path); --no-fast-path routes them like every other request, to compare.")
     var fastPath = true
 
-    @Flag(help: "Let webhook URLs reach loopback, private and link-local addresses (refused by default: SSRF).")
+    @Flag(help: "Let webhook URLs reach loopback, private, link-local and other special-purpose addresses (refused by default: SSRF).")
     var allowPrivateWebhooks = false
 
     @Option(help: "Seconds between alert evaluations.")

@@ -24,7 +24,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Option(help: "A note saying what the endpoint is for.")
         var description: String?
 
-        @Flag(help: "With --database: allow a receiver on a loopback, private or link-local address (as serve's flag).")
+        @Flag(help: "With --database: allow a receiver on a loopback, private, link-local or other special-purpose address (as serve's flag).")
         var allowPrivateWebhooks = false
 
         @Flag(help: "Print the API's JSON answer.")

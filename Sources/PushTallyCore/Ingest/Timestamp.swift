@@ -12,8 +12,8 @@ public enum Timestamp {
             if let seconds = Double(trimmed), trimmed.first?.isNumber == true || trimmed.first == "-" {
                 return try millis(seconds: seconds, field: field)
             }
-            if let date = parseISO8601(trimmed) {
-                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            if let millis = parseISO8601(trimmed) {
+                return millis
             }
             throw FieldError(
                 "bad_timestamp", "\(field) must be unix seconds or ISO 8601 (2026-11-20T08:00:00Z)", field: field)
@@ -32,9 +32,42 @@ public enum Timestamp {
         return Int64((seconds * 1000).rounded(.down))
     }
 
-    private static func parseISO8601(_ text: String) -> Date? {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle().parse(text)
+    /// Milliseconds since 1970 of an ISO 8601 date and time with its zone, read in the proleptic Gregorian calendar
+    /// that ``iso8601(millis:offsetSeconds:)`` writes. By hand rather than with Foundation: its parsers switch to
+    /// the Julian calendar before 1582-10-15, so an old time came back days away from what was sent.
+    ///
+    /// As lenient as Foundation's `Date.ISO8601FormatStyle` was, so that no client that worked stops working: any
+    /// number of digits up to ten in each date and time field, `Z` or `z`, `GMT` or `UTC` (with or without an
+    /// offset), offsets with or without their colon, minutes or seconds, and anything after the zone (RFC 9557's
+    /// `[Europe/Paris]`, say) ignored. Stricter where Foundation rolled over instead of refusing: a day past its
+    /// month's end, an hour past 24:00:00, a minute or an offset's minutes or seconds past 59, and times past the
+    /// year 9999 (the bound unix seconds have) are no time at all. A leap second (`:60`) is the next minute's
+    /// first second, as it was.
+    static func parseISO8601(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var reader = ISO8601Reader(bytes: bytes)
+            return reader.millis()
+        }
+    }
+
+    /// The day number of a proleptic Gregorian date (Howard Hinnant's days-from-civil, the inverse of ``civilDate``).
+    public static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Days in `month` of `year`, proleptic Gregorian (1900 has no February 29th, 2000 and the year 0 have one).
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Formats milliseconds since 1970 as ISO 8601 in UTC, with milliseconds when they are not zero.
@@ -78,5 +111,106 @@ public enum Timestamp {
         let digits = String(value.magnitude)
         let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
         return value < 0 ? "-" + padded : padded
+    }
+}
+
+/// Reads `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)` one byte at a time; see ``Timestamp/parseISO8601(_:)`` for what it takes.
+private struct ISO8601Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    mutating func millis() -> Int64? {
+        guard let year = number()?.value, skip("-"), let month = number()?.value, (1...12).contains(month), skip("-"),
+            let day = number()?.value, (1...Timestamp.daysIn(month: month, year: year)).contains(day), skip("T"),
+            let hour = number()?.value, skip(":"), let minute = number()?.value, minute <= 59, skip(":"),
+            let second = number()?.value, second <= 60
+        else { return nil }
+        var nanoseconds: Int64 = 0
+        if skip(".") {
+            // Ten digits or more were refused before, as past a nanosecond.
+            guard let (fraction, digits) = number(), digits <= 9 else { return nil }
+            nanoseconds = fraction * (0..<(9 - digits)).reduce(1) { power, _ in power * 10 }
+        }
+        // 24:00:00 is the end of the day, which is the next day's start; any other hour past 23 is no time.
+        guard hour <= 23 || (hour == 24 && minute == 0 && second == 0 && nanoseconds == 0),
+            let offset = zoneOffsetSeconds()
+        else { return nil }
+        let seconds = Timestamp.daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        guard Double(abs(seconds)) <= Timestamp.maximumSeconds else { return nil }
+        return seconds * 1000 + nanoseconds / 1_000_000
+    }
+
+    /// Seconds east of UTC: `Z`, `GMT` or `UTC` (optionally followed by an offset), or `+`/`-` and an offset.
+    private mutating func zoneOffsetSeconds() -> Int64? {
+        guard let designator = next() else { return nil }
+        let sign: Int64
+        switch designator | 0x20 {  // ASCII lowercase
+        case UInt8(ascii: "z"):
+            return 0
+        case UInt8(ascii: "g"), UInt8(ascii: "u"):
+            let rest: [UInt8] = designator | 0x20 == UInt8(ascii: "g") ? Array("mt".utf8) : Array("tc".utf8)
+            guard rest.allSatisfy({ letter in next().map { $0 | 0x20 } == letter }) else { return nil }
+            if skip("+") {
+                sign = 1
+            } else if skip("-") {
+                sign = -1
+            } else {
+                return 0
+            }
+        default:
+            if designator == UInt8(ascii: "+") {
+                sign = 1
+            } else if designator == UInt8(ascii: "-") {
+                sign = -1
+            } else {
+                return nil
+            }
+        }
+        guard let hours = number(maxDigits: 2)?.value else { return nil }
+        var minutes: Int64 = 0
+        var seconds: Int64 = 0
+        if skip(":") || peek().map(isDigit) == true {
+            guard let value = number(maxDigits: 2)?.value else { return nil }
+            minutes = value
+            _ = skip(":")
+            if peek().map(isDigit) == true {
+                seconds = number(maxDigits: 2)?.value ?? 0
+            }
+        }
+        let total = hours * 3600 + minutes * 60 + seconds
+        // Eighteen hours is as far as any zone reaches, and as far as Foundation's parser took.
+        guard minutes <= 59, seconds <= 59, total <= 18 * 3600 else { return nil }
+        return sign * total
+    }
+
+    /// Up to `maxDigits` ASCII digits (at least one), and how many there were.
+    private mutating func number(maxDigits: Int = 10) -> (value: Int64, digits: Int)? {
+        var value: Int64 = 0
+        var digits = 0
+        while digits < maxDigits, let byte = peek(), isDigit(byte) {
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? (value, digits) : nil
+    }
+
+    private mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard peek() == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func next() -> UInt8? {
+        defer { index += 1 }
+        return peek()
+    }
+
+    private func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }

@@ -28,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     /// Answer the ingest routes on the event loop (``IngestFastPath``) rather than through the router: the same
     /// code and promises, about twice the throughput. Off only to compare the two (`serve --no-fast-path`).
     public var ingestFastPath = true
-    /// Let webhook URLs reach loopback, private and link-local addresses (`serve --allow-private-webhooks`).
+    /// Let webhook URLs reach loopback, private, link-local and other special-purpose addresses (`serve --allow-private-webhooks`).
     public var allowPrivateWebhooks = false
     /// When failed webhook deliveries are retried, and for how long.
     public var webhookRetry = WebhookRetryPolicy()

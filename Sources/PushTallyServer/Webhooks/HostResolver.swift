@@ -69,12 +69,12 @@ public struct WebhookURLGuard: Sendable {
         }
         // Every address, not only the first: a name with one public and one private address could be
         // connected to the private one by a later lookup.
-        if !allowPrivate, let blocked = addresses.first(where: WebhookAddressPolicy.isPrivate) {
+        if !allowPrivate, let refusal = addresses.lazy.compactMap(WebhookAddressPolicy.refusal(for:)).first {
+            let reason = WebhookAddressPolicy.isAddressLiteral(url.host)
+                ? refusal.description
+                : "\(url.host) resolves to \(refusal.subject), which is \(refusal.range), not a public address"
             throw FieldError(
-                "private_address",
-                "\(url.host) resolves to \(blocked), a loopback, private, link-local or metadata address; "
-                    + "start the server with --allow-private-webhooks to allow it",
-                field: field)
+                "private_address", reason + "; start the server with --allow-private-webhooks to allow it", field: field)
         }
         return first
     }
