@@ -170,12 +170,13 @@ public func httpRequest(
 }
 
 /// Sends raw bytes over a TCP connection to loopback and returns everything read until the peer closes
-/// or `expectResponses` HTTP status lines have arrived; the socket is read on a thread of its own.
-public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1) async throws -> String {
-    try await blocking { try blockingRawExchange(port: port, bytes, expectResponses: expectResponses) }
+/// or `expectResponses` HTTP status lines have arrived; the socket is read on a thread of its own. With
+/// `halfClose`, the client shuts its sending side down after the bytes (`shutdown(SHUT_WR)`).
+public func rawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int = 1, halfClose: Bool = false) async throws -> String {
+    try await blocking { try blockingRawExchange(port: port, bytes, expectResponses: expectResponses, halfClose: halfClose) }
 }
 
-private func blockingRawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int) throws -> String {
+private func blockingRawExchange(port: Int, _ bytes: [UInt8], expectResponses: Int, halfClose: Bool) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestFailure("socket failed") }
     defer { close(fd) }
@@ -189,7 +190,8 @@ private func blockingRawExchange(port: Int, _ bytes: [UInt8], expectResponses: I
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard connected == 0 else { throw TestFailure("connect failed") }
-    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    if halfClose { shutdown(fd, Int32(SHUT_WR)) }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {

@@ -27,8 +27,14 @@ enum LooseJSONValue: Decodable {
             self = .unsupported("boolean \(bool)")
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
+        } else if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil {
+            self = .unsupported("an object")
+        } else if (try? decoder.unkeyedContainer()) != nil {
+            self = .unsupported("an array")
         } else {
-            self = .unsupported("object or array")
+            // Strings that are not text were refused before decoding (JSONTextCheck): what is left is a number
+            // no 64-bit float holds, such as 1e309.
+            self = .unsupported("a number beyond the range of a 64-bit float")
         }
     }
 }
@@ -76,9 +82,11 @@ public enum EventBody: Sendable {
             switch first {
             case UInt8(ascii: "{"):
                 if let event = FlatJSONScanner.event(bytes) { return .single(event) }
+                if let problem = JSONTextCheck.problem(in: bytes, of: "the body") { throw problem }
                 return .single(try JSONDecoder().decode(RawEvent.self, from: Data(bytes)))
             case UInt8(ascii: "["):
                 if let events = FlatJSONScanner.events(array: bytes) { return .batch(events.map { .success($0) }) }
+                if let problem = JSONTextCheck.problem(in: bytes, of: "the body") { throw problem }
                 return .batch(try JSONDecoder().decode([RawEvent].self, from: Data(bytes)).map { .success($0) })
             case nil:
                 throw FieldError("empty_body", "the request body is empty")
@@ -110,6 +118,10 @@ public enum EventBody: Sendable {
             guard line.contains(where: { !FlatJSONScanner.isWhitespace($0) }) else { continue }
             if let event = FlatJSONScanner.event(line) {
                 events.append(.success(event))
+                continue
+            }
+            if let problem = JSONTextCheck.problem(in: line, of: "the line") {
+                events.append(.failure(problem))
                 continue
             }
             do {

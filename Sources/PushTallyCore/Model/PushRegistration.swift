@@ -93,7 +93,9 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw FieldError("malformed_json", "the body is not valid JSON")
+            // Said as what it is when the text itself is the trouble, as on the ingest routes.
+            let problem = data.withUnsafeBytes { JSONTextCheck.problem(in: $0, of: "the body") }
+            throw problem ?? FieldError("malformed_json", "the body is not valid JSON")
         }
     }
 

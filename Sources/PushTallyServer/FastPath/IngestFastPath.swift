@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import PushTallyCore
@@ -244,6 +245,10 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 "status": "\(refusal.status.code)", "error": "\(refusal.code)", "field": "\(refusal.field ?? "-")",
                 "peer": "\(peer.map { "\($0)" } ?? "-")",
             ])
+        Counter(
+            label: "pushtally_http_requests_total",
+            dimensions: [("route", "unmatched"), ("method", "unparsed"), ("status", String(refusal.status.code))]
+        ).increment()
         machine.answerReady(.init(head: HTTPResponse(status: refusal.status, headerFields: refusal.responseHeaders), body: refusal.body), slot: slot)
         writeReadyAnswers(context)
     }

@@ -12,6 +12,15 @@ struct BodyReader: Sendable {
         try inflate(try await collect(request), contentEncoding: request.headers[.contentEncoding])
     }
 
+    /// `body` without a leading UTF-8 byte-order mark: one rule for every body (JSON, NDJSON, forms, push
+    /// records), as RFC 8259 §8.1 lets a reader ignore the mark, and Windows tools write it.
+    static func withoutByteOrderMark(_ body: ByteBuffer) -> ByteBuffer {
+        guard body.readableBytes >= 3, body.getBytes(at: body.readerIndex, length: 3) == [0xEF, 0xBB, 0xBF] else { return body }
+        var body = body
+        body.moveReaderIndex(forwardBy: 3)
+        return body
+    }
+
     /// The whole body as sent, refused when its declared length or its length on the wire is over the limit.
     func collect(_ request: Request) async throws -> ByteBuffer {
         try checkDeclaredLength(request.headers)
@@ -49,9 +58,9 @@ struct BodyReader: Sendable {
 
     /// The body as sent (`identity`) or gzip-inflated, never past the limit.
     func inflate(_ body: ByteBuffer, contentEncoding: String?) throws -> ByteBuffer {
-        guard try isGzip(contentEncoding: contentEncoding) else { return body }
+        guard try isGzip(contentEncoding: contentEncoding) else { return Self.withoutByteOrderMark(body) }
         do {
-            return try GzipBody.inflate(body, maxBytes: maxBytes)
+            return Self.withoutByteOrderMark(try GzipBody.inflate(body, maxBytes: maxBytes))
         } catch .tooLarge {
             throw APIError(.contentTooLarge, "body_too_large", "the body inflates past \(maxBytes) bytes")
         } catch .malformed(let reason) {
