@@ -10,8 +10,10 @@ enum ReferenceDecoder {
         do {
             switch first {
             case UInt8(ascii: "{"):
+                if let problem = textProblem(data, "the body") { throw problem }
                 return .single(try JSONDecoder().decode(RawEvent.self, from: data))
             case UInt8(ascii: "["):
+                if let problem = textProblem(data, "the body") { throw problem }
                 return .batch(try JSONDecoder().decode([RawEvent].self, from: data).map { .success($0) })
             case nil:
                 throw FieldError("empty_body", "the request body is empty")
@@ -30,6 +32,10 @@ enum ReferenceDecoder {
         var events: [Result<RawEvent, FieldError>] = []
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             guard line.contains(where: { !isJSONWhitespace($0) }) else { continue }
+            if let problem = textProblem(Data(line), "the line") {
+                events.append(.failure(problem))
+                continue
+            }
             do {
                 events.append(.success(try decoder.decode(RawEvent.self, from: Data(line))))
             } catch {
@@ -37,6 +43,11 @@ enum ReferenceDecoder {
             }
         }
         return .batch(events)
+    }
+
+    /// Text that is not text is refused before any decoder reads it, whichever path reads the rest.
+    static func textProblem(_ data: Data, _ what: String) -> FieldError? {
+        data.withUnsafeBytes { JSONTextCheck.problem(in: $0, of: what) }
     }
 
     static func isJSONWhitespace(_ byte: UInt8) -> Bool {
