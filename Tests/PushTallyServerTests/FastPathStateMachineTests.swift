@@ -53,6 +53,7 @@ import Testing
             case .checkContinue(let request): return ["check \(request.route.path)"]
             case .continueThenForward(.head(let head)): return ["100", "router: \(head.method.rawValue) \(head.uri)"]
             case .continueThenForward: return ["100"]
+            case .refuse(let error, let slot): return ["refuse \(slot): \(error.code)"]
             }
         }
 
