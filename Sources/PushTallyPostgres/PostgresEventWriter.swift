@@ -30,8 +30,8 @@ enum PostgresEventWriter {
     /// upsert as one statement, commit.
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, attributionWindows: AttributionWindows, shard: Int64,
-        subscriptions: SubscriptionCache? = nil, memory: OneStatementState? = nil, on connection: PostgresConnection,
-        logger: Logger
+        subscriptions: SubscriptionCache? = nil, memory: OneStatementState? = nil, actions: ActionFold,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
         // Every device that may be touched, retries included (only known after the dedupe keys): a few spare locks.
@@ -51,7 +51,8 @@ enum PostgresEventWriter {
             return event.duplicate ?? duplicate
         }
         let counted = Array(zip(events, duplicates))
-        var counter = try await count(counted, maturityWindow: maturityWindow, memory: memory, on: connection, logger: logger)
+        var counter = try await count(
+            counted, maturityWindow: maturityWindow, actions: actions, memory: memory, on: connection, logger: logger)
         var touches = AttributionTouches()
         for (event, duplicate) in counted {
             touches.add(
@@ -153,13 +154,13 @@ enum PostgresEventWriter {
     /// push locks, so a registration is either wholly before or after. `memory` keeps what was read for the
     /// one-statement commits that follow.
     static func count(
-        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, memory: OneStatementState? = nil,
+        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, actions: ActionFold, memory: OneStatementState? = nil,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> RollupCounter {
         let timed = Array(RollupCounter.timedPushIDs(events))
         let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
         memory?.remember(timed, sentAt: sentAt)
-        var counter = RollupCounter(maturityWindow: maturityWindow)
+        var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
         for (event, duplicate) in events {
             counter.add(event, duplicate: duplicate) { sentAt[$0] }
         }

@@ -17,7 +17,7 @@ enum PostgresOneStatementCommit {
     /// go through the transaction path instead (nothing was stored then).
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, state: OneStatementState,
-        subscriptions: SubscriptionCache?, on connection: PostgresConnection, logger: Logger
+        subscriptions: SubscriptionCache?, actions: ActionFold, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool]? {
         guard !events.isEmpty, state.shouldTry() else { return nil }
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
@@ -41,7 +41,7 @@ enum PostgresOneStatementCommit {
         }
         let probes = touches.sorted
         guard !probes.contains(where: \.touch.hasOutcome) else { return nil }
-        var counter = RollupCounter(maturityWindow: maturityWindow)
+        var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
         for (event, duplicate) in counted {
             counter.add(event, duplicate: duplicate) { sentAt[$0] ?? nil }
         }

@@ -21,6 +21,7 @@ enum PostgresSchema {
         (6, "v6-collapse-index", [SendAttributeColumns.collapseIndex]),
         (7, "v7-time-rollup", timeRollup),
         (8, "v8-ingest-guard", IngestGuardSchema.version8),
+        (9, "v9-action-ids", [ActionIDTable.create]),
     ]
 
     /// The series over every push (`RollupTarget.time`), filled from the bucket rollups it sums. The live

@@ -31,6 +31,7 @@ extension PostgresStore: StoreMaintenance {
     private func foldIntoLedger(condition: String, binds: PostgresBindings, batchSize: Int) async throws -> Int {
         let window = configuration.maturityWindowMillis
         let logger = logger
+        let book = actionIDs
         var total = 0
         while true {
             let count = try await transaction { connection in
@@ -47,7 +48,10 @@ extension PostgresStore: StoreMaintenance {
                 guard !events.isEmpty else { return 0 }
                 try await PushLocks.lock(
                     Set(events.lazy.filter { $0.0.kind == .display }.map(\.0.pushID)), mode: .shared, on: connection, logger: logger)
-                let counter = try await PostgresEventWriter.count(events, maturityWindow: window, on: connection, logger: logger)
+                let actions = try await PostgresActionIDs.fold(
+                    ActionIDs.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
+                let counter = try await PostgresEventWriter.count(
+                    events, maturityWindow: window, actions: actions, on: connection, logger: logger)
                 try await PostgresRollupWriter.write(counter.accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
                 return events.count
             }
@@ -64,6 +68,7 @@ extension PostgresStore: StoreMaintenance {
         let windows = configuration.attributionWindows
         let logger = logger
         let shard = shard
+        let book = actionIDs
         try await transaction { connection in
             // Events in a mode that also keeps other rebuilds out: this one updates the stored credits.
             try await connection.run("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -87,7 +92,10 @@ extension PostgresStore: StoreMaintenance {
                 let events = try StoredEvent.counted(try await connection.run(
                     PostgresQuery(unsafeSQL: "FETCH \(MaintenancePlan.rebuildChunk) FROM rebuild"), logger: logger))
                 guard !events.isEmpty else { break }
-                let counter = try await PostgresEventWriter.count(events, maturityWindow: window, on: connection, logger: logger)
+                let actions = try await PostgresActionIDs.fold(
+                    ActionIDs.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
+                let counter = try await PostgresEventWriter.count(
+                    events, maturityWindow: window, actions: actions, on: connection, logger: logger)
                 try await PostgresRollupWriter.write(counter.accumulator, to: .rollups, shard: shard, on: connection, logger: logger)
             }
             try await connection.run("CLOSE rebuild", logger: logger)

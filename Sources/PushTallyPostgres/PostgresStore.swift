@@ -32,6 +32,8 @@ public final class PostgresStore: Sendable {
     let subscriptions: SubscriptionCache
     /// What one-statement group commits predict from, and how many took each path.
     package let oneStatement = OneStatementState()
+    /// The admitted custom action ids and pushes' apps the writers fold by (``ActionIDs``).
+    let actionIDs: ActionIDBook
     /// Hands writers out in turn.
     private let nextWriter = NIOLockedValueBox(0)
 
@@ -79,6 +81,8 @@ public final class PostgresStore: Sendable {
         let subscriptions = SubscriptionCache()
         self.subscriptions = subscriptions
         let memory = oneStatement
+        let actionIDs = ActionIDBook(bound: configuration.maxActionIDs, logger: logger)
+        self.actionIDs = actionIDs
         self.writers = (0..<writerCount).map { index in
             let shard = (firstShard + Int64(index)) % 16
             return AsyncGroupCommitWriter(
@@ -95,7 +99,8 @@ public final class PostgresStore: Sendable {
             ) { [client, logger, connectionTimeout] batches in
                 try await Self.commit(
                     batches, receivedAt: clock(), maturityWindow: window, attributionWindows: windows, shard: shard,
-                    subscriptions: subscriptions, memory: memory, client: client, timeout: connectionTimeout, logger: logger)
+                    subscriptions: subscriptions, memory: memory, actionIDs: actionIDs, client: client, timeout: connectionTimeout,
+                    logger: logger)
             }
         }
     }
@@ -104,25 +109,27 @@ public final class PostgresStore: Sendable {
     /// transaction; per batch, whether each event was a retry.
     private static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
-        shard: Int64, subscriptions: SubscriptionCache, memory: OneStatementState, client: PostgresClient, timeout: Duration,
-        logger: Logger
+        shard: Int64, subscriptions: SubscriptionCache, memory: OneStatementState, actionIDs: ActionIDBook,
+        client: PostgresClient, timeout: Duration, logger: Logger
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
         if let failure = HeldLease.current?.takeFailure() { throw PostgresFailure.surface(failure) }
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
+        let actions = try await actionFold(events, book: actionIDs, client: client, timeout: timeout, logger: logger)
         let (flags, inOneStatement) = try await transaction(
             client, timeout: timeout, logger: logger, held: HeldLease.current?.usable,
             first: { connection in
                 try await PostgresOneStatementCommit.store(
                     events, maturityWindow: maturityWindow, shard: shard, state: memory, subscriptions: subscriptions,
-                    on: connection, logger: logger)
+                    actions: actions, on: connection, logger: logger)
             },
             { connection in
                 try await PostgresEventWriter.store(
                     events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
-                    subscriptions: subscriptions, memory: memory, on: connection, logger: logger)
+                    subscriptions: subscriptions, memory: memory, actions: actions, on: connection, logger: logger)
             })
         memory.committed(inOneStatement: inOneStatement)
+        actionIDs.recordOverflow(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: actions)
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
         var results: [[Bool]] = []
@@ -132,6 +139,24 @@ public final class PostgresStore: Sendable {
             offset += batch.count
         }
         return results
+    }
+
+    /// How a commit's custom action ids count, its new ids admitted first: no database work at all unless the
+    /// commit carries a custom id, and none beyond the book then unless a push or an app is new to it.
+    private static func actionFold(
+        _ events: [StoredEvent], book: ActionIDBook, client: PostgresClient, timeout: Duration, logger: Logger
+    ) async throws -> ActionFold {
+        let pairs = ActionIDs.pairs(events)
+        guard !pairs.isEmpty else { return ActionFold() }
+        @Sendable func fold(_ connection: PostgresConnection) async throws -> ActionFold {
+            try await PostgresActionIDs.fold(pairs, book: book, admit: true, inTransaction: false, on: connection, logger: logger)
+        }
+        do {
+            if let held = HeldLease.current?.usable { return try await fold(held) }
+            return try await withConnection(client, timeout: timeout, fold)
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
     }
 
     deinit {

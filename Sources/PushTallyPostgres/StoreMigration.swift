@@ -13,7 +13,7 @@ public struct StoreMigration: Sendable {
         "rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version",
         "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version",
         "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time", "events",
-        "webhooks", "alerts",
+        "webhooks", "alerts", "action_ids",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.

@@ -5,10 +5,11 @@ import PushTallyCore
 enum EventWriter {
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
     /// New events of subscribed types go into the webhook outbox in the same transaction.
+    /// Also returns how custom action ids were folded, for the overflow metric once committed.
     static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
-        in db: Database
-    ) throws -> [[Bool]] {
+        actionIDs: ActionIDBook, in db: Database
+    ) throws -> (flags: [[Bool]], actions: ActionFold) {
         let insertEvent = try BoundStatement(db, sql: """
             INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
                                 device_id, receipt_id, platform, app_version, os_version)
@@ -22,7 +23,9 @@ enum EventWriter {
         var touches = AttributionTouches()
         let duplicates = try DedupeWriter.duplicates(in: batches, db: db)
         let sentAt = try SentAtLookup(db)
-        var rollups = RollupCounter(maturityWindow: maturityWindow)
+        let pairs = ActionIDs.customPairs(batches.joined().lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
+        let actions = try SQLiteActionIDs.fold(pairs, book: actionIDs, admit: true, in: db)
+        var rollups = RollupCounter(maturityWindow: maturityWindow, actions: actions)
         var rows: (first: Int64, last: Int64)?
         var fresh: (displays: Int, actions: Int) = (0, 0)
         for (batchIndex, batch) in batches.enumerated() {
@@ -53,7 +56,7 @@ enum EventWriter {
             try SQLiteOutbox.store(
                 displays: fresh.displays, actions: fresh.actions, rows: rows.first...rows.last, at: receivedAt, in: db)
         }
-        return duplicates
+        return (duplicates, actions)
     }
 
     /// Moves a push's pending timing into its latency histogram and late count once `sent_at` is known

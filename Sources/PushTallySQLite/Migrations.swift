@@ -190,6 +190,10 @@ package enum Migrations {
                     """)
             }
         }
+        migrator.registerMigration("v11-action-ids") { db in
+            // The custom action ids each app admitted as report columns (ActionIDs); the others count as 'other'.
+            try db.execute(sql: ActionIDTable.create)
+        }
         return migrator
     }
 }

@@ -50,7 +50,9 @@ extension SQLiteStore {
             var touches = AttributionTouches()
             let key = try db.cachedStatement(sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
             let sentAt = try SentAtLookup(db)
-            var counter = RollupCounter(maturityWindow: window)
+            let pairs = ActionIDs.pairs(events.lazy.map { StoredEvent(imported: $0) })
+            let actions = try SQLiteActionIDs.fold(pairs, book: self.actionIDs, admit: true, in: db)
+            var counter = RollupCounter(maturityWindow: window, actions: actions)
             var added = 0
             for exported in events {
                 try remember.execute(arguments: [source, exported.seq])

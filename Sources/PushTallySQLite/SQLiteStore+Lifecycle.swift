@@ -43,9 +43,10 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                     arguments: [start] + arguments)
                 guard let last = rows.last else { return (0, start) }
                 let sentAt = try SentAtLookup(db)
-                var counter = RollupCounter(maturityWindow: window)
-                for row in rows {
-                    let event = StoredEvent(countedRow: row, offset: 1)
+                let events = rows.map { StoredEvent(countedRow: $0, offset: 1) }
+                let actions = try SQLiteActionIDs.fold(ActionIDs.pairs(events), book: self.actionIDs, admit: false, in: db)
+                var counter = RollupCounter(maturityWindow: window, actions: actions)
+                for event in events {
                     try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 }
                 try RollupWriter.write(counter.accumulator, to: .ledger, in: db)
@@ -76,7 +77,8 @@ extension SQLiteStore: StoreMaintenance, FileStore {
             }
             let events = try Row.fetchCursor(db, sql: "SELECT \(StoredEvent.countedColumns) FROM events ORDER BY rowid")
             let sentAt = try SentAtLookup(db)
-            var counter = RollupCounter(maturityWindow: window)
+            let actions = try SQLiteActionIDs.everything(in: db)
+            var counter = RollupCounter(maturityWindow: window, actions: actions)
             var counted = 0
             while let row = try events.next() {
                 let event = StoredEvent(countedRow: row, offset: 0)
@@ -84,7 +86,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                 counted += 1
                 if counted % MaintenancePlan.rebuildChunk == 0 {
                     try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
-                    counter = RollupCounter(maturityWindow: window)
+                    counter = RollupCounter(maturityWindow: window, actions: actions)
                 }
             }
             try RollupWriter.write(counter.accumulator, to: .rollups, in: db)

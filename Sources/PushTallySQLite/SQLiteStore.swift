@@ -13,6 +13,8 @@ public final class SQLiteStore: Sendable {
     public let configuration: StoreConfiguration
     let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
     let deviceHasher: DeviceHasher
+    /// The admitted custom action ids and pushes' apps the writer folds by (``ActionIDs``).
+    let actionIDs: ActionIDBook
 
     /// Opens (creating if needed) and migrates the database at `path`. The device-id secret lives beside it,
     /// at `path + ".secret"` unless `deviceSecretPath` says otherwise, created on first start: back it up with
@@ -46,18 +48,26 @@ public final class SQLiteStore: Sendable {
         let clock = configuration.clock
         let window = configuration.maturityWindowMillis
         let windows = configuration.attributionWindows
+        let actionIDs = ActionIDBook(bound: configuration.maxActionIDs)
+        self.actionIDs = actionIDs
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
             let receivedAt = clock()
             let started = ContinuousClock.now
             let flags: [[Bool]]
+            let actions: ActionFold
             do {
-                flags = try pool.write { db in
+                (flags, actions) = try pool.write { db in
                     try EventWriter.commit(
-                        batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows, in: db)
+                        batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
+                        actionIDs: actionIDs, in: db)
                 }
             } catch {
+                // Ids this commit admitted were rolled back with it.
+                actionIDs.forgetAdmitted()
                 throw SQLiteUnavailable.surface(error)
             }
+            actionIDs.recordOverflow(
+                batches.joined().lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: actions)
             // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
             StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
             StoreMetrics.recordIngest(batches: batches, duplicates: flags)

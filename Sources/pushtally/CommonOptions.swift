@@ -108,9 +108,10 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// What the flags and environment say about opening the store.
-    func options(mustExist: Bool, needsDeviceSecret: Bool) throws -> StoreOptions {
+    func options(mustExist: Bool, needsDeviceSecret: Bool, maxActionIDs: Int? = nil) throws -> StoreOptions {
         var options = StoreOptions()
         options.configuration = try configuration()
+        if let maxActionIDs { options.configuration.maxActionIDs = maxActionIDs }
         options.createIfMissing = !mustExist
         options.needsDeviceSecret = needsDeviceSecret
         options.deviceSecretPath = deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET")
@@ -129,8 +130,9 @@ struct DatabaseOptions: ParsableArguments {
     /// Unless `mustExist` is false, a missing SQLite file is exit code 3: a mistyped path must not quietly create
     /// an empty database.
     /// - Parameter needsDeviceSecret: whether the command sees raw device ids (serve, forget).
-    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false) async throws -> any PushTallyStore {
-        let options = try options(mustExist: mustExist, needsDeviceSecret: needsDeviceSecret)
+    /// - Parameter maxActionIDs: custom action ids per app (serve's `--max-action-ids`); the default otherwise.
+    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false, maxActionIDs: Int? = nil) async throws -> any PushTallyStore {
+        let options = try options(mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, maxActionIDs: maxActionIDs)
         do {
             return try await StoreFactory.open(location, options)
         } catch let error as StoreOpenError {

@@ -70,6 +70,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Delivered and given-up webhook messages are deleted after this long.")
     var webhookRetention = "7d"
 
+    @Option(
+        help: "Custom action ids each app may have as report columns; later ids count as `other` (env PUSHTALLY_MAX_ACTION_IDS; default 64).")
+    var maxActionIds: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -109,7 +113,13 @@ struct ServeCommand: AsyncParsableCommand {
         case (nil, nil): break
         default: throw ValidationError("--tls-cert and --tls-key go together")
         }
-        let store = try await database.open(mustExist: false, needsDeviceSecret: true)
+        let actionIDs = try maxActionIds ?? environment("PUSHTALLY_MAX_ACTION_IDS").map { value in
+            guard let count = Int(value) else { throw ValidationError("PUSHTALLY_MAX_ACTION_IDS must be a number, not \(value)") }
+            return count
+        } ?? ActionIDs.defaultBound
+        // Lowering it never takes a column away (admitted ids stay admitted); it only stops new ones sooner.
+        guard (1...10_000).contains(actionIDs) else { throw ValidationError("--max-action-ids must be from 1 to 10000") }
+        let store = try await database.open(mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs)
         if let token = try await store.bootstrapAdminToken(label: "created by first serve") {
             say("No tokens in \(store.location) yet; created an admin token (shown once, keep it):")
             say("PUSHTALLY_TOKEN=\(token)")

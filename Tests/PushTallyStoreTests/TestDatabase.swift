@@ -35,9 +35,11 @@ func withStore<T>(
     clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock,
     highWaterMark: Int = 100_000,
     maturityWindow: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
+    maxActionIDs: Int = ActionIDs.defaultBound,
     _ body: (any TestStore) async throws -> T
 ) async throws -> T {
-    let configuration = StoreConfiguration(writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, clock: clock)
+    let configuration = StoreConfiguration(
+        writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, maxActionIDs: maxActionIDs, clock: clock)
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -107,4 +109,31 @@ func receipt(_ pushID: String, device: String? = nil, receipt: String? = nil, ts
 
 func action(_ pushID: String, _ name: String, device: String? = nil, receipt: String? = nil) -> IncomingEvent {
     IncomingEvent(pushID: pushID, kind: .action, action: name, deviceID: device, receiptID: receipt)
+}
+
+/// One fresh database of `kind` that `body` may open several stores on (collectors of one PostgreSQL
+/// database, or a SQLite file reopened), each with its own bound on custom action ids.
+@discardableResult
+func withTestPostgresOrSQLite<T>(
+    _ kind: StoreKind, _ body: (_ open: @escaping @Sendable (_ maxActionIDs: Int) async throws -> any TestStore) async throws -> T
+) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    @Sendable func opener(_ location: StoreLocation) -> @Sendable (Int) async throws -> any TestStore {
+        { maxActionIDs in
+            var options = StoreOptions()
+            options.configuration = StoreConfiguration(maxActionIDs: maxActionIDs)
+            options.needsDeviceSecret = true
+            options.deviceSecretPath = location.isPostgres ? directory.appendingPathComponent("secret").path : nil
+            options.maximumConnections = 4
+            return try #require(try await StoreFactory.open(location, options) as? any TestStore)
+        }
+    }
+    switch kind {
+    case .sqlite:
+        return try await body(opener(.sqlite(path: directory.appendingPathComponent("test.sqlite").path)))
+    case .postgres:
+        return try await TestPostgres.withDatabase { url in try await body(opener(.postgres(url: url))) }
+    }
 }

@@ -5,11 +5,15 @@
 /// it is asked once per push per counter.
 package struct RollupCounter {
     package let maturityWindow: Int64
+    /// Which custom action ids count under their own name (``ActionIDs``); required, so no counting path can
+    /// forget the fold the others apply.
+    package let actions: ActionFold
     package private(set) var accumulator = RollupAccumulator()
     private var sentAtByPush: [String: Int64?] = [:]
 
-    package init(maturityWindow: Int64) {
+    package init(maturityWindow: Int64, actions: ActionFold) {
         self.maturityWindow = maturityWindow
+        self.actions = actions
     }
 
     package var isEmpty: Bool { accumulator.isEmpty }
@@ -20,7 +24,7 @@ package struct RollupCounter {
         appVersion: String?, osVersion: String?, sentAt: (String) throws -> Int64?
     ) rethrows {
         accumulator.add(
-            pushID: pushID, kind: kind, action: action, eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
+            pushID: pushID, kind: kind, action: actions.folded(pushID: pushID, kind: kind, action: action), eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
             osVersion: osVersion)
         guard kind == .display, !duplicate else { return }
         let known: Int64?

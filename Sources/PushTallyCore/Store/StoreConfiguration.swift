@@ -16,13 +16,17 @@ public struct StoreConfiguration: Sendable {
     /// OS cache at 2 MB (0.83-0.88 x the bare GRDB insert against 0.87-0.95 x at 8 MB), while 32 MB held a
     /// collector at 2,048 connections above 100 MB.
     public var sqliteCacheMegabytes: Int
+    /// Custom action ids each app may admit as report columns; later ids count as `other` (``ActionIDs``).
+    public var maxActionIDs: Int
 
     public init(
         writerHighWaterMark: Int = 100_000, maturityWindowMillis: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
         attributionWindows: AttributionWindows = AttributionWindows(), sqliteCacheMegabytes: Int = 8,
+        maxActionIDs: Int = ActionIDs.defaultBound,
         clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
     ) {
         self.writerHighWaterMark = writerHighWaterMark
+        self.maxActionIDs = maxActionIDs
         self.maturityWindowMillis = maturityWindowMillis
         self.attributionWindows = attributionWindows
         self.sqliteCacheMegabytes = sqliteCacheMegabytes

@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import Metrics
+
+/// Custom action ids become report columns (`action:<id>`), JSON keys and chart series, and any anonymous
+/// client can send new ones, so each app admits a bounded number of them (``StoreConfiguration/maxActionIDs``);
+/// the ids past the bound count under ``overflow``.
+///
+/// The raw events keep every action as it was sent and only the rollups fold: the raw table stays the truth a
+/// report is recounted from (the recount tests compare reports with raw events, so folding at ingest would
+/// make them compare a fold with itself), nothing a client sent is lost, and a rebuild after the bound is
+/// raised gives newly admitted ids their own columns. Every counting path (ingest, import, prune into the
+/// ledger, rebuild) folds through ``ActionFold`` with the durable admitted set, so they all agree.
+public enum ActionIDs {
+    /// The column every id past an app's bound counts under. A client sending `other` itself counts there
+    /// too, without taking a slot.
+    public static let overflow = "other"
+    /// Custom ids admitted per app unless `--max-action-ids` says otherwise.
+    public static let defaultBound = 64
+
+    /// Whether an action takes one of its app's slots: `open`, `dismiss` and ``overflow`` are always columns.
+    @inline(__always)
+    package static func isCustom(kind: EventKind, action: String) -> Bool {
+        kind == .action && action != StandardAction.open && action != StandardAction.dismiss && action != overflow
+    }
+
+    /// The distinct custom (push, action) pairs of `events`, in order of first appearance: admission follows
+    /// arrival order, so the first ids an app sends are the ones it keeps.
+    package static func customPairs(_ events: some Sequence<(pushID: String, kind: EventKind, action: String)>) -> [Pair] {
+        var seen = Set<Pair>()
+        var pairs: [Pair] = []
+        for event in events where isCustom(kind: event.kind, action: event.action) {
+            let pair = Pair(pushID: event.pushID, action: event.action)
+            if seen.insert(pair).inserted { pairs.append(pair) }
+        }
+        return pairs
+    }
+
+    /// The custom pairs of stored events.
+    package static func pairs(_ events: some Sequence<StoredEvent>) -> [Pair] {
+        customPairs(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
+    }
+
+    package struct Pair: Hashable, Sendable {
+        package var pushID: String
+        package var action: String
+    }
+}
+
+/// How a set of events' actions count in the rollups: each push's app (`""` for none or unregistered) and the
+/// ids each of those apps admitted.
+package struct ActionFold: Sendable {
+    package var apps: [String: String]
+    package var admitted: [String: Set<String>]
+
+    package init(apps: [String: String] = [:], admitted: [String: Set<String>] = [:]) {
+        self.apps = apps
+        self.admitted = admitted
+    }
+
+    /// The action a rollup counts `action` of `pushID` under.
+    @inline(__always)
+    package func folded(pushID: String, kind: EventKind, action: String) -> String {
+        guard ActionIDs.isCustom(kind: kind, action: action) else { return action }
+        return admitted[apps[pushID] ?? ""]?.contains(action) == true ? action : ActionIDs.overflow
+    }
+}
+
+/// A store's memory of the admitted ids and of registered pushes' apps, so a commit whose ids are all known
+/// (or whose app is full) costs no database work; what it lacks an engine reads or admits, then teaches it.
+///
+/// The database's `action_ids` table is the truth, shared by every collector: this only ever lags it, and
+/// a lagging copy errs towards asking the database (an app is taken as full only when the copy already holds
+/// the bound, which the table can only exceed never undercut).
+package final class ActionIDBook: @unchecked Sendable {
+    package let bound: Int
+    private let lock = NSLock()
+    private var admitted: [String: Set<String>] = [:]
+    /// Apps of registered pushes only: an unregistered push may be registered with an app by any collector.
+    private var apps: [String: String] = [:]
+    private var announced: Set<String> = []
+    private let logger: Logger
+    /// Pushes whose apps are remembered at most; past it the memory starts again.
+    private static let rememberedPushes = 100_000
+
+    package init(bound: Int, logger: Logger = Logger(label: "pushtally.store")) {
+        self.bound = bound
+        self.logger = logger
+    }
+
+    /// The remembered apps of `pushIDs`, and those it knows nothing of.
+    package func apps(of pushIDs: some Sequence<String>) -> (known: [String: String], unknown: [String]) {
+        lock.withLock {
+            var known: [String: String] = [:]
+            var unknown: [String] = []
+            for pushID in pushIDs {
+                if let app = apps[pushID] { known[pushID] = app } else if known[pushID] == nil { unknown.append(pushID) }
+            }
+            return (known, unknown)
+        }
+    }
+
+    /// Remembers the apps of registered pushes (`nil` app: registered without one).
+    package func rememberApps(_ registered: [String: String]) {
+        lock.withLock {
+            if apps.count + registered.count > Self.rememberedPushes { apps.removeAll(keepingCapacity: true) }
+            apps.merge(registered) { _, new in new }
+        }
+    }
+
+    /// Of `apps`, those whose admitted ids were never read.
+    package func unread(_ apps: Set<String>) -> [String] {
+        lock.withLock { apps.filter { admitted[$0] == nil }.sorted() }
+    }
+
+    /// The ids `app` admitted, as just read from the database.
+    package func learn(app: String, admitted ids: Set<String>) {
+        lock.withLock { admitted[app, default: []].formUnion(ids) }
+    }
+
+    /// New ids per app, in arrival order, of the apps that may still have room.
+    package func wanted(_ pairs: [ActionIDs.Pair], apps: [String: String]) -> [(app: String, actions: [String])] {
+        lock.withLock {
+            var order: [String] = []
+            var wanted: [String: [String]] = [:]
+            var seen = Set<ActionIDs.Pair>()
+            for pair in pairs {
+                let app = apps[pair.pushID] ?? ""
+                let known = admitted[app] ?? []
+                guard known.count < bound, !known.contains(pair.action),
+                    seen.insert(ActionIDs.Pair(pushID: app, action: pair.action)).inserted
+                else { continue }
+                if wanted[app] == nil { order.append(app) }
+                wanted[app, default: []].append(pair.action)
+            }
+            return order.map { ($0, wanted[$0]!) }
+        }
+    }
+
+    /// The fold of `pairs`' pushes, their apps being `apps` (absent: none).
+    package func fold(_ pairs: [ActionIDs.Pair], apps: [String: String]) -> ActionFold {
+        lock.withLock {
+            var fold = ActionFold(apps: apps)
+            for pair in pairs {
+                let app = apps[pair.pushID] ?? ""
+                if fold.admitted[app] == nil { fold.admitted[app] = admitted[app] ?? [] }
+            }
+            return fold
+        }
+    }
+
+    /// Forgets every admitted id, after a commit that admitted some failed: the next commit reads them again.
+    package func forgetAdmitted() {
+        lock.withLock { admitted.removeAll() }
+    }
+
+    /// Counts the committed events that fell into ``ActionIDs/overflow`` (`pushtally_action_ids_overflow_total`),
+    /// and says once per app and process that its bound was reached.
+    package func recordOverflow(_ events: some Sequence<(pushID: String, kind: EventKind, action: String)>, fold: ActionFold) {
+        var overflowed = 0
+        var apps: Set<String> = []
+        for event in events where ActionIDs.isCustom(kind: event.kind, action: event.action) {
+            if fold.folded(pushID: event.pushID, kind: event.kind, action: event.action) == ActionIDs.overflow {
+                overflowed += 1
+                apps.insert(fold.apps[event.pushID] ?? "")
+            }
+        }
+        guard overflowed > 0 else { return }
+        Counter(label: "pushtally_action_ids_overflow_total").increment(by: overflowed)
+        let first = lock.withLock { apps.filter { announced.insert($0).inserted }.sorted() }
+        for app in first {
+            logger.warning(
+                "custom action ids past the bound count as \(ActionIDs.overflow)",
+                metadata: ["app": "\(app.isEmpty ? "(none)" : app)", "max_action_ids": "\(bound)"])
+        }
+    }
+}
+
+/// The durable admitted set, alike on both engines: a row per app (`''` for pushes without one) and
+/// admitted id. Rows are only ever added, so an id once a column stays one.
+package enum ActionIDTable {
+    package static let create = """
+        CREATE TABLE action_ids (app TEXT NOT NULL, action TEXT NOT NULL, PRIMARY KEY (app, action))
+        """
+}
