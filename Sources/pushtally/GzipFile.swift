@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import NIOCore
+import PushTallyServer
 
 /// Writes a gzip file as a stream: memory stays at one window whatever the export's size.
 final class GzipFileWriter {
@@ -30,19 +31,19 @@ final class GzipFileWriter {
     }
 }
 
-/// Reads a gzip file line by line as a stream, handing over lines in chunks.
+/// Reads a gzip file line by line as a stream, handing over lines in chunks. Every member of the file is read
+/// and checked (a file cut short, or with bytes after its last member, is refused), as request bodies are.
 enum GzipFileReader {
     static func lines(path: String, chunk: Int = 5000, _ body: ([String]) async throws -> Void) async throws {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
-        let decompressor = CompressionAlgorithm.gzip().decompressor
-        decompressor.window = ByteBufferAllocator().buffer(capacity: 64 * 1024)
-        try decompressor.startStream()
+        let inflater = try GzipInflater()
         var pending = Data()
         var lines: [String] = []
         while let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty {
-            var input = ByteBuffer(data: data)
-            try input.decompressStream(with: decompressor) { pending.append(contentsOf: $0.readableBytesView) }
+            try data.withUnsafeBytes { input in
+                try inflater.feed(input) { piece in pending.append(contentsOf: piece) }
+            }
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                 pending.removeSubrange(pending.startIndex...newline)
@@ -52,7 +53,7 @@ enum GzipFileReader {
                 lines.removeAll(keepingCapacity: true)
             }
         }
-        try decompressor.finishStream()
+        try inflater.finish()
         if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
         if !lines.isEmpty { try await body(lines) }
     }

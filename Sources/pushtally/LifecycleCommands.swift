@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushTallyCore
+import PushTallyServer
 
 /// `7d`, `24h`, `90m`, `3600s`, `2w` as milliseconds.
 func durationMillis(_ value: String, flag: String) throws -> Int64 {
@@ -166,21 +167,32 @@ struct ImportEventsCommand: AsyncParsableCommand {
             var header: ExportHeader?
             var added = 0
             var read = 0
-            try await GzipFileReader.lines(path: file) { lines in
-                var lines = lines[...]
-                if header == nil, let first = lines.first {
-                    guard let parsed = ExportFormat.header(line: first) else {
-                        printError("\(file) is not a PushTally export this version can read")
-                        throw ExitCode.validationFailure
-                    }
-                    header = parsed
-                    lines = lines.dropFirst()
-                }
-                let events = try lines.filter { !$0.isEmpty }.map(ExportFormat.event(line:))
-                read += events.count
-                added += try await store.importEvents(events, source: header!.source)
+            do {
+                try await readExport(into: store, header: &header, read: &read, added: &added)
+            } catch let failure as GzipInflater.Failure {
+                // What came before the break is in (import is idempotent): the same file, whole, can be read again.
+                let reason = if case .malformed(let reason) = failure { reason } else { "\(failure)" }
+                printError("\(file) is not a whole gzip file (\(reason)); imported \(added) new of the \(read) events read before that")
+                throw ExitCode.validationFailure
             }
             print("read \(read) events, imported \(added) new, skipped \(read - added) already present")
+        }
+    }
+
+    private func readExport(into store: any PushTallyStore, header: inout ExportHeader?, read: inout Int, added: inout Int) async throws {
+        try await GzipFileReader.lines(path: file) { lines in
+            var lines = lines[...]
+            if header == nil, let first = lines.first {
+                guard let parsed = ExportFormat.header(line: first) else {
+                    printError("\(file) is not a PushTally export this version can read")
+                    throw ExitCode.validationFailure
+                }
+                header = parsed
+                lines = lines.dropFirst()
+            }
+            let events = try lines.filter { !$0.isEmpty }.map(ExportFormat.event(line:))
+            read += events.count
+            added += try await store.importEvents(events, source: header!.source)
         }
     }
 }

@@ -39,6 +39,15 @@ import Testing
             return Dictionary(uniqueKeysWithValues: records.dropFirst().map { ($0[id], $0[column]) })
         }
         #expect(displayed(original.stdout) == displayed(copy.stdout))
+        // An export cut short (a copy that stopped half-way) is refused, saying so, not taken as a whole file; the
+        // same file whole is taken afterwards.
+        let cut = server.directory.appendingPathComponent("cut.ndjson.gz").path
+        try bytes.prefix(bytes.count - 4).write(to: URL(fileURLWithPath: cut))
+        let partial = server.directory.appendingPathComponent("partial.sqlite").path
+        let refused = try await runPushtally(["import-events", cut, "--database", partial])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("is not a whole gzip file"), "\(refused.stderr)")
+        #expect(try await runPushtally(["import-events", export, "--database", partial]).stdout.contains("read 7 events"))
         // Importing into the source itself adds nothing.
         #expect(try await runPushtally(["import-events", export, "--database", server.databasePath]).stdout.contains("imported 0 new"))
         let notAnExport = server.directory.appendingPathComponent("bad.gz").path
