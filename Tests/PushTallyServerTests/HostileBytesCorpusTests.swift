@@ -53,6 +53,21 @@ import Testing
                 headers: ["Authorization": "Bearer \(server.adminToken)"])
             #expect(push.status == 404, "\(setup) \(name): \(String(decoding: push.body, as: UTF8.self))")
         }
+        // A client that resets the connection in the middle of a body (SO_LINGER 0), on an ingest route and on a
+        // route only the router serves: its request is the client's mistake, not a 5xx below.
+        for head in [
+            "POST /v1/receipts HTTP/1.1\r\nHost: corpus\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n",
+            "PUT /v1/pushes/\(Self.pushID("reset")) HTTP/1.1\r\nHost: corpus\r\nAuthorization: Bearer \(server.adminToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n",
+        ] {
+            let connection = try RawConnection(port: server.port)
+            connection.write(head + #"{"push_id":"#)
+            // The head is read and the route is waiting for the rest of the body before the reset comes.
+            try await Task.sleep(for: .milliseconds(300))
+            connection.reset()
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await Self.displayed(Self.pushID("reset"), on: server) == 0)
         let metrics = String(decoding: try await httpRequest(server.baseURL.appendingPathComponent("metrics")).body, as: UTF8.self)
         let serverErrors = metrics.split(separator: "\n").filter { $0.hasPrefix("pushtally_http_requests_total") && $0.contains(#"status="5"#) }
             .filter { !$0.contains(#"status="501""#) }

@@ -230,6 +230,13 @@ public final class RawConnection: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Makes the close a reset (RST) rather than an orderly FIN, as a client killed mid-request does; the
+    /// connection closes when it is released.
+    public func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Sends `text`; false once the server has closed the connection.
     @discardableResult
     public func write(_ text: String) -> Bool {

@@ -1,5 +1,7 @@
+import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import NIOHTTP1
 import PushTallyCore
 
@@ -51,6 +53,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPParserError:
             // A route's body that broke mid-way (bad chunking, a client gone before its end): the client's.
             return APIError(error)
+        case _ where isClientGone(error):
+            // Reset or closed by the client before its body ended: nobody reads the answer, and it is no fault
+            // of the collector's, so no 5xx in /metrics and no error in the log.
+            return APIError(.badRequest, "client_gone", "the client closed the connection before the end of its request")
         case let error as HTTPError:
             return APIError(error.status, code(for: error.status), error.body ?? error.status.reasonPhrase, headers: error.headers)
         case WriterError.overloaded:
@@ -77,6 +83,19 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         default:
             logger.error("unexpected error", metadata: ["error": "\(error)"])
             return APIError(.internalServerError, "internal", "internal error")
+        }
+    }
+
+    /// Whether `error` says the client's side of the connection went away (reset, closed) mid-request.
+    static func isClientGone(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError: [ECONNRESET, EPIPE, ECONNABORTED, ETIMEDOUT].contains(error.errnoCode)
+        case let error as ChannelError:
+            switch error {
+            case .ioOnClosedChannel, .eof, .inputClosed, .outputClosed, .alreadyClosed: true
+            default: false
+            }
+        default: false
         }
     }
 
