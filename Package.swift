@@ -8,7 +8,7 @@ let package = Package(
     // URLSession's async `data(for:delegate:)` (iOS 15, watchOS 8, tvOS 15, macOS 12); every other call is
     // older (flock, FileManager, JSONEncoder's .sortedKeys: iOS 11; ProcessInfo.operatingSystemVersion: iOS 8;
     // UserNotifications: iOS 10, watchOS 3, and left out on tvOS where its types lack userInfo). Checked by
-    // reading, as Linux cannot build for them; the README's PushTallyKit section says the same.
+    // reading, as Linux cannot build for them; docs/KIT.md says the same.
     platforms: [.macOS(.v14), .iOS(.v15), .watchOS(.v8), .tvOS(.v15)],
     products: [
         .library(name: "PushTallyCore", targets: ["PushTallyCore"]),

@@ -6,7 +6,7 @@ import PushTallyCore
 /// Receipt ids and keyed device ids are random, so in arrival order each key lands on a random leaf of the
 /// dedupe B-tree. Once the tree outgrows the writer's page cache, a leaf dirtied early in a commit was spilled
 /// before the next key for it came, and was read and written again. In key order each leaf is visited once per
-/// commit (issue 20: with device and receipt ids, the commit's cost is those page round trips).
+/// commit (with device and receipt ids, a commit's cost is mostly those page round trips).
 package enum DedupeWriter {
     /// Stores every key of every event and returns, per batch, whether each event was a recognised retry: an
     /// event is one when any of its keys was stored before it, by an earlier commit or an earlier event of

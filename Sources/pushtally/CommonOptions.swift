@@ -4,7 +4,7 @@ import Logging
 import PushTallyCore
 import PushTallyStores
 
-/// Exit codes scripts can rely on (also listed in `pushtally --help` and the README).
+/// Exit codes scripts can rely on (also listed in `pushtally --help` and docs/OPERATIONS.md).
 enum Exit {
     static let notFound = ExitCode(3)
     static let storeFailure = ExitCode(4)

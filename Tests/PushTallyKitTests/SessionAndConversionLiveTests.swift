@@ -24,7 +24,7 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
 /// URLSession (`RecordingURLProtocol` forwards each request and records the answer): `accepted`, and
 /// `duplicates` for a retry, are the ingest routes' contract; the rows show what was stored.
 ///
-/// These need `POST /v1/sessions` and `/v1/conversions` in the collector (issue 18's server part).
+/// These need `POST /v1/sessions` and `/v1/conversions` in the collector.
 @Suite(.serialized) struct SessionAndConversionLiveTests {
     @Test func sessionsAndConversionsArrive() async throws {
         let server = try ServerProcess()

@@ -82,7 +82,7 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
         #expect(badKey.status == 4)
     }
 
-    /// The README's reverse-proxy recipe: nginx in front, X-Forwarded-For believed only from it.
+    /// The reverse-proxy recipe of docs/OPERATIONS.md: nginx in front, X-Forwarded-For believed only from it.
     @Test func behindNginxClientsAreToldApartAndSpoofingFails() async throws {
         let server = try ServerProcess(extraArguments: [
             "--trusted-proxy", "127.0.0.1", "--ingest-rate-limit", "0.001", "--ingest-burst", "1",
@@ -121,7 +121,7 @@ func curlPost(_ url: String, body: String, from source: String = "127.0.0.1", ex
         #expect(try await server.stop() == 0)
     }
 
-    /// The nginx site of the README's recipe, with paths made local to the test.
+    /// The nginx site of that recipe, with paths made local to the test.
     static func nginxConfig(listen: Int, upstream: Int, prefix: String) -> String {
         """
         daemon off;

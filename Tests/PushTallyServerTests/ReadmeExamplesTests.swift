@@ -2,21 +2,30 @@ import Foundation
 import PushTallyTestSupport
 import Testing
 
-/// The README's curl examples, run as written (in order) against a fresh `pushtally serve`.
+/// The curl examples of the README and of every `docs/*.md`, run as written (in order) against a fresh
+/// `pushtally serve` per file.
 @Suite(.serialized) struct ReadmeExamplesTests {
     struct Example {
         let command: String
-        /// The `# ...` line right after the command, when the README shows the answer.
+        /// The `# ...` line right after the command, when the document shows the answer.
         let expectedOutput: String?
     }
 
-    static func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `README.md`, then every Markdown file of `docs/`, by name.
+    static func documents() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        return ["README.md"] + docs
     }
 
-    static func examples() throws -> [Example] {
-        let lines = try readme().components(separatedBy: "\n")
+    static func text(_ document: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+    }
+
+    static func examples(in document: String) throws -> [Example] {
+        let lines = try text(document).components(separatedBy: "\n")
         var examples: [Example] = []
         var inShell = false
         var index = 0
@@ -38,21 +47,10 @@ import Testing
         return examples
     }
 
-    @Test func curlExamplesWorkAsWritten() async throws {
-        let examples = try Self.examples()
-        #expect(examples.count >= 8)
-        // Sessions and conversions are shown as form, JSON and a batch, and the attribution report's answer is
-        // checked: it holds the credits the rules give those examples (a direct open and conversion, an
-        // influenced open, an unattributed conversion), whatever the day the test runs.
-        for route in ["/v1/sessions", "/v1/conversions"] {
-            let posts = examples.filter { $0.command.contains("-X POST http://127.0.0.1:8080\(route)") }
-            #expect(posts.contains { $0.command.contains("x-www-form-urlencoded") }, "\(route): no form example")
-            #expect(posts.contains { $0.command.contains("application/json") }, "\(route): no JSON example")
-        }
-        #expect(examples.contains { $0.command.contains("/v1/reports/attribution") && $0.expectedOutput != nil })
-        // The webhook example's receiver is on the reader's own machine, so the README starts the server the way
-        // that example asks for; every other example works either way.
-        #expect(try Self.readme().contains("`scripts/serve --allow-private-webhooks`"))
+    /// Runs `examples` in order against a fresh server; returns the server's folder (where `-o` files land).
+    static func run(_ examples: [Example], of document: String, check: (URL) throws -> Void = { _ in }) async throws {
+        // The webhook examples' receiver is on the reader's own machine, so WEBHOOKS.md starts the server the way
+        // those examples ask for; every other example works either way.
         let server = try ServerProcess(extraArguments: ["--allow-private-webhooks"])
         defer { server.removeFiles() }
         try await server.start()
@@ -74,18 +72,67 @@ import Testing
                 return data
             }
             let text = String(decoding: data, as: UTF8.self)
-            #expect(process.terminationStatus == 0, "\(example.command)\n\(text)")
+            #expect(process.terminationStatus == 0, "\(document): \(example.command)\n\(text)")
             if let expected = example.expectedOutput {
-                #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(example.command)")
+                #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(document): \(example.command)")
             }
         }
-        let csv = try String(contentsOf: server.directory.appendingPathComponent("campaigns.csv"), encoding: .utf8)
+        try check(server.directory)
+        #expect(try await server.stop() == 0)
+    }
+
+    /// The campaigns CSV a document downloaded holds the CJK campaign the examples registered.
+    static func campaignsCSV(in directory: URL) throws -> (header: [String], row: [String]) {
+        let csv = try String(contentsOf: directory.appendingPathComponent("campaigns.csv"), encoding: .utf8)
         #expect(csv.contains("新文章推荐"))
-        // The campaign's conversion (USD 9.99, direct) is its own CSV column, as the Columns paragraph says.
         let header = csv.split(separator: "\r\n").first.map { $0.split(separator: ",").map(String.init) } ?? []
         let row = csv.split(separator: "\r\n").first { $0.contains("新文章推荐") }.map { $0.split(separator: ",").map(String.init) } ?? []
-        let column = try #require(header.firstIndex(of: "conversion_value:USD"), "\(header)")
-        #expect(row.count == header.count && row[column] == "9.99", "\(csv)")
-        #expect(try await server.stop() == 0)
+        return (header, row)
+    }
+
+    /// The README's tour: the extension's own form receipt, a registration, reports.
+    @Test func readmeCurlExamplesWorkAsWritten() async throws {
+        let examples = try Self.examples(in: "README.md")
+        #expect(examples.count >= 5)
+        #expect(examples.contains { $0.command == "curl -fsS -X POST http://127.0.0.1:8080/v1/receipts --data 'push_id=2018001'" })
+        #expect(examples.contains { $0.command.contains("-X PUT http://127.0.0.1:8080/v1/pushes/2018001") && $0.expectedOutput != nil })
+        try await Self.run(examples, of: "README.md") { directory in
+            let (header, row) = try Self.campaignsCSV(in: directory)
+            #expect(row.count == header.count && !row.isEmpty)
+        }
+    }
+
+    /// The API guide: every route's examples, with sessions and conversions and the attribution report's answer.
+    @Test func apiGuideCurlExamplesWorkAsWritten() async throws {
+        let examples = try Self.examples(in: "docs/API.md")
+        #expect(examples.count >= 8)
+        // Sessions and conversions are shown as form, JSON and a batch, and the attribution report's answer is
+        // checked: it holds the credits the rules give those examples (a direct open and conversion, an
+        // influenced open, an unattributed conversion), whatever the day the test runs.
+        for route in ["/v1/sessions", "/v1/conversions"] {
+            let posts = examples.filter { $0.command.contains("-X POST http://127.0.0.1:8080\(route)") }
+            #expect(posts.contains { $0.command.contains("x-www-form-urlencoded") }, "\(route): no form example")
+            #expect(posts.contains { $0.command.contains("application/json") }, "\(route): no JSON example")
+        }
+        #expect(examples.contains { $0.command.contains("/v1/reports/attribution") && $0.expectedOutput != nil })
+        try await Self.run(examples, of: "docs/API.md") { directory in
+            // The campaign's conversion (USD 9.99, direct) is its own CSV column, as the Columns paragraph says.
+            let (header, row) = try Self.campaignsCSV(in: directory)
+            let column = try #require(header.firstIndex(of: "conversion_value:USD"), "\(header)")
+            #expect(row.count == header.count && row[column] == "9.99", "\(header)\n\(row)")
+        }
+    }
+
+    /// Every other document's curl examples (webhooks, alerts, and any a document adds later).
+    @Test func otherDocumentsCurlExamplesWorkAsWritten() async throws {
+        #expect(try Self.text("docs/WEBHOOKS.md").contains("`scripts/serve --allow-private-webhooks`"))
+        var ran = 0
+        for document in try Self.documents() where document != "README.md" && document != "docs/API.md" {
+            let examples = try Self.examples(in: document)
+            guard !examples.isEmpty else { continue }
+            ran += examples.count
+            try await Self.run(examples, of: document)
+        }
+        #expect(ran >= 3)
     }
 }

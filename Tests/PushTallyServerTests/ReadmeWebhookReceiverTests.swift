@@ -2,18 +2,18 @@ import Foundation
 import PushTallyTestSupport
 import Testing
 
-/// The README's Python webhook receiver, run as written (on a free loopback port) behind a live server.
+/// The Python webhook receiver of docs/WEBHOOKS.md, run as written (on a free loopback port) behind a live server.
 @Suite(.serialized) struct ReadmeWebhookReceiverTests {
-    /// The README's one `python` block.
+    /// The one `python` block of docs/WEBHOOKS.md.
     static func receiverScript() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```python\n").dropFirst()
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/WEBHOOKS.md"), encoding: .utf8)
+        let blocks = guide.components(separatedBy: "```python\n").dropFirst()
         try #require(blocks.count == 1)
         return try #require(blocks.first?.components(separatedBy: "\n```").first)
     }
 
-    @Test func theReadmeReceiverVerifiesAndReadsReceipts() async throws {
+    @Test func theDocumentedReceiverVerifiesAndReadsReceipts() async throws {
         let script = try Self.receiverScript()
         #expect(script.contains(#"HTTPServer(("0.0.0.0", 8000), Receiver)"#))
         let port = try freeLoopbackPort()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PushTallyServer
 
-/// The README's promise that a delivery connects to the address the SSRF check approved, not to whatever the
+/// The promise of docs/WEBHOOKS.md that a delivery connects to the address the SSRF check approved, not to whatever the
 /// host name resolves to when the connection is made (DNS can change between the two).
 @Suite struct WebhookPinningTests {
     /// A name no DNS server answers (`.invalid` is reserved, RFC 6761): only the approved address reaches the receiver.

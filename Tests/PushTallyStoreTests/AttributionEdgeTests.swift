@@ -4,7 +4,7 @@ import PushTallyStores
 import PushTallyTestSupport
 import Testing
 
-/// Small events on one or two devices, for the figures the issue names at the window edges.
+/// Small events on one or two devices, for the figures at the window edges.
 enum Edge {
     static let minute: Int64 = 60_000
     static let hour: Int64 = 60 * minute

@@ -4,7 +4,7 @@ import PushTallyTestSupport
 import Testing
 
 /// Random sessions, conversions, displays and taps, shuffled into random arrival orders and batches: every
-/// report equals an independent recount from the raw events by the rules (``AttributionRecount``),
+/// report equals an independent recount from the raw events by the documented rules (``AttributionRecount``),
 /// before and after a rebuild, whatever the order they arrived in.
 @Suite struct AttributionPropertyTests {
     static let seeds: [UInt64] = Array(1...50)

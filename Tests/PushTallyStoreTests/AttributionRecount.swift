@@ -57,7 +57,7 @@ struct RecountFigures: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Attribution recounted from raw events by the rules, written apart from the engine's planner: every
+/// Attribution recounted from raw events by the documented rules, written apart from the engine's planner: every
 /// device's whole history, in time order, nothing incremental.
 ///
 /// - A tap is any action but `dismiss`. "Within the window before" includes both ends and the same instant.

@@ -70,7 +70,7 @@ public enum CampaignReport {
                 + maturity.columns(latestSentAt: row.latestSentAtMillis) + [
                     ("orphan", .flag(row.isOrphan)),
                 ] + outcomeColumns(row.funnel) + [
-                    // New fixed columns go after the others (README: CSV readers may go by position).
+                    // New fixed columns go after the others (docs/API.md: CSV readers may go by position).
                     ("superseded_loss", .integer(row.funnel.supersededLoss)),
                     ("superseded_pushes", .integer(Int64(row.funnel.supersededPushes))),
                     ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
@@ -118,7 +118,7 @@ public enum CampaignReport {
     }
 
     /// What the pushes caused (sessions and conversions credited to them): fixed columns added after the
-    /// original ones, as every new column is (README: CSV readers may go by position).
+    /// original ones, as every new column is (docs/API.md: CSV readers may go by position).
     public static func outcomeColumns(_ funnel: Funnel) -> [(String, ReportValue)] {
         [
             ("influenced_opens", .integer(funnel.outcomes.influencedOpens)),

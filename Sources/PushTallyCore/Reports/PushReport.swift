@@ -26,7 +26,7 @@ public enum PushReport {
     }
 
     /// The later push that replaced this one at APNs (same app and collapse id, sent before this one expired),
-    /// after the other fixed columns as new columns go (README: CSV readers may go by position).
+    /// after the other fixed columns as new columns go (docs/API.md: CSV readers may go by position).
     static func supersessionColumns(_ push: PushFigures) -> [(String, ReportValue)] {
         [
             ("superseded_by", .text(push.supersession?.supersededBy)),

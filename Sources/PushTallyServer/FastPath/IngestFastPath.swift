@@ -10,7 +10,7 @@ import PushTallyCore
 ///
 /// Measured here, Hummingbird's per-request machinery (an async channel, a task and a router per request)
 /// caps durable ingest at about half of what a bare SwiftNIO server reaches with the same group-commit writer
-/// (see the README's Performance section). This handler sits in Hummingbird's pipeline after HTTP/1 decoding
+/// (see docs/PERFORMANCE.md). This handler sits in Hummingbird's pipeline after HTTP/1 decoding
 /// and before the conversion to HTTPTypes (``FastPathHTTP1Channel``); it takes the ingest routes and passes every
 /// other request on untouched.
 ///
