@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PushTallyPostgres", targets: ["PushTallyPostgres"]),
         .library(name: "PushTallyStores", targets: ["PushTallyStores"]),
         .library(name: "PushTallyAPI", targets: ["PushTallyAPI"]),
+        .library(name: "PushTallyUseCases", targets: ["PushTallyUseCases"]),
         .library(name: "PushTallyServer", targets: ["PushTallyServer"]),
         .library(name: "PushTallyKit", targets: ["PushTallyKit"]),
         .executable(name: "pushtally", targets: ["pushtally"]),
@@ -78,12 +79,21 @@ let package = Package(
         ),
         // A typed client of the HTTP API, on the core's request and answer types (`pushtally --server`).
         .target(name: "PushTallyAPI", dependencies: ["PushTallyCore"]),
+        // What the server's routes and the CLI's local path both do, so neither repeats the other and the CLI
+        // needs no server to manage webhooks: webhook endpoints' creation (parse, SSRF check, id, secret,
+        // store, JSON), listing and deliveries, and the system's DNS resolver the core's SSRF rule checks with
+        // (getaddrinfo on NIO's thread pool, as it blocks; the only reason this is not in the core).
+        .target(
+            name: "PushTallyUseCases",
+            dependencies: ["PushTallyCore", .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         // The system zlib (zlib1g-dev), for inflating request bodies member by member.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(
             name: "PushTallyServer",
             dependencies: [
                 "PushTallyCore",
+                "PushTallyUseCases",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -112,6 +122,8 @@ let package = Package(
             name: "pushtally",
             dependencies: [
                 "PushTallyCore",
+                "PushTallyUseCases",
+                // For `serve` only.
                 "PushTallyServer",
                 "PushTallyStores",
                 "PushTallyPostgres",
@@ -179,6 +191,7 @@ let package = Package(
             name: "PushTallyServerTests",
             dependencies: [
                 "PushTallyServer",
+                "PushTallyUseCases",
                 "PushTallyCore",
                 "PushTallySQLite",
                 "PushTallyPostgres",

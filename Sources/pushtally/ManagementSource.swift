@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import PushTallyAPI
 import PushTallyCore
-import PushTallyServer
+import PushTallyUseCases
 
 /// Webhooks and alerts from the database directly or through a server. The local path runs the checks the
-/// server runs (``WebhookRequest``, ``AlertRule``, the SSRF rule) and renders the server's JSON, so both
-/// answer alike and `--json` prints the same text either way.
+/// server runs (``WebhookManagement``, which the routes call too, and ``AlertRule``) and renders the server's
+/// JSON, so both answer alike and `--json` prints the same text either way.
 extension SourceOptions.Source {
     /// - Parameter allowPrivate: store a receiver on a private network (the local path's
     ///   `serve --allow-private-webhooks`; through a server, the server decides).
@@ -15,15 +15,9 @@ extension SourceOptions.Source {
         case .server(let client):
             return try await Self.managed { try await client.createWebhook(definition) }
         case .database(let store):
-            let request = try await Self.validated { try WebhookRequest.parse(try JSONValue.parse(try JSONEncoder().encode(definition))) }
-            _ = try await Self.validated { try await WebhookURLGuard(allowPrivate: allowPrivate).approvedAddress(for: request.url) }
-            let now = store.configuration.clock()
-            let endpoint = WebhookEndpoint(
-                id: WebhookID.make("wh", millis: now), url: request.url.url, events: request.events,
-                description: request.description, createdAtMillis: now, status: .active)
-            let secret = WebhookSecret.generate()
-            try await store.createWebhook(endpoint, secret: secret)
-            return try APIAnswer(json: WebhookJSON.endpoint(endpoint, secret: secret))
+            let management = Self.webhookManagement(store, allowPrivate: allowPrivate)
+            let json = try await Self.validated { try await management.create(body: try JSONEncoder().encode(definition)) }
+            return try APIAnswer(json: json)
         }
     }
 
@@ -32,8 +26,8 @@ extension SourceOptions.Source {
         case .server(let client):
             return try await Self.managed { try await client.webhooks() }
         case .database(let store):
-            let list = try await store.webhooks().map { WebhookJSON.endpoint($0) }
-            return try APIAnswer(json: "{\"webhooks\":[" + list.joined(separator: ",") + "]}", list: \WebhookList.webhooks)
+            let json = try await Self.webhookManagement(store).listJSON()
+            return try APIAnswer(json: json, list: \WebhookList.webhooks)
         }
     }
 
@@ -52,16 +46,13 @@ extension SourceOptions.Source {
             return try await Self.managed { try await client.webhookDeliveries(id: id, status: status, limit: limit) }
         case .database(let store):
             // The route's checks, in its order: bad values before an unknown id.
-            let parsed = try status.map { text in
-                guard let value = WebhookDeliveryStatus(rawValue: text) else {
-                    throw ValidationError("status must be pending, delivered or failed")
-                }
-                return value
-            }
-            if let limit, !(1...1000).contains(limit) { throw ValidationError("limit must be a whole number from 1 to 1000") }
-            guard try await store.webhooks().contains(where: { $0.id == id }) else { throw Self.notFound("no webhook \(id)") }
-            let list = try await store.deliveries(webhookID: id, status: parsed, limit: limit ?? 100).map(WebhookJSON.delivery)
-            return try APIAnswer(json: "{\"deliveries\":[" + list.joined(separator: ",") + "]}", list: \DeliveryList.deliveries)
+            let parsed = try await Self.validated { try status.map { text throws(FieldError) in try WebhookDeliveryStatus(parsing: text) } }
+            let maximum = WebhookManagement.maxDeliveryLimit
+            if let limit, !(1...maximum).contains(limit) { throw ValidationError("limit must be a whole number from 1 to \(maximum)") }
+            guard let json = try await Self.webhookManagement(store).deliveriesJSON(
+                webhookID: id, status: parsed, limit: limit ?? WebhookManagement.defaultDeliveryLimit)
+            else { throw Self.notFound("no webhook \(id)") }
+            return try APIAnswer(json: json, list: \DeliveryList.deliveries)
         }
     }
 
@@ -99,6 +90,12 @@ extension SourceOptions.Source {
         case .database(let store):
             guard try await store.deleteAlert(id: id) else { throw Self.notFound("no alert \(id)") }
         }
+    }
+
+    /// The server's webhook use cases on the database. `allowPrivate` only matters to creation: listing
+    /// resolves nothing.
+    private static func webhookManagement(_ store: any PushTallyStore, allowPrivate: Bool = false) -> WebhookManagement {
+        WebhookManagement(store: store, urlGuard: WebhookURLGuard(allowPrivate: allowPrivate), clock: store.configuration.clock)
     }
 
     /// A local refusal as the server's `400` reads through the CLI: its message, exit code 64.

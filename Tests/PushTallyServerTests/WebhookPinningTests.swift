@@ -1,6 +1,7 @@
 import Foundation
 import PushTallyCore
 import PushTallyTestSupport
+import PushTallyUseCases
 import Testing
 
 @testable import PushTallyServer

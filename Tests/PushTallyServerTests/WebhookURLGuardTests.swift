@@ -1,8 +1,8 @@
 import Foundation
+import PushTallyUseCases
 import Testing
 
 @testable import PushTallyCore
-@testable import PushTallyServer
 
 /// The SSRF rule as the server and the CLI apply it: every special-purpose address is refused with the range it
 /// falls in, and `--allow-private-webhooks` lets every one of them through.

@@ -49,6 +49,17 @@ public enum WebhookDeliveryStatus: String, Sendable, Hashable, Codable {
     case failed
 }
 
+extension WebhookDeliveryStatus {
+    /// The deliveries listing's `status` filter, as the route's query and the CLI's `--status` give it.
+    /// - Throws: ``FieldError`` `bad_value` for any other word.
+    public init(parsing text: String) throws(FieldError) {
+        guard let status = Self(rawValue: text) else {
+            throw FieldError("bad_value", "status must be pending, delivered or failed", field: "status")
+        }
+        self = status
+    }
+}
+
 /// One message's delivery to one endpoint.
 public struct WebhookDelivery: Sendable, Hashable {
     public var messageID: String

@@ -5,6 +5,7 @@ import NIOSSL
 import Logging
 import NIOCore
 import PushTallyCore
+import PushTallyUseCases
 import ServiceLifecycle
 
 /// The router with every PushTally route, and the list of what it registered.
@@ -38,7 +39,9 @@ func buildRoutes(
     ReportController(store: store, authorizer: authorizer).register(on: routes)
     WebhookController(
         store: store, authorizer: authorizer, reader: reader,
-        urlGuard: WebhookURLGuard(allowPrivate: configuration.allowPrivateWebhooks)
+        management: WebhookManagement(
+            store: store, urlGuard: WebhookURLGuard(allowPrivate: configuration.allowPrivateWebhooks),
+            clock: store.configuration.clock)
     ).register(on: routes)
     AlertController(store: store, authorizer: authorizer, reader: reader).register(on: routes)
     DeviceController(store: store, authorizer: authorizer).register(on: routes)

@@ -1,13 +1,15 @@
 import Foundation
 import Hummingbird
 import PushTallyCore
+import PushTallyUseCases
 
-/// Webhook endpoints (``APIRoute/createWebhook`` and its siblings), admin only.
+/// Webhook endpoints (``APIRoute/createWebhook`` and its siblings), admin only. What the CLI does too
+/// (create, list, deliveries) is ``WebhookManagement``'s; this reads the requests and writes the responses.
 struct WebhookController<Context: RequestContext>: Sendable {
     let store: any WebhookStore & ReportReader
     let authorizer: Authorizer
     let reader: BodyReader
-    let urlGuard: WebhookURLGuard
+    let management: WebhookManagement
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.createWebhook, authorizedBy: authorizer) { request, _ in try await self.create(request) }
@@ -18,20 +20,11 @@ struct WebhookController<Context: RequestContext>: Sendable {
     }
 
     func create(_ request: Request) async throws -> Response {
-        let webhook = try WebhookRequest.parse(try JSONValue.parse(try await readJSON(request, reader: reader)))
-        _ = try await urlGuard.approvedAddress(for: webhook.url)
-        let now = store.configuration.clock()
-        let endpoint = WebhookEndpoint(
-            id: WebhookID.make("wh", millis: now), url: webhook.url.url, events: webhook.events,
-            description: webhook.description, createdAtMillis: now, status: .active)
-        let secret = WebhookSecret.generate()
-        try await store.createWebhook(endpoint, secret: secret)
-        return .jsonText(WebhookJSON.endpoint(endpoint, secret: secret), status: .created)
+        .jsonText(try await management.create(body: try await readJSON(request, reader: reader)), status: .created)
     }
 
     func list() async throws -> Response {
-        let endpoints = try await store.webhooks()
-        return .jsonText("{\"webhooks\":[" + endpoints.map { WebhookJSON.endpoint($0) }.joined(separator: ",") + "]}")
+        .jsonText(try await management.listJSON())
     }
 
     func delete(_ context: Context) async throws -> Response {
@@ -43,17 +36,12 @@ struct WebhookController<Context: RequestContext>: Sendable {
     func deliveries(_ request: Request, _ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
         let query = try QueryValues(request)
-        var status: WebhookDeliveryStatus?
-        if let text = query["status"] {
-            guard let parsed = WebhookDeliveryStatus(rawValue: text) else {
-                throw FieldError("bad_value", "status must be pending, delivered or failed", field: "status")
-            }
-            status = parsed
+        let status = try query["status"].map { text throws(FieldError) in try WebhookDeliveryStatus(parsing: text) }
+        let limit = try query.limit(default: WebhookManagement.defaultDeliveryLimit, maximum: WebhookManagement.maxDeliveryLimit)
+        guard let json = try await management.deliveriesJSON(webhookID: id, status: status, limit: limit) else {
+            throw Self.notFound(id)
         }
-        let limit = try query.limit(default: 100, maximum: 1000)
-        guard try await store.webhooks().contains(where: { $0.id == id }) else { throw Self.notFound(id) }
-        let deliveries = try await store.deliveries(webhookID: id, status: status, limit: limit)
-        return .jsonText("{\"deliveries\":[" + deliveries.map(WebhookJSON.delivery).joined(separator: ",") + "]}")
+        return .jsonText(json)
     }
 
     func replay(_ request: Request, _ context: Context) async throws -> Response {

@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import PushTallyCore
+import PushTallyUseCases
 import ServiceLifecycle
 
 /// Delivers queued webhook messages until shutdown: packs waiting receipts and taps into messages, claims

@@ -1,6 +1,5 @@
-import PushTallyCore
-
-/// The API's JSON for endpoints and deliveries (public so the CLI's local path answers as the server does).
+/// The API's JSON for endpoints, deliveries and alert transitions: one rendering for the server's routes and
+/// the CLI's local path, so `--json` prints the same text whichever of the two answered.
 public enum WebhookJSON {
     /// An endpoint; `secret` only in the answer to its creation.
     public static func endpoint(_ endpoint: WebhookEndpoint, secret: String? = nil) -> String {
