@@ -81,13 +81,15 @@ let package = Package(
         .target(name: "PushTallyAPI", dependencies: ["PushTallyCore"]),
         // What the server's routes and the CLI's local path both do, so neither repeats the other and the CLI
         // needs no server to manage webhooks: webhook endpoints' creation (parse, SSRF check, id, secret,
-        // store, JSON), listing and deliveries, and the system's DNS resolver the core's SSRF rule checks with
-        // (getaddrinfo on NIO's thread pool, as it blocks; the only reason this is not in the core).
+        // store, JSON), listing and deliveries; the system's DNS resolver the core's SSRF rule checks with
+        // (getaddrinfo on NIO's thread pool, as it blocks); and gzip inflated member by member (request bodies
+        // and import-events), through the system zlib.
         .target(
             name: "PushTallyUseCases",
-            dependencies: ["PushTallyCore", .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: ["PushTallyCore", "CZlib", .product(name: "NIOPosix", package: "swift-nio")]
         ),
-        // The system zlib (zlib1g-dev), for inflating request bodies member by member.
+        // The system zlib (zlib1g-dev), for inflating gzip member by member (request bodies, import-events):
+        // compress-nio inflates one member and cannot tell a stream that ended from one cut short.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(
             name: "PushTallyServer",
@@ -106,9 +108,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-                // zlib itself for request bodies: compress-nio inflates one gzip member and cannot tell a
-                // stream that ended from one cut short, both of which a body must be refused for.
-                "CZlib",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // Webhook deliveries: pooled HTTP/1.1 and TLS, redirects off, each host pinned to the address

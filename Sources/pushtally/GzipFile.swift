@@ -1,7 +1,7 @@
 import CompressNIO
 import Foundation
 import NIOCore
-import PushTallyServer
+import PushTallyUseCases
 
 /// Writes a gzip file as a stream: memory stays at one window whatever the export's size.
 final class GzipFileWriter {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushTallyCore
-import PushTallyServer
+import PushTallyUseCases
 
 /// `7d`, `24h`, `90m`, `3600s`, `2w` as milliseconds.
 func durationMillis(_ value: String, flag: String) throws -> Int64 {
