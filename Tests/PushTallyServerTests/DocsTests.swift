@@ -5,18 +5,9 @@ import Testing
 /// The README and `docs/*.md` hold together: their relative links and anchors resolve, and every `pushtally`
 /// command they show is one the built binary has.
 @Suite struct DocsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `README.md`, then every Markdown file of `docs/`, as paths from the repository's root.
-    static func documents() throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
-            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
-        return ["README.md"] + docs
-    }
-
-    static func text(_ document: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
-    }
+    static let root = Documentation.root
+    static func documents() throws -> [String] { try Documentation.documents() }
+    static func text(_ document: String) throws -> String { try Documentation.text(document) }
 
     /// The document's lines, split into prose and fenced code (the fences themselves in neither).
     static func split(_ text: String) -> (prose: [String], code: [String]) {

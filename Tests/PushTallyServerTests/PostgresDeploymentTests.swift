@@ -82,7 +82,7 @@ import FoundationNetworking
                 #expect(try await collector.stop() == 0)
             }
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             let perReceipt = try await store.textRows(
                 "SELECT receipt_id, count(*) FILTER (WHERE NOT duplicate), count(*) FROM events GROUP BY receipt_id")
             #expect(perReceipt.count == acknowledged.count)
@@ -122,7 +122,7 @@ import FoundationNetworking
             let now = StoreConfiguration.systemClock()
             do {
                 let old = try SQLiteStore(path: sqlitePath)
-                defer { old.close() }
+                defer { old.closeInBackground() }
                 var events: [IncomingEvent] = []
                 for index in 0..<300 {
                     let isAction = index % 4 == 0
@@ -173,7 +173,7 @@ import FoundationNetworking
             let copied = try await PostgresStore(url: url, deviceSecretPath: nil)
             #expect(try await copied.outcomeTotals(fromMillis: nil, toMillis: nil).sessions == 40)
             #expect(try await copied.pushFigures().contains { $0.funnel.outcomes.influencedOpens > 0 })
-            copied.close()
+            await copied.shutdown()
             // A second run refuses: the target is no longer empty.
             let again = try await runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])
             #expect(again.status == 4)
@@ -181,7 +181,7 @@ import FoundationNetworking
 
             // The copied secret keys devices as before: a retry from before the move is still recognised.
             let store = try await PostgresStore(url: url, deviceSecretPath: secret)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             #expect(try await store.ingest([IncomingEvent(pushID: "p3", kind: .display, deviceID: "late-device")]) == [true])
             #expect(try await store.listTokens().map(\.label) == ["app"])
             // Webhook endpoints and alert rules move with the deployment, fractions intact.

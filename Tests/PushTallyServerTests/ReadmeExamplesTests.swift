@@ -11,18 +11,9 @@ import Testing
         let expectedOutput: String?
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `README.md`, then every Markdown file of `docs/`, by name.
-    static func documents() throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
-            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
-        return ["README.md"] + docs
-    }
-
-    static func text(_ document: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
-    }
+    static let root = Documentation.root
+    static func documents() throws -> [String] { try Documentation.documents() }
+    static func text(_ document: String) throws -> String { try Documentation.text(document) }
 
     static func examples(in document: String) throws -> [Example] {
         let lines = try text(document).components(separatedBy: "\n")

@@ -56,14 +56,16 @@ struct TestFixture: Sendable {
         return TestFixture(store: store, directory: directory, tokens: tokens, postgresURL: postgresURL)
     }
 
+    /// For a `defer`: the store closes on a thread of its own (``StoreLifecycle/closeInBackground()``).
     func tearDown() {
-        store.close()
+        store.closeInBackground()
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `tearDown`, and drops the PostgreSQL database when there is one.
+    /// Closes the store, removes its files, and drops the PostgreSQL database when there is one.
     func cleanUp() async {
-        tearDown()
+        await store.shutdown()
+        try? FileManager.default.removeItem(at: directory)
         if let postgresURL { await TestPostgres.dropDatabase(postgresURL) }
     }
 }

@@ -68,14 +68,14 @@ import Testing
         try await withTestPostgresOrSQLite(kind) { open in
             do {
                 let store = try await open(ActionIDs.defaultBound)
-                defer { store.close() }
+                defer { store.closeInBackground() }
                 try await store.register(PushRegistration(pushID: "a1", campaign: "c", app: "com.example.a"))
                 try await Self.flood(store, pushID: "a1", ids: 0..<70)
                 #expect(try await Self.actions(store, pushID: "a1")[ActionIDs.overflow] == 6)
             }
             // `--max-action-ids 100`: the ids admitted before stay, new ones are admitted up to the new bound.
             let store = try await open(100)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             try await Self.flood(store, pushID: "a1", ids: 0..<120)
             let actions = try await Self.actions(store, pushID: "a1")
             #expect(Set((0..<64).map { "id-\($0)" }).isSubset(of: actions.keys))
@@ -90,10 +90,10 @@ import Testing
     @Test(arguments: StoreKind.allCases) func collectorsRacingForTheLastSlotsAdmitNoMoreThanTheBound(_ kind: StoreKind) async throws {
         try await withTestPostgresOrSQLite(kind) { open in
             let first = try await open(ActionIDs.defaultBound)
-            defer { first.close() }
+            defer { first.closeInBackground() }
             // PostgreSQL: a second collector of the same database; SQLite: the same file's one writer.
             let second = kind == .postgres ? try await open(ActionIDs.defaultBound) : first
-            defer { if kind == .postgres { second.close() } }
+            defer { if kind == .postgres { second.closeInBackground() } }
             try await Self.flood(first, pushID: "p", ids: 0..<63)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, store) in [first, second, first, second].enumerated() {

@@ -148,11 +148,11 @@ import Testing
         let path = directory.appendingPathComponent("s.sqlite").path
         let first = try SQLiteStore(path: path)
         _ = try await first.ingest([receipt("p", device: "same")])
-        first.close()
+        await first.shutdown()
         let attributes = try FileManager.default.attributesOfItem(atPath: path + ".secret")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let second = try SQLiteStore(path: path)
-        defer { second.close() }
+        defer { second.closeInBackground() }
         #expect(try await second.ingest([receipt("p", device: "same")]) == [true])
     }
 

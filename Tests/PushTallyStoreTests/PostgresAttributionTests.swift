@@ -26,8 +26,8 @@ extension AttributionStoreTests {
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 2, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 2, rollupShard: 2)
             defer {
-                first.close()
-                second.close()
+                first.closeInBackground()
+                second.closeInBackground()
             }
             let now = StoreConfiguration.systemClock()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -62,8 +62,8 @@ extension AttributionStoreTests {
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
             defer {
-                first.close()
-                second.close()
+                first.closeInBackground()
+                second.closeInBackground()
             }
             let now = StoreConfiguration.systemClock()
             // More devices than PostgreSQL's default lock table (64 × 100 connections, with its slack) holds.
@@ -104,7 +104,7 @@ extension AttributionStoreTests {
             let stored = try await credits(sqlite)
             try await TestPostgres.withDatabase { url in
                 let target = try await PostgresStore(url: url, deviceSecretPath: nil)
-                defer { target.close() }
+                defer { target.closeInBackground() }
                 let migration = StoreMigration(from: sqlite, to: target)
                 try await migration.copy { _, _, _ in }
                 #expect(try await migration.verify().mismatches == [])

@@ -13,7 +13,7 @@ extension PostgresStoreTests {
             let secret = secretPath()
             defer { try? FileManager.default.removeItem(atPath: secret) }
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             #expect(try await store.ingest([IncomingEvent(pushID: "p", kind: .display, deviceID: "a")]) == [false])
             #expect(store.oneStatement.commits == (0, 1), "the push's sent_at is not known yet: read in a transaction")
             #expect(try await store.ingest([IncomingEvent(pushID: "p", kind: .display)]) == [false])
@@ -41,8 +41,8 @@ extension PostgresStoreTests {
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
             defer {
-                first.close()
-                second.close()
+                first.closeInBackground()
+                second.closeInBackground()
             }
             let now = StoreConfiguration.systemClock()
             func display(_ device: String, at time: Int64 = now - 1_000) -> [IncomingEvent] {

@@ -13,7 +13,7 @@ extension PostgresStoreTests {
             let secret = secretPath()
             defer { try? FileManager.default.removeItem(atPath: secret) }
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             let now = StoreConfiguration.systemClock()
             try await store.register(PushRegistration(pushID: "sent", campaign: "c", sentAtMillis: now - 60_000, counts: SendCounts(sent: 5)))
             // Read once by the transaction path, so the commits below may predict their `sent_at`.

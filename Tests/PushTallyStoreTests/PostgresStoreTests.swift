@@ -18,7 +18,7 @@ import Testing
             // A database whose default would weaken acknowledgements: the store's own setting must win.
             try await TestPostgres.administer("ALTER DATABASE \(try PostgresURL(url).database) SET synchronous_commit = off")
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             #expect(try await store.synchronousCommit() == "on")
         }
     }
@@ -29,12 +29,12 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: secret) }
             // The first creates the secret; the others start at once and must all come up on one schema.
             let first = try await PostgresStore(url: url, deviceSecretPath: secret)
-            defer { first.close() }
+            defer { first.closeInBackground() }
             let others = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
                 for _ in 0..<4 { group.addTask { try await PostgresStore(url: url, deviceSecretPath: secret) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            defer { others.forEach { $0.close() } }
+            defer { others.forEach { $0.closeInBackground() } }
             let versions = try await first.textRows("SELECT version FROM pushtally_migrations ORDER BY version")
             #expect(versions == PostgresSchema.migrations.map { [String($0.version)] }, "every migration applied once")
             let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -50,7 +50,7 @@ import Testing
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
             _ = try await store.textRows(
                 "INSERT INTO pushtally_migrations (version, name) VALUES (999, 'from-the-future') RETURNING version")
-            store.close()
+            await store.shutdown()
             let location = try PostgresURL(url).description
             await #expect(throws: StoreError.databaseNewerThanCode(path: location)) {
                 _ = try await PostgresStore(url: url, deviceSecretPath: nil)
@@ -63,7 +63,7 @@ import Testing
     @Test func withoutASecretDeviceIDsAreRefusedNotStoredInTheClear() async throws {
         try await TestPostgres.withDatabase { url in
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             await #expect(throws: StoreError.misconfigured("this store was opened without a device secret")) {
                 _ = try await store.ingest([receipt("p1"), receipt("p1", device: "install-a")])
             }
@@ -82,7 +82,7 @@ import Testing
             }
             let first = try await PostgresStore(url: url, deviceSecretPath: secret)
             _ = try await first.ingest([IncomingEvent(pushID: "p1", kind: .display, deviceID: "device-a")])
-            first.close()
+            await first.shutdown()
             // A collector without the file, or with another secret, would hash the same device differently.
             await #expect(throws: StoreError.self) { _ = try await PostgresStore(url: url, deviceSecretPath: other) }
             let secretText = try String(contentsOfFile: secret, encoding: .utf8)
@@ -90,7 +90,7 @@ import Testing
             await #expect(throws: StoreError.self) { _ = try await PostgresStore(url: url, deviceSecretPath: other) }
             // With the same file, a retry of that device is recognised.
             let second = try await PostgresStore(url: url, deviceSecretPath: secret)
-            defer { second.close() }
+            defer { second.closeInBackground() }
             #expect(try await second.ingest([IncomingEvent(pushID: "p1", kind: .display, deviceID: "device-a")]) == [true])
         }
     }
@@ -128,8 +128,8 @@ extension PostgresStoreTests {
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
             defer {
-                first.close()
-                second.close()
+                first.closeInBackground()
+                second.closeInBackground()
             }
             let now = StoreConfiguration.systemClock()
             _ = try await first.ingest([IncomingEvent(pushID: "hot", kind: .display, deviceID: "a", appVersion: "1.0")])
@@ -165,7 +165,7 @@ extension PostgresStoreTests {
     @Test func anErrorInsideTheCommitIsNeverAnAcknowledgement() async throws {
         try await TestPostgres.withDatabase { url in
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
-            defer { store.close() }
+            defer { store.closeInBackground() }
             _ = try await store.textRows("""
                 CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN RAISE EXCEPTION 'poisoned receipt'; END $$

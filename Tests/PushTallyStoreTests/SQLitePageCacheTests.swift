@@ -12,7 +12,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-cache-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm", ".secret"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try SQLiteStore(path: path, configuration: configuration)
-        defer { store.close() }
+        defer { store.closeInBackground() }
         return try store.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0 }
     }
 

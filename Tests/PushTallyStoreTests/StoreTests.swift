@@ -176,7 +176,7 @@ import Testing
             try await store.pool.write { db in
                 try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v999-from-the-future')")
             }
-            store.close()
+            await store.shutdown()
         }
         #expect(throws: StoreError.databaseNewerThanCode(path: path)) { try SQLiteStore(path: path) }
     }
@@ -197,7 +197,7 @@ import Testing
         }
         try old.close()
         let store = try SQLiteStore(path: path)
-        defer { store.close() }
+        defer { store.closeInBackground() }
         let figures = try #require(try await store.pushFigures(ReportFilter(pushID: "p1")).first)
         var expected = LatencyHistogram()
         expected.add(bucket: 0, count: 2)

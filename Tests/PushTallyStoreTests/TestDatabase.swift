@@ -44,22 +44,17 @@ func withStore<T>(
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     @Sendable func open(_ location: StoreLocation) async throws -> any TestStore {
-        var options = StoreOptions()
-        options.configuration = configuration
-        options.needsDeviceSecret = true
-        options.deviceSecretPath = location.isPostgres ? directory.appendingPathComponent("secret").path : nil
-        options.maximumConnections = 4
-        return try #require(try await StoreFactory.open(location, options) as? any TestStore)
+        try await openTestStore(location, configuration, in: directory)
     }
     switch kind {
     case .sqlite:
         let store = try await open(.sqlite(path: directory.appendingPathComponent("test.sqlite").path))
-        defer { store.close() }
+        defer { store.closeInBackground() }
         return try await body(store)
     case .postgres:
         return try await TestPostgres.withDatabase { url in
             let store = try await open(.postgres(url: url))
-            defer { store.close() }
+            defer { store.closeInBackground() }
             return try await body(store)
         }
     }
@@ -75,7 +70,7 @@ func withSQLiteStore<T>(
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try SQLiteStore(
         path: directory.appendingPathComponent("test.sqlite").path, configuration: StoreConfiguration(clock: clock))
-    defer { store.close() }
+    defer { store.closeInBackground() }
     return try await body(store)
 }
 
@@ -121,14 +116,7 @@ func withTestPostgresOrSQLite<T>(
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     @Sendable func opener(_ location: StoreLocation) -> @Sendable (Int) async throws -> any TestStore {
-        { maxActionIDs in
-            var options = StoreOptions()
-            options.configuration = StoreConfiguration(maxActionIDs: maxActionIDs)
-            options.needsDeviceSecret = true
-            options.deviceSecretPath = location.isPostgres ? directory.appendingPathComponent("secret").path : nil
-            options.maximumConnections = 4
-            return try #require(try await StoreFactory.open(location, options) as? any TestStore)
-        }
+        { maxActionIDs in try await openTestStore(location, StoreConfiguration(maxActionIDs: maxActionIDs), in: directory) }
     }
     switch kind {
     case .sqlite:
@@ -136,4 +124,15 @@ func withTestPostgresOrSQLite<T>(
     case .postgres:
         return try await TestPostgres.withDatabase { url in try await body(opener(.postgres(url: url))) }
     }
+}
+
+/// A store of the tests' shape at `location`: keyed device ids (a secret in `directory` on PostgreSQL) and a
+/// small connection pool.
+private func openTestStore(_ location: StoreLocation, _ configuration: StoreConfiguration, in directory: URL) async throws -> any TestStore {
+    var options = StoreOptions()
+    options.configuration = configuration
+    options.needsDeviceSecret = true
+    options.deviceSecretPath = location.isPostgres ? directory.appendingPathComponent("secret").path : nil
+    options.maximumConnections = 4
+    return try #require(try await StoreFactory.open(location, options) as? any TestStore)
 }

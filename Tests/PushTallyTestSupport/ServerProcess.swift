@@ -272,7 +272,8 @@ public final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
-    private func blockingWaitForClose() -> Bool {
+    /// ``waitForClose()`` on the calling thread, for a client loop that runs on a thread of its own.
+    public func blockingWaitForClose() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
