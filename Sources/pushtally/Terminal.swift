@@ -6,9 +6,13 @@ enum Terminal {
     /// Standard output is a terminal: tables and percents for people; otherwise the machine-readable forms.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    /// The terminal's width from `COLUMNS`, else 120 columns.
+    /// The width to draw tables in: `COLUMNS` when it is set (an explicit override: shells do not export it),
+    /// else the window size of the terminal standard output goes to, else 80 columns.
     static var width: Int {
-        environment("COLUMNS").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 120
+        if let columns = environment("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
     }
 
     /// Colour only on a terminal, and never when `NO_COLOR` is set (no-color.org).

@@ -8,15 +8,17 @@ import Testing
 @Suite(.serialized) struct TerminalOutputTests {
     static let longName = "Black Friday early access for returning customers in every European market"
 
-    /// Runs `pushtally` on a pseudo-terminal of `columns` columns; returns what it drew.
+    /// Runs `pushtally` on a pseudo-terminal of `columns` columns, with no `COLUMNS` in its environment (as a
+    /// shell starts it) unless `environment` sets one; returns what it drew.
     static func onTerminal(_ arguments: [String], columns: Int, environment: [String: String] = [:]) async throws -> String {
         let script = """
             import fcntl, json, os, pty, struct, sys, termios
             args, columns, extra = json.loads(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
             pid, fd = pty.fork()
             if pid == 0:
-                env = dict(os.environ, COLUMNS=str(columns), **extra)
+                env = dict(os.environ, **extra)
                 if extra.get("NO_COLOR") is None: env.pop("NO_COLOR", None)
+                if extra.get("COLUMNS") is None: env.pop("COLUMNS", None)
                 os.execvpe(args[0], args, env)
             fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
             out = b""
@@ -75,6 +77,11 @@ import Testing
             let long = try #require(lines.first { $0.hasPrefix("Black Friday") }, "\(drawn)")
             #expect(long.contains("…") && !long.contains(Self.longName), "\(long)")
         }
+        // COLUMNS, when set, overrides the terminal's own width.
+        let narrowed = try await Self.onTerminal(["report", "campaigns", "--database", database], columns: 120, environment: ["COLUMNS": "80"])
+        let narrowedLines = Self.withoutColour(narrowed).split(separator: "\n").map(String.init)
+        #expect(narrowedLines.allSatisfy { HumanTableRenderer.displayWidth($0) <= 80 }, "\(narrowed)")
+        #expect(narrowedLines.contains { HumanTableRenderer.displayWidth($0) > 72 }, "drawn for 80 columns: \(narrowed)")
         // NO_COLOR turns colour off; --wide shows every column by its CSV name.
         let plain = try await Self.onTerminal(["report", "campaigns", "--database", database], columns: 120, environment: ["NO_COLOR": "1"])
         #expect(!plain.contains("\u{1B}["))
