@@ -30,7 +30,9 @@ import Testing
         #expect(lines[1].hasPrefix("c,5,1,2,") && lines[2].hasPrefix("c,10,1,3,"), "\(csv)")
         // Push 1 was superseded by push 2 two minutes later: its campaign row counts it.
         #expect(lines[2].hasSuffix(",3,1"), "\(lines[2])")
-        let table = try await runPushtally(["report", "campaigns", "--by", "push_type", "--format", "table"] + store.arguments).stdout
+        // Into a pipe a table has no terminal to fit: 80 columns unless COLUMNS says otherwise.
+        let table = try await runPushtally(
+            ["report", "campaigns", "--by", "push_type", "--format", "table"] + store.arguments, environment: ["COLUMNS": "120"]).stdout
         #expect(table.hasPrefix("campaign  push type"), "\(table)")
         let pushes = try await runPushtally(["report", "pushes", "--format", "json"] + store.arguments).stdout
         #expect(pushes.contains(#""superseded_after_s":120,"superseded_by":"2""#), "\(pushes)")
