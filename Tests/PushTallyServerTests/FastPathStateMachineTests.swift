@@ -108,68 +108,6 @@ import Testing
         #expect(connection.answer(1, .badRequest) == ["write 400", "write 204"])
     }
 
-    @Test func aHalfCloseWaitsForEveryAnswerBeforeTheRouterHearsOfIt() {
-        var connection = Connection()
-        #expect(connection.receive(Self.receipt(), Self.body("a"), Self.end, Self.receipt(), Self.body("b"), Self.end) == [
-            "ingest 0: /v1/receipts a", "ingest 1: /v1/receipts b",
-        ])
-        // The client shut its side: the answers still due come first.
-        #expect(connection.machine.inputClosed() == false)
-        #expect(connection.answer(1, .noContent) == [])
-        #expect(connection.machine.inputClosedMayPass() == false)
-        #expect(connection.answer(0, .noContent) == ["write 204", "write 204"])
-        #expect(connection.machine.inputClosedMayPass() == true)
-        #expect(connection.machine.inputClosedMayPass() == false, "passed on once")
-        // With nothing due, the router hears of it at once.
-        var idle = Connection()
-        #expect(idle.machine.inputClosed() == true)
-    }
-
-    @Test func aBrokenRequestIsRefusedInItsTurnThenTheConnectionCloses() {
-        var connection = Connection()
-        #expect(connection.receive(Self.receipt(), Self.body("a"), Self.end) == ["ingest 0: /v1/receipts a"])
-        // The parser fails on the next request's body: that request's slot gets the refusal, after the first.
-        #expect(connection.receive(Self.receipt(), Self.body("b")) == [])
-        #expect(connection.machine.refuseAndClose(routerMayAnswer: true) == .answer(slot: 1))
-        #expect(connection.answer(1, .badRequest) == [])
-        #expect(connection.answer(0, .noContent) == ["write 204", "write 400 (Connection: close)", "close"])
-        // Between requests, the refusal takes a slot of its own.
-        var idle = Connection()
-        #expect(idle.machine.refuseAndClose(routerMayAnswer: true) == .answer(slot: 0))
-    }
-
-    @Test func aBrokenRequestWaitsForTheRouterOrIsTheRoutersWhenItReadsTheBody() {
-        var connection = Connection()
-        #expect(connection.receive(Self.head(.get, "/healthz"), Self.end) == ["router: GET /healthz", "router: end"])
-        #expect(connection.machine.refuseAndClose(routerMayAnswer: true) == .afterRouter)
-        #expect(connection.machine.refusalAfterRouter() == nil, "the router's response comes first")
-        #expect(connection.machine.routerResponseIsLast == false, "the refusal follows it")
-        _ = connection.routerEnded()
-        #expect(connection.machine.refusalAfterRouter() == 0)
-        // A body the router is reading fails in its route, which answers; that answer is the last.
-        var passing = Connection()
-        #expect(passing.receive(Self.head(.put, "/v1/pushes/p"), Self.body("{")) == ["router: PUT /v1/pushes/p", "router: body {"])
-        #expect(passing.machine.refuseAndClose(routerMayAnswer: true) == .passToRouter)
-        #expect(passing.machine.routerResponseIsLast)
-    }
-
-    @Test func headsRFC9112RefusesAreAnsweredWithoutReachingEitherPath() {
-        for (headers, status, code) in [
-            ([("Host", "a"), ("Host", "b")], 400, "malformed_http"), ([], 400, "malformed_http"),
-            ([("Host", "a"), ("Transfer-Encoding", "gzip, chunked")], 501, "unsupported_transfer_encoding"),
-            ([("Host", "a"), ("Transfer-Encoding", "chunked, chunked")], 400, "malformed_http"),
-        ] as [([(String, String)], Int, String)] {
-            var connection = Connection()
-            let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/receipts", headers: HTTPHeaders(headers)))
-            #expect(connection.receive(head, Self.body("push_id=a"), Self.end) == ["refuse 0 \(code)", "write \(status) (Connection: close)", "close"], "\(headers)")
-        }
-        // HTTP/1.0 needs no Host, and without keep-alive closes after its answer.
-        var old = Connection()
-        let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_0, method: .POST, uri: "/v1/receipts", headers: [:]))
-        #expect(old.receive(head, Self.body("a"), Self.end) == ["ingest 0: /v1/receipts a"])
-        #expect(old.answer(0, .noContent) == ["write 204 (Connection: close)", "close"])
-    }
-
     @Test func aConnectionStaysOpenBetweenRequests() {
         var connection = Connection()
         for slot in 0..<3 {

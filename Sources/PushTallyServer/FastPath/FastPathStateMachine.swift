@@ -127,9 +127,9 @@ struct FastPathStateMachine {
     /// Close once every answer is written (`Connection: close`, HTTP/1.0 without keep-alive, or a quiesce).
     var closeAfterAnswers = false
     /// A refusal waits for the router's responses in flight to end before it takes its slot.
-    private var refusalWaitsForRouter = false
+    var refusalWaitsForRouter = false
     /// The client half-closed while answers were still due: tell the router once they are written.
-    private var inputClosedWaiting = false
+    var inputClosedWaiting = false
     private(set) var clock: ConnectionClock
     /// Bytes arrived that are not yet a whole request head or the end of a request: mid-request, not idle.
     private var partialRequest = false
@@ -203,58 +203,6 @@ struct FastPathStateMachine {
         passedInFlight -= 1
         clock.touch(now: now)
         return passedInFlight == 0
-    }
-
-    // MARK: Requests the connection cannot go on after
-
-    /// The bytes are not HTTP/1.1 (SwiftNIO's parser failed), or a head breaks RFC 9112's rules: nothing after
-    /// it is read, the requests before it are still answered in order, then its refusal, then the close.
-    mutating func refuseAndClose(routerMayAnswer: Bool) -> Refusal {
-        closeAfterAnswers = true
-        if routerMayAnswer, case .passing = reading { return .passToRouter }
-        held.removeAll()
-        // An ingest request whose body broke is the one refused: its slot is taken, nothing else will fill it.
-        let broken: IngestRequest? = if case .ingest(let request, _) = reading { request } else { nil }
-        reading = .discarding(bytes: 0)
-        if let broken { return .answer(slot: broken.slot) }
-        if passedInFlight > 0 {
-            refusalWaitsForRouter = true
-            return .afterRouter
-        }
-        answers.append(nil)
-        return .answer(slot: firstSlot + answers.count - 1)
-    }
-
-    /// Whether the router's response now being written is the connection's last: nothing of this path's is due
-    /// after it, and the connection closes (HTTP/1.0 without keep-alive, a refusal passed to the router).
-    var routerResponseIsLast: Bool {
-        closeAfterAnswers && passedInFlight == 1 && answers.isEmpty && !refusalWaitsForRouter
-    }
-
-    /// The slot of a refusal that waited for the router, once the router's responses have ended.
-    mutating func refusalAfterRouter() -> Int? {
-        guard refusalWaitsForRouter, passedInFlight == 0 else { return nil }
-        refusalWaitsForRouter = false
-        answers.append(nil)
-        return firstSlot + answers.count - 1
-    }
-
-    // MARK: Half-close
-
-    /// The client shut its side down after its last request: `true` to tell the router now (it closes once its
-    /// own response is written); otherwise this path's answers come first (``inputClosedMayPass()``).
-    mutating func inputClosed() -> Bool {
-        if answers.isEmpty, held.isEmpty { return true }
-        inputClosedWaiting = true
-        return false
-    }
-
-    /// Whether a half-close that waited may now be passed on: every answer of this path is written and nothing
-    /// waits for the router.
-    mutating func inputClosedMayPass() -> Bool {
-        guard inputClosedWaiting, answers.isEmpty, held.isEmpty, !refusalWaitsForRouter else { return false }
-        inputClosedWaiting = false
-        return true
     }
 
     /// The answer of the ingest request in `slot` is ready: write ``nextAnswerToWrite()`` until it is `nil`.

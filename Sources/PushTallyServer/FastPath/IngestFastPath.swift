@@ -1,7 +1,6 @@
 import HTTPTypes
 import Hummingbird
 import Logging
-import Metrics
 import NIOCore
 import NIOHTTP1
 import PushTallyCore
@@ -26,12 +25,12 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let shared: Shared
-    private var machine: FastPathStateMachine
-    private var idleCheck: Scheduled<Void>?
-    private var context: ChannelHandlerContext?
+    let shared: Shared
+    var machine: FastPathStateMachine
+    var idleCheck: Scheduled<Void>?
+    var context: ChannelHandlerContext?
     private var mailbox: AnswerMailbox?
-    private var peer: SocketAddress?
+    var peer: SocketAddress?
     private var counters = RequestCounters()
     private var date = HTTPDate()
     /// The last plain answer's framed head (no body or headers of its own, connection kept), reused while its
@@ -43,9 +42,9 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// connection closes after its end.
     private var closingRouterResponse = false
     /// SwiftNIO's parser failed: what it reports after that (bytes refused in its error state) is not news.
-    private var parserFailed = false
+    var parserFailed = false
     /// A refusal waiting for the router's responses in flight (``FastPathStateMachine/refusalAfterRouter()``).
-    private var pendingRefusal: APIError?
+    var pendingRefusal: APIError?
     /// A part went on to the router in this read cycle: only then does its async channel need read-complete
     /// (2.8 % of the event loops' samples on single receipts went to passing it on for nothing).
     private var forwardedThisRead = false
@@ -126,21 +125,6 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .head, .body:
             context.write(data, promise: promise)
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if parserFailed, error is ByteToMessageDecoderError { return }
-        guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
-        // The client's mistake (or its disconnect mid-request): a JSON 4xx in its turn, then the close, on
-        // both paths. Hummingbird's own handler would answer an empty 400 between requests, and a 500 from a
-        // route whose body failed.
-        parserFailed = true
-        let refusal = APIError(parserError)
-        switch machine.refuseAndClose(routerMayAnswer: true) {
-        case .passToRouter: context.fireErrorCaught(error)
-        case .afterRouter: pendingRefusal = refusal
-        case .answer(let slot): answer(refusal, slot: slot, context)
         }
     }
 
@@ -236,25 +220,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         writeReadyAnswers(context)
     }
 
-    /// A refusal of the connection's last request, in its turn (not counted as an ingest answer: it may not be
-    /// one). Logged as any client mistake is.
-    private func answer(_ refusal: APIError, slot: Int, _ context: ChannelHandlerContext) {
-        shared.logger.info(
-            "rejected",
-            metadata: [
-                "status": "\(refusal.status.code)", "error": "\(refusal.code)", "field": "\(refusal.field ?? "-")",
-                "peer": "\(peer.map { "\($0)" } ?? "-")",
-            ])
-        Counter(
-            label: "pushtally_http_requests_total",
-            dimensions: [("route", "unmatched"), ("method", "unparsed"), ("status", String(refusal.status.code))]
-        ).increment()
-        machine.answerReady(.init(head: HTTPResponse(status: refusal.status, headerFields: refusal.responseHeaders), body: refusal.body), slot: slot)
-        writeReadyAnswers(context)
-    }
-
     /// Writes the answers that are ready and have no unanswered request ahead of them.
-    private func writeReadyAnswers(_ context: ChannelHandlerContext) {
+    func writeReadyAnswers(_ context: ChannelHandlerContext) {
         guard self.context != nil else { return }
         var wrote = false
         while case let (answer, isLast)? = machine.nextAnswerToWrite() {
@@ -309,41 +276,6 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if machine.inputClosedMayPass() { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
     }
 
-    // MARK: Idle timeout and eviction
-
-    /// Bytes arrived, before decoding.
-    func bytesArrived() {
-        machine.bytesArrived()
-    }
-
-    /// Since when the connection has been idle, or `nil` while a request is read or answered.
-    var idleSince: NIODeadline? { context == nil ? nil : machine.idleSince }
-
-    /// Closes the connection if it is still idle since `since` (``ConnectionRegistry``): `true` if it did.
-    func evict(ifIdleSince since: NIODeadline) -> Bool {
-        guard let context, machine.idleSince == since else { return false }
-        shared.logger.debug("closing the connection idle longest: at --max-connections", metadata: ["peer": "\(peer.map { "\($0)" } ?? "-")"])
-        context.close(promise: nil)
-        return true
-    }
-
-    private func scheduleIdleCheck(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
-        idleCheck?.cancel()
-        let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        idleCheck = context.eventLoop.scheduleTask(deadline: deadline) {
-            loop.execute { handler, context in handler.idleCheckFired(context) }
-        }
-    }
-
-    private func idleCheckFired(_ context: ChannelHandlerContext) {
-        guard self.context != nil else { return }
-        switch machine.idleCheck(now: .now()) {
-        case .close:
-            shared.logger.debug("closing a connection that sat idle or sent too slowly", metadata: ["peer": "\(peer.map { "\($0)" } ?? "-")"])
-            context.close(promise: nil)
-        case .checkAgain(let deadline): scheduleIdleCheck(context, at: deadline)
-        }
-    }
 }
 
 @available(*, unavailable)
