@@ -15,7 +15,11 @@ struct BodyReader: Sendable {
     /// `body` without a leading UTF-8 byte-order mark: one rule for every body (JSON, NDJSON, forms, push
     /// records), as RFC 8259 §8.1 lets a reader ignore the mark, and Windows tools write it.
     static func withoutByteOrderMark(_ body: ByteBuffer) -> ByteBuffer {
-        guard body.readableBytes >= 3, body.getBytes(at: body.readerIndex, length: 3) == [0xEF, 0xBB, 0xBF] else { return body }
+        // Read in place: this runs for every body on the ingest hot path, where a copied array would allocate.
+        let start = body.readerIndex
+        guard body.readableBytes >= 3, body.getInteger(at: start, as: UInt8.self) == 0xEF,
+            body.getInteger(at: start + 1, as: UInt8.self) == 0xBB, body.getInteger(at: start + 2, as: UInt8.self) == 0xBF
+        else { return body }
         var body = body
         body.moveReaderIndex(forwardBy: 3)
         return body
