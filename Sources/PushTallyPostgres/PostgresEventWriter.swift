@@ -34,44 +34,26 @@ enum PostgresEventWriter {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
-        // Every device that may be touched, retries included (only known after the dedupe keys): a few spare locks.
-        let devices = events.lazy.filter { !($0.kind == .action && $0.action == StandardAction.dismiss) }.compactMap(\.deviceID)
         try await PushLocks.lock(
-            Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared, devices: Set(devices),
-            on: connection, logger: logger)
+            Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared,
+            devices: CommitPlan.devicesToLock(events), on: connection, logger: logger)
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
-        var fresh = try await insertDedupeKeys(keys, on: connection, logger: logger)
-        let duplicates = zip(events, keys).map { event, keys in
-            // The first event to carry a key that this transaction inserted is new; any other is a retry,
-            // exactly as when the keys are inserted one event at a time.
-            var duplicate = false
-            for key in keys where fresh.remove(key) == nil {
-                duplicate = true
-            }
-            return event.duplicate ?? duplicate
-        }
-        let counted = Array(zip(events, duplicates))
-        var counter = try await count(
-            counted, maturityWindow: maturityWindow, actions: actions, memory: memory, on: connection, logger: logger)
-        var touches = AttributionTouches()
-        for (event, duplicate) in counted {
-            touches.add(
-                kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: event.eventTime, duplicate: duplicate)
-        }
+        let inserted = try await insertDedupeKeys(keys, on: connection, logger: logger)
+        let plan = CommitPlan(events, newKeys: CommitPlan.newKeys(keys, inserted: inserted))
+        // Under the push locks, so a registration is either wholly before or after.
+        let timed = Array(plan.timedPushIDs)
+        let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
+        memory?.remember(timed, sentAt: sentAt)
+        var counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] }
+        let counted = plan.rows
         let credits = try await PostgresAttribution.attribute(
-            touches, events: counted, windows: attributionWindows, counter: &counter, on: connection, logger: logger)
+            plan.touches, events: counted, windows: attributionWindows, counter: &counter, on: connection, logger: logger)
         let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
-        var outboxRows: [ValuesPart] = []
-        if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents {
-            let fresh = counted.filter { !$0.1 && $0.0.kind.namesPush }.map(\.0)
-            let labels = try await PostgresOutbox.labels(Array(Set(fresh.map(\.pushID))), on: connection, logger: logger)
-            let rows = outbox.rows(forEvents: fresh, labels: { labels[$0] })
-            if let receivedAt = events.first?.receivedAt { outboxRows = [PostgresOutbox.part(rows, at: receivedAt)] }
-        }
+        let outboxRows = try await PostgresOutbox.parts(plan, subscriptions: subscriptions, on: connection, logger: logger)
         for query in SQLBuilder.combined(outboxRows + rawRows(counted, credits: credits) + rollups) {
             try await connection.run(query, logger: logger)
         }
-        return duplicates
+        return plan.duplicates
     }
 
     /// The raw rows: displays and actions by their own columns; sessions and conversions by theirs, credit
@@ -80,51 +62,9 @@ enum PostgresEventWriter {
         let receipts = counted.filter { $0.0.kind.namesPush }
         let outcomes = counted.enumerated().filter { !$0.element.0.kind.namesPush }.map { ($0.element, credits[$0.offset]) }
         return [
-            ValuesPart(
-                receipts, columns: 11,
-                head: """
-                    INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
-                                        device_id, receipt_id, platform, app_version, os_version)
-                    """,
-                bind: { row, sql in
-                    let (event, duplicate) = row
-                    return [
-                        sql.bind(event.pushID), sql.bind(Int64(event.kind.rawValue)), sql.bind(event.action),
-                        sql.bind(event.receivedAt), sql.bind(event.eventTime), sql.bind(duplicate), sql.bind(event.deviceID),
-                        sql.bind(event.receiptID), sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion),
-                    ]
-                }),
-            ValuesPart(
-                outcomes, columns: 17,
-                head: "INSERT INTO events (\(StoredEvent.storedColumns), attribution, attributed_push)",
-                bind: { row, sql in
-                    let ((event, duplicate), credit) = row
-                    return [
-                        sql.bind(""), sql.bind(Int64(event.kind.rawValue)), sql.bind(""), sql.bind(event.receivedAt),
-                        sql.bind(event.eventTime), sql.bind(duplicate), sql.bind(event.deviceID), sql.bind(event.receiptID),
-                        sql.bind(event.platform), sql.bind(event.appVersion), sql.bind(event.osVersion), sql.bind(event.app),
-                        sql.bind(event.name), sql.bind(event.valueMicros), sql.bind(event.currency),
-                        sql.bind(credit.map { Int64($0.code) }), sql.bind(credit?.pushID),
-                    ]
-                }),
+            ValuesPart(receipts, columns: EventColumns.receipt) { ($0.0, $0.1, nil) },
+            ValuesPart(outcomes, columns: EventColumns.all) { ($0.0.0, $0.0.1, $0.1) },
         ]
-    }
-
-    /// A dedupe key compared byte for byte, as the database compares it: Swift's `String` equality would
-    /// make canonically equivalent ids (NFC and NFD) one key where the database stores two.
-    struct DedupeKey: Hashable {
-        var pushID: String
-        var key: String
-
-        static func == (a: DedupeKey, b: DedupeKey) -> Bool {
-            a.pushID.utf8.elementsEqual(b.pushID.utf8) && a.key.utf8.elementsEqual(b.key.utf8)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            for byte in pushID.utf8 { hasher.combine(byte) }
-            hasher.combine(0xFF as UInt8)
-            for byte in key.utf8 { hasher.combine(byte) }
-        }
     }
 
     /// Inserts every event's keys, in key order, and returns those that were new.
@@ -133,10 +73,7 @@ enum PostgresEventWriter {
     ) async throws -> Set<DedupeKey> {
         let keys = Set(eventKeys.joined())
         guard !keys.isEmpty else { return [] }
-        let sorted = keys.sorted {
-            $0.pushID.utf8.elementsEqual($1.pushID.utf8)
-                ? $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) : $0.pushID.utf8.lexicographicallyPrecedes($1.pushID.utf8)
-        }
+        let sorted = keys.sorted(by: DedupeKey.precedes)
         let rows = try await connection.run(
             """
             INSERT INTO dedupe (push_id, key)
@@ -150,16 +87,13 @@ enum PostgresEventWriter {
         return inserted
     }
 
-    /// Counts stored events (``RollupCounter``); their pushes' `sent_at` is read in one query first, under the
-    /// push locks, so a registration is either wholly before or after. `memory` keeps what was read for the
-    /// one-statement commits that follow.
+    /// Counts stored events read back (``RollupCounter``), their pushes' `sent_at` read in one query first.
     static func count(
-        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, actions: ActionFold, memory: OneStatementState? = nil,
-        on connection: PostgresConnection, logger: Logger
+        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, actions: ActionFold, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> RollupCounter {
         let timed = Array(RollupCounter.timedPushIDs(events))
         let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
-        memory?.remember(timed, sentAt: sentAt)
         var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
         for (event, duplicate) in events {
             counter.add(event, duplicate: duplicate) { sentAt[$0] }

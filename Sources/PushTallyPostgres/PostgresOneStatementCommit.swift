@@ -21,32 +21,18 @@ enum PostgresOneStatementCommit {
     ) async throws -> [Bool]? {
         guard !events.isEmpty, state.shouldTry() else { return nil }
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
-        let keys = events.map { event in event.dedupeKeys.map { PostgresEventWriter.DedupeKey(pushID: event.pushID, key: $0) } }
+        let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
         // Every key predicted new: an event is a retry only of an earlier event of this commit.
-        var seen = Set<PostgresEventWriter.DedupeKey>()
-        let duplicates = zip(events, keys).map { event, keys in
-            var duplicate = false
-            for key in keys where !seen.insert(key).inserted {
-                duplicate = true
-            }
-            return event.duplicate ?? duplicate
-        }
-        let counted = Array(zip(events, duplicates))
-        let timed = RollupCounter.timedPushIDs(counted).sorted()
+        let predicted = Set(keys.joined())
+        let plan = CommitPlan(events, newKeys: CommitPlan.newKeys(keys, inserted: predicted))
+        let timed = plan.timedPushIDs.sorted()
         guard let sentAt = state.sentAt(timed) else { return nil }
-        var touches = AttributionTouches()
-        for (event, duplicate) in counted {
-            touches.add(
-                kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: event.eventTime, duplicate: duplicate)
-        }
-        let probes = touches.sorted
+        let probes = plan.touches.sorted
         guard !probes.contains(where: \.touch.hasOutcome) else { return nil }
-        var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
-        for (event, duplicate) in counted {
-            counter.add(event, duplicate: duplicate) { sentAt[$0] ?? nil }
-        }
-        let devices = Set(events.lazy.filter { !($0.kind == .action && $0.action == StandardAction.dismiss) }.compactMap(\.deviceID))
-        let sortedKeys = seen.sorted { ($0.pushID, $0.key) < ($1.pushID, $1.key) }
+        let counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] ?? nil }
+        let counted = plan.rows
+        let devices = CommitPlan.devicesToLock(events)
+        let sortedKeys = predicted.sorted(by: DedupeKey.precedes)
         let guarding = ReceiptCommitStatement.Guard(
             lockPushes: Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID))), lockDevices: Array(devices),
             perDevice: devices.count <= PushLocks.maximumDeviceLocks, keyPushes: sortedKeys.map(\.pushID),
@@ -66,7 +52,7 @@ enum PostgresOneStatementCommit {
             return nil
         }
         state.record(hit: true)
-        return duplicates
+        return plan.duplicates
     }
 
     /// The statement built for these events (sessions and conversions among them, which the prepared

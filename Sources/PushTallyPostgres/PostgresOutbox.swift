@@ -28,6 +28,20 @@ enum PostgresOutbox {
         return labels
     }
 
+    /// The outbox rows of `plan`'s new displays and taps for the endpoints subscribed (as `subscriptions`
+    /// last read them), as one part of the group commit's combined statement; none when nobody takes them.
+    /// The events' JSON is built here, with their pushes' labels as this transaction reads them.
+    static func parts(
+        _ plan: CommitPlan, subscriptions: SubscriptionCache?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [ValuesPart] {
+        guard let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents,
+            let receivedAt = plan.events.first?.receivedAt
+        else { return [] }
+        let fresh = plan.outboxEvents
+        let labels = try await labels(Array(Set(fresh.map(\.pushID))), on: connection, logger: logger)
+        return [part(outbox.rows(forEvents: fresh, labels: { labels[$0] }), at: receivedAt)]
+    }
+
     /// Outbox rows as one part of the group commit's combined statement.
     static func part(_ rows: [OutboxRow], at millis: Int64) -> ValuesPart {
         ValuesPart(rows, columns: 4, head: "INSERT INTO webhook_outbox (type, count, items, created_at)") { row, sql in

@@ -142,7 +142,7 @@ extension PostgresStore: PushRegistry {
         let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
         if histogram.total > 0 {
             let part = PostgresRollupWriter.timingPart(
-                [(pushID, histogram)], table: target.timing, shard: target == .rollups ? shard : nil)
+                [(pushID, histogram)], to: target, shard: shard)
             for query in part.statements() {
                 try await connection.run(query, logger: logger)
             }

@@ -15,49 +15,55 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
 
     static let name = "pushtally_receipt_commit_v1"
 
+    /// The statement's text, rendered once: the raw rows and upserts are the shared ones (``SQLDialect``),
+    /// each fed by `unnest` over column arrays instead of a `VALUES` list; the parameters count on from `$1`
+    /// in binding order (``init(receipts:rollups:shard:guarding:)``).
     static let sql: String = {
-        let histogram = TimingColumns.names.enumerated().map { index, _ in
-            "($32::bigint[])[(u.o - 1) * \(TimingColumns.count) + \(index + 1)]"
+        var next = 0
+        func arrays(_ types: [String]) -> String {
+            types.map { type in
+                next += 1
+                return "$\(next)::\(type)[]"
+            }.joined(separator: ", ")
         }
-        let counts = "total = t.total + excluded.total, duplicates = t.duplicates + excluded.duplicates"
+        let events = arrays(EventColumns.receipt.map { $0.type == .text ? "text" : $0.type == .integer ? "bigint" : "boolean" })
+        let upserts = PostgresRollupWriter.Upserts.rollups
+        func keyed(_ table: RollupTable) -> String {
+            arrays((table.key + table.values).map { $0.type == .text ? "text" : "bigint" })
+        }
+        let (push, bucket, time) = (keyed(.push), keyed(.bucket), keyed(.time))
+        let (timingPushes, timingCounts) = (arrays(["text"]), next + 1)
+        next += 1
+        let histogram = TimingColumns.names.indices.map { index in
+            "($\(timingCounts)::bigint[])[(u.o - 1) * \(TimingColumns.count) + \(index + 1)]"
+        }
+        let (version, pending) = (keyed(.version), keyed(.pending))
+        let shard = "$\(next + 1)::bigint"
+        let guardArguments = (next + 2...next + 12).map { "$\($0)" }
+        let guardTypes = ["text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint"]
+        func rows(_ upsert: RollupUpsert, _ arrays: String) -> String {
+            "\(upsert.head)\n    SELECT *, \(shard) FROM unnest(\(arrays))\n    \(upsert.conflict)"
+        }
         return """
             WITH w0 AS (
-                INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
-                                    device_id, receipt_id, platform, app_version, os_version)
-                SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::boolean[],
-                                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+                \(SQLDialect.eventInsert(EventColumns.receipt)) SELECT * FROM unnest(\(events))
             ), w1 AS (
-                INSERT INTO rollup_push AS t (push_id, kind, action, total, duplicates, first_time, last_time, late, shard)
-                SELECT *, $44::bigint FROM unnest($12::text[], $13::bigint[], $14::text[], $15::bigint[], $16::bigint[],
-                                                 $17::bigint[], $18::bigint[], $19::bigint[])
-                ON CONFLICT (push_id, kind, action, shard) DO UPDATE SET \(counts),
-                    first_time = LEAST(t.first_time, excluded.first_time),
-                    last_time = GREATEST(t.last_time, excluded.last_time), late = t.late + excluded.late
+                \(rows(upserts.push, push))
             ), w2 AS (
-                INSERT INTO rollup_bucket AS t (push_id, bucket, kind, action, total, duplicates, shard)
-                SELECT *, $44::bigint FROM unnest($20::text[], $21::bigint[], $22::bigint[], $23::text[], $24::bigint[], $25::bigint[])
-                ON CONFLICT (push_id, bucket, kind, action, shard) DO UPDATE SET \(counts)
+                \(rows(upserts.bucket, bucket))
             ), w3 AS (
-                INSERT INTO rollup_time AS t (bucket, kind, action, total, duplicates, shard)
-                SELECT *, $44::bigint FROM unnest($26::bigint[], $27::bigint[], $28::text[], $29::bigint[], $30::bigint[])
-                ON CONFLICT (bucket, kind, action, shard) DO UPDATE SET \(counts)
+                \(rows(upserts.time, time))
             ), w4 AS (
-                INSERT INTO rollup_timing AS t (push_id, \(TimingColumns.names.joined(separator: ", ")), shard)
-                SELECT u.p, \(histogram.joined(separator: ", ")), $44::bigint
-                FROM unnest($31::text[]) WITH ORDINALITY AS u(p, o)
-                ON CONFLICT (push_id, shard) DO UPDATE SET \(TimingColumns.names.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", "))
+                \(upserts.timing.head)
+                SELECT u.p, \(histogram.joined(separator: ", ")), \(shard)
+                FROM unnest(\(timingPushes)) WITH ORDINALITY AS u(p, o)
+                \(upserts.timing.conflict)
             ), w5 AS (
-                INSERT INTO rollup_version AS t (push_id, dimension, version, kind, action, total, duplicates, shard)
-                SELECT *, $44::bigint FROM unnest($33::text[], $34::bigint[], $35::text[], $36::bigint[], $37::text[],
-                                                 $38::bigint[], $39::bigint[])
-                ON CONFLICT (push_id, dimension, version, kind, action, shard) DO UPDATE SET \(counts)
+                \(rows(upserts.version, version))
             ), w6 AS (
-                INSERT INTO pending_timing AS t (push_id, clock, second, count, shard)
-                SELECT *, $44::bigint FROM unnest($40::text[], $41::bigint[], $42::bigint[], $43::bigint[])
-                ON CONFLICT (push_id, clock, second, shard) DO UPDATE SET count = t.count + excluded.count
+                \(rows(upserts.pending, pending))
             )
-            SELECT pushtally_ingest_guard($45::text[], $46::text[], $47::boolean, $48::text[], $49::text[], $50::text[],
-                                          $51::boolean[], $52::bigint[], $53::text[], $54::bigint[], $55::bigint)
+            SELECT pushtally_ingest_guard(\(zip(guardArguments, guardTypes).map { "\($0)::\($1)" }.joined(separator: ", ")))
             """
     }()
 
@@ -81,18 +87,16 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
     /// rollup shard `shard`, behind `guarding`'s checks.
     init(receipts: [(StoredEvent, Bool)], rollups: RollupAccumulator, shard: Int64, guarding: Guard) {
         var binds = PostgresBindings(capacity: 55)
-        binds.append(receipts.map(\.0.pushID))
-        binds.append(receipts.map { Int64($0.0.kind.rawValue) })
-        binds.append(receipts.map(\.0.action))
-        binds.append(receipts.map(\.0.receivedAt))
-        binds.append(receipts.map(\.0.eventTime))
-        binds.append(receipts.map(\.1))
-        // Closures, not key paths: a key path applied in a loop is looked up at run time, per element.
-        binds.append(NullableTextArray(receipts.map { $0.0.deviceID }))
-        binds.append(NullableTextArray(receipts.map { $0.0.receiptID }))
-        binds.append(NullableTextArray(receipts.map { $0.0.platform }))
-        binds.append(NullableTextArray(receipts.map { $0.0.appVersion }))
-        binds.append(NullableTextArray(receipts.map { $0.0.osVersion }))
+        for column in EventColumns.receipt {
+            // Column by column, through one switch on the shared column's value per row.
+            switch column.type {
+            case .text where column.isRequired: binds.append(receipts.map { column.text($0) ?? "" })
+            case .text: binds.append(NullableTextArray(receipts.map { column.text($0) }))
+            // Every integer column receipts write is required; a nullable one would need a nullable array here.
+            case .integer: binds.append(receipts.map { column.integer($0) })
+            case .boolean: binds.append(receipts.map { column.boolean($0) })
+            }
+        }
         let sorted = SortedRollups(rollups)
         binds.append(sorted.pushes.map(\.key.pushID))
         binds.append(sorted.pushes.map { Int64($0.key.kind.rawValue) })
@@ -144,4 +148,21 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
     func makeBindings() -> PostgresBindings { bindings }
 
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+}
+
+extension EventColumn {
+    fileprivate func text(_ row: (StoredEvent, Bool)) -> String? {
+        if case .text(let value) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
+        return nil
+    }
+
+    fileprivate func integer(_ row: (StoredEvent, Bool)) -> Int64 {
+        if case .integer(let value?) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
+        return 0
+    }
+
+    fileprivate func boolean(_ row: (StoredEvent, Bool)) -> Bool {
+        if case .boolean(let value) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
+        return false
+    }
 }

@@ -1,4 +1,5 @@
 import PostgresNIO
+import PushTallyCore
 
 /// Builds one statement's text and its bindings together, so placeholders (`$1`, `$2`…) always match.
 struct SQLBuilder {
@@ -109,6 +110,23 @@ struct ValuesPart {
             var builder = SQLBuilder()
             append(start..<min(rowCount, start + perStatement), to: &builder)
             return builder.query
+        }
+    }
+}
+
+extension ValuesPart {
+    /// Raw event rows naming `columns` (the shared insert, ``SQLDialect/eventInsert(_:)``); `row` gives each
+    /// row's event, whether it is a retry, and its credit.
+    init<Row>(_ rows: [Row], columns: [EventColumn], row: @escaping (Row) -> (StoredEvent, Bool, Attribution?)) {
+        self.init(rows, columns: columns.count, head: SQLDialect.eventInsert(columns)) { element, sql in
+            let (event, duplicate, credit) = row(element)
+            return columns.map { column in
+                switch column.value(of: event, duplicate: duplicate, credit: credit) {
+                case .text(let value): sql.bind(value)
+                case .integer(let value): sql.bind(value)
+                case .boolean(let value): sql.bind(value)
+                }
+            }
         }
     }
 }

@@ -8,19 +8,16 @@ import PushTallyCore
 /// before the next key for it came, and was read and written again. In key order each leaf is visited once per
 /// commit (with device and receipt ids, a commit's cost is mostly those page round trips).
 package enum DedupeWriter {
-    /// Stores every key of every event and returns, per batch, whether each event was a recognised retry: an
-    /// event is one when any of its keys was stored before it, by an earlier commit or an earlier event of
-    /// this commit. Keys equal to each other keep commit order, so that rule holds as in arrival order.
-    package static func duplicates(in batches: [[IncomingEvent]], db: Database) throws -> [[Bool]] {
-        var flags = batches.map { [Bool](repeating: false, count: $0.count) }
+    /// Stores every key of every event and returns, for each key of each event (in ``CommitPlan``'s order),
+    /// whether storing it was new. Keys equal to each other keep commit order, so the first of them is the new one.
+    package static func newKeys(_ events: [StoredEvent], db: Database) throws -> [Bool] {
         var keys: [Key] = []
-        for (batchIndex, batch) in batches.enumerated() {
-            for (eventIndex, event) in batch.enumerated() where event.receiptID != nil || event.deviceID != nil {
-                for key in DedupeKeys.of(event) {
-                    keys.append(Key(pushID: event.pushID, key: key, batch: batchIndex, event: eventIndex))
-                }
+        for event in events where event.receiptID != nil || event.deviceID != nil {
+            for key in event.dedupeKeys {
+                keys.append(Key(pushID: event.pushID, key: key, position: keys.count))
             }
         }
+        var flags = [Bool](repeating: true, count: keys.count)
         guard !keys.isEmpty else { return flags }
         keys.sort()
         let insertKey = try BoundStatement(db, sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
@@ -28,7 +25,7 @@ package enum DedupeWriter {
             insertKey.bind(1, key.pushID)
             insertKey.bind(2, key.key)
             try insertKey.execute()
-            if db.changesCount == 0 { flags[key.batch][key.event] = true }
+            if db.changesCount == 0 { flags[key.position] = false }
         }
         return flags
     }
@@ -37,14 +34,13 @@ package enum DedupeWriter {
     private struct Key: Comparable {
         var pushID: String
         var key: String
-        var batch: Int
-        var event: Int
+        var position: Int
 
         static func < (lhs: Key, rhs: Key) -> Bool {
             // Bytes, as SQLite's BINARY collation orders them (String's `<` would normalise Unicode first).
             if lhs.pushID != rhs.pushID { return lhs.pushID.utf8.lexicographicallyPrecedes(rhs.pushID.utf8) }
             if lhs.key != rhs.key { return lhs.key.utf8.lexicographicallyPrecedes(rhs.key.utf8) }
-            return (lhs.batch, lhs.event) < (rhs.batch, rhs.event)
+            return lhs.position < rhs.position
         }
     }
 }

@@ -1,8 +1,16 @@
 import GRDB
 import PushTallyCore
 
-/// The statements of one SQLite group commit: raw rows, dedupe keys and rollups, all in the caller's transaction.
+/// Executes one SQLite group commit's ``CommitPlan``: dedupe keys, raw rows, attribution, rollups and the
+/// outbox note, all in the caller's transaction.
 enum EventWriter {
+    /// The shared raw-row inserts (``SQLDialect/eventInsert(_:)``) with SQLite's placeholders, rendered once.
+    private static let insertReceipt = SQLDialect.eventInsert(EventColumns.receipt)
+        + " VALUES \(SQLDialect.questionMarks(EventColumns.receipt.count))"
+    /// Every column: sessions, conversions and imported events.
+    static let insertOutcome = SQLDialect.eventInsert(EventColumns.all)
+        + " VALUES \(SQLDialect.questionMarks(EventColumns.all.count))"
+
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
     /// New events of subscribed types go into the webhook outbox in the same transaction.
     /// Also returns how custom action ids were folded, for the overflow metric once committed.
@@ -10,53 +18,37 @@ enum EventWriter {
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
         actionIDs: ActionIDBook, in db: Database
     ) throws -> (flags: [[Bool]], actions: ActionFold) {
-        let insertEvent = try BoundStatement(db, sql: """
-            INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
-                                device_id, receipt_id, platform, app_version, os_version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let insertOutcome = try BoundStatement(db, sql: """
-            INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate,
-                                device_id, receipt_id, app_version, app, name, value_micros, currency)
-            VALUES ('', ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        var touches = AttributionTouches()
-        let duplicates = try DedupeWriter.duplicates(in: batches, db: db)
-        let sentAt = try SentAtLookup(db)
-        let pairs = ActionIDs.customPairs(batches.joined().lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
+        var events: [StoredEvent] = []
+        events.reserveCapacity(batches.reduce(0) { $0 + $1.count })
+        for batch in batches {
+            for event in batch { events.append(StoredEvent(event, receivedAt: receivedAt)) }
+        }
+        let plan = CommitPlan(events, newKeys: try DedupeWriter.newKeys(events, db: db))
+        let pairs = ActionIDs.customPairs(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
         let actions = try SQLiteActionIDs.fold(pairs, book: actionIDs, admit: true, in: db)
-        var rollups = RollupCounter(maturityWindow: maturityWindow, actions: actions)
+        let sentAt = try SentAtLookup(db)
+        var rollups = try plan.rollups(maturityWindow: maturityWindow, actions: actions, sentAt: sentAt.callAsFunction)
+        let receipts = try BoundStatement(db, sql: insertReceipt)
+        let outcomes = try BoundStatement(db, sql: insertOutcome)
         var rows: (first: Int64, last: Int64)?
-        var fresh: (displays: Int, actions: Int) = (0, 0)
-        for (batchIndex, batch) in batches.enumerated() {
-            for (eventIndex, event) in batch.enumerated() {
-                let duplicate = duplicates[batchIndex][eventIndex]
-                let eventTime = EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt)
-                if event.kind.namesPush {
-                    try insertEvent.insert(event, receivedAt: receivedAt, eventTime: eventTime, duplicate: duplicate)
-                } else {
-                    try insertOutcome.insertOutcome(event, receivedAt: receivedAt, eventTime: eventTime, duplicate: duplicate)
-                }
-                touches.add(
-                    kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: eventTime, duplicate: duplicate)
-                let rowID = db.lastInsertedRowID
-                rows = (rows?.first ?? rowID, rowID)
-                if !duplicate {
-                    if event.kind == .display { fresh.displays += 1 } else if event.kind == .action { fresh.actions += 1 }
-                }
-                try rollups.add(
-                    pushID: event.pushID, kind: event.kind, action: event.action, eventTime: eventTime,
-                    receivedAt: receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
-                    sentAt: sentAt.callAsFunction)
+        for (event, duplicate) in zip(plan.events, plan.duplicates) {
+            if event.kind.namesPush {
+                try receipts.insert(EventColumns.receipt, event, duplicate: duplicate)
+            } else {
+                try outcomes.insert(EventColumns.all, event, duplicate: duplicate)
             }
+            let rowID = db.lastInsertedRowID
+            rows = (rows?.first ?? rowID, rowID)
         }
-        try SQLiteAttribution.attribute(touches, windows: attributionWindows, counter: &rollups, in: db)
+        try SQLiteAttribution.attribute(plan.touches, windows: attributionWindows, counter: &rollups, in: db)
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
-        if let rows {
-            try SQLiteOutbox.store(
-                displays: fresh.displays, actions: fresh.actions, rows: rows.first...rows.last, at: receivedAt, in: db)
+        if let rows { try SQLiteOutbox.store(plan, rows: rows.first...rows.last, at: receivedAt, in: db) }
+        var offset = 0
+        let flags = batches.map { batch in
+            defer { offset += batch.count }
+            return Array(plan.duplicates[offset..<offset + batch.count])
         }
-        return (duplicates, actions)
+        return (flags, actions)
     }
 
     /// Moves a push's pending timing into its latency histogram and late count once `sent_at` is known
@@ -68,7 +60,7 @@ enum EventWriter {
             ).map { TimingSettlement.Pending(clock: $0[0], second: $0[1], count: $0[2]) }
             guard !pending.isEmpty else { continue }
             let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
-            if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target.timing, in: db) }
+            if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target, in: db) }
             try db.execute(
                 sql: "UPDATE \(target.push) SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
                 arguments: [late, pushID, EventKind.display.rawValue])
@@ -92,35 +84,17 @@ struct SentAtLookup {
 }
 
 extension BoundStatement {
-    /// A display or action row, in the `INSERT INTO events` column order of ``EventWriter/commit``.
-    fileprivate func insert(_ event: IncomingEvent, receivedAt: Int64, eventTime: Int64, duplicate: Bool) throws {
-        bind(1, event.pushID)
-        bind(2, event.kind.rawValue)
-        bind(3, event.action)
-        bind(4, receivedAt)
-        bind(5, eventTime)
-        bind(6, duplicate)
-        bind(7, event.deviceID)
-        bind(8, event.receiptID)
-        bind(9, event.platform)
-        bind(10, event.appVersion)
-        bind(11, event.osVersion)
-        try execute()
-    }
-
-    /// A session or conversion row, likewise.
-    fileprivate func insertOutcome(_ event: IncomingEvent, receivedAt: Int64, eventTime: Int64, duplicate: Bool) throws {
-        bind(1, event.kind.rawValue)
-        bind(2, receivedAt)
-        bind(3, eventTime)
-        bind(4, duplicate)
-        bind(5, event.deviceID)
-        bind(6, event.receiptID)
-        bind(7, event.appVersion)
-        bind(8, event.app)
-        bind(9, event.name)
-        bind(10, event.valueMicros)
-        bind(11, event.currency)
+    /// One raw row naming `columns` (the insert's own), its credit left to attribution.
+    func insert(_ columns: [EventColumn], _ event: StoredEvent, duplicate: Bool) throws {
+        var position: Int32 = 1
+        for column in columns {
+            switch column.value(of: event, duplicate: duplicate, credit: nil) {
+            case .text(let value): bind(position, value)
+            case .integer(let value): bind(position, value)
+            case .boolean(let value): bind(position, value)
+            }
+            position += 1
+        }
         try execute()
     }
 }

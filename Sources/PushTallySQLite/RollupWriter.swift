@@ -5,17 +5,29 @@ import PushTallyCore
 /// additive, never read-modify-write. The per-key statements are bound through ``BoundStatement``: a commit
 /// runs about one per event.
 enum RollupWriter {
+    /// Each table's upsert for one target, rendered once (``SQLDialect/upsert(_:into:values:)``).
+    private struct Statements {
+        let push, bucket, time, version, pending, outcome, outcomeTime: String
+
+        init(_ target: RollupTarget) {
+            let sql = SQLDialect.sqlite
+            (push, bucket, time) = (
+                sql.upsert(.push, into: target).singleRow, sql.upsert(.bucket, into: target).singleRow,
+                sql.upsert(.time, into: target).singleRow
+            )
+            (version, pending) = (sql.upsert(.version, into: target).singleRow, sql.upsert(.pending, into: target).singleRow)
+            (outcome, outcomeTime) = (
+                sql.upsert(.outcome, into: target).singleRow, sql.upsert(.outcomeTime, into: target).singleRow
+            )
+        }
+    }
+
+    private static let rollups = Statements(.rollups)
+    private static let ledger = Statements(.ledger)
+
     static func write(_ accumulator: RollupAccumulator, to target: RollupTarget, in db: Database) throws {
-        let pushStatement = try BoundStatement(db, sql: """
-            INSERT INTO \(target.push) (push_id, kind, action, total, duplicates, first_time, last_time, late)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (push_id, kind, action) DO UPDATE SET
-                total = total + excluded.total,
-                duplicates = duplicates + excluded.duplicates,
-                first_time = min(first_time, excluded.first_time),
-                last_time = max(last_time, excluded.last_time),
-                late = late + excluded.late
-            """)
+        let sql = target == .rollups ? rollups : ledger
+        let pushStatement = try BoundStatement(db, sql: sql.push)
         for (key, delta) in accumulator.pushes {
             pushStatement.bind(1, key.pushID)
             pushStatement.bind(2, key.kind.rawValue)
@@ -27,13 +39,7 @@ enum RollupWriter {
             pushStatement.bind(8, delta.late)
             try pushStatement.execute()
         }
-        let bucketStatement = try BoundStatement(db, sql: """
-            INSERT INTO \(target.bucket) (push_id, bucket, kind, action, total, duplicates)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (push_id, bucket, kind, action) DO UPDATE SET
-                total = total + excluded.total,
-                duplicates = duplicates + excluded.duplicates
-            """)
+        let bucketStatement = try BoundStatement(db, sql: sql.bucket)
         for (key, delta) in accumulator.buckets {
             bucketStatement.bind(1, key.push.pushID)
             bucketStatement.bind(2, key.bucket)
@@ -43,12 +49,7 @@ enum RollupWriter {
             bucketStatement.bind(6, delta.duplicates)
             try bucketStatement.execute()
         }
-        let timeStatement = try BoundStatement(db, sql: """
-            INSERT INTO \(target.time) (bucket, kind, action, total, duplicates) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (bucket, kind, action) DO UPDATE SET
-                total = total + excluded.total,
-                duplicates = duplicates + excluded.duplicates
-            """)
+        let timeStatement = try BoundStatement(db, sql: sql.time)
         for (key, delta) in accumulator.times {
             timeStatement.bind(1, key.bucket)
             timeStatement.bind(2, key.kind.rawValue)
@@ -57,17 +58,11 @@ enum RollupWriter {
             timeStatement.bind(5, delta.duplicates)
             try timeStatement.execute()
         }
-        var timing = TimingTable.Upserts(table: target.timing)
+        var timing = TimingTable.Upserts(target: target)
         for (pushID, histogram) in accumulator.latency {
             try timing.add(histogram, pushID: pushID, in: db)
         }
-        let versionStatement = try BoundStatement(db, sql: """
-            INSERT INTO \(target.version) (push_id, dimension, version, kind, action, total, duplicates)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (push_id, dimension, version, kind, action) DO UPDATE SET
-                total = total + excluded.total,
-                duplicates = duplicates + excluded.duplicates
-            """)
+        let versionStatement = try BoundStatement(db, sql: sql.version)
         for (key, delta) in accumulator.versions {
             versionStatement.bind(1, key.push.pushID)
             versionStatement.bind(2, key.dimension)
@@ -78,30 +73,19 @@ enum RollupWriter {
             versionStatement.bind(7, delta.duplicates)
             try versionStatement.execute()
         }
-        let pendingStatement = try db.cachedStatement(sql: """
-            INSERT INTO \(target.pending) (push_id, clock, second, count) VALUES (?, ?, ?, ?)
-            ON CONFLICT (push_id, clock, second) DO UPDATE SET count = count + excluded.count
-            """)
+        let pendingStatement = try db.cachedStatement(sql: sql.pending)
         for (key, count) in accumulator.pending {
             try pendingStatement.execute(arguments: [key.pushID, key.clock, key.second, count])
         }
-        try writeOutcomes(accumulator, to: target, in: db)
+        try writeOutcomes(accumulator, sql: sql, in: db)
     }
 
-    private static func writeOutcomes(_ accumulator: RollupAccumulator, to target: RollupTarget, in db: Database) throws {
-        let outcome = try db.cachedStatement(sql: """
-            INSERT INTO \(target.outcome) (push_id, measure, currency, count, value_micros) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (push_id, measure, currency) DO UPDATE SET
-                count = count + excluded.count, value_micros = value_micros + excluded.value_micros
-            """)
+    private static func writeOutcomes(_ accumulator: RollupAccumulator, sql: Statements, in db: Database) throws {
+        let outcome = try db.cachedStatement(sql: sql.outcome)
         for (key, delta) in accumulator.outcomes where !delta.isZero {
             try outcome.execute(arguments: [key.pushID, key.measure.rawValue, key.currency, delta.count, delta.valueMicros])
         }
-        let time = try db.cachedStatement(sql: """
-            INSERT INTO \(target.outcomeTime) (bucket, measure, currency, count, value_micros) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (bucket, measure, currency) DO UPDATE SET
-                count = count + excluded.count, value_micros = value_micros + excluded.value_micros
-            """)
+        let time = try db.cachedStatement(sql: sql.outcomeTime)
         for (key, delta) in accumulator.outcomeTimes where !delta.isZero {
             try time.execute(arguments: [key.bucket, key.measure.rawValue, key.currency, delta.count, delta.valueMicros])
         }

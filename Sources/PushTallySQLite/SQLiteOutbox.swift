@@ -26,27 +26,41 @@ enum SQLiteOutbox {
         }
     }
 
-    /// Notes a commit's new receipts and taps for the dispatcher, per subscribed type: how many, and the
-    /// commit's range of event rows. Their JSON is built when packing (``outboxRows(_:in:)``), not here in
+    /// Notes a commit's new receipts and taps for the dispatcher, per subscribed type: how many, the commit's
+    /// range of event rows, and their pushes' labels as this transaction reads them (the moment PostgreSQL
+    /// reads them too, see docs/WEBHOOKS.md). Their JSON is built when packing (``outboxRows(_:in:)``), off
     /// the one writer's commit.
-    static func store(displays: Int, actions: Int, rows: ClosedRange<Int64>, at millis: Int64, in db: Database) throws {
-        guard displays + actions > 0 else { return }
+    static func store(_ plan: CommitPlan, rows: ClosedRange<Int64>, at millis: Int64, in db: Database) throws {
+        var counts: [WebhookEventType: Int] = [:]
+        for (event, duplicate) in zip(plan.events, plan.duplicates) where !duplicate && event.kind.namesPush {
+            counts[event.kind == .display ? .receiptDisplayed : .actionTapped, default: 0] += 1
+        }
+        guard !counts.isEmpty else { return }
         let outbox = try outbox(in: db)
+        let wanted = counts.filter { outbox.wants($0.key) }
+        guard !wanted.isEmpty else { return }
+        let read = try labels(in: db)
+        var labels: [String: PushLabels] = [:]
+        for event in plan.events where event.kind.namesPush && labels[event.pushID] == nil {
+            if let found = read(event.pushID) { labels[event.pushID] = found }
+        }
+        let noted = PushLabels.snapshot(labels)
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO webhook_outbox (type, count, items, created_at, first_event, last_event) VALUES (?, ?, '', ?, ?, ?)
+            INSERT INTO webhook_outbox (type, count, items, created_at, first_event, last_event) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        for (type, count) in [(WebhookEventType.receiptDisplayed, displays), (.actionTapped, actions)] where count > 0 && outbox.wants(type) {
-            try statement.execute(arguments: [type.rawValue, count, millis, rows.lowerBound, rows.upperBound])
+        for type in [WebhookEventType.receiptDisplayed, .actionTapped] {
+            guard let count = wanted[type] else { continue }
+            try statement.execute(arguments: [type.rawValue, count, noted, millis, rows.lowerBound, rows.upperBound])
         }
     }
 
-    /// Outbox rows with their events' JSON, built from the event rows each stored row names.
-    static func outboxRows(_ stored: [Row], outbox: Outbox, in db: Database) throws -> [OutboxRow] {
+    /// Outbox rows with their events' JSON, built from the event rows each stored row names and the labels
+    /// its commit noted.
+    static func outboxRows(_ stored: [Row], in db: Database) throws -> [OutboxRow] {
         let events = try db.cachedStatement(sql: """
             SELECT push_id, kind, action, received_at, event_time, device_id, receipt_id, platform, app_version, os_version
             FROM events WHERE rowid BETWEEN ? AND ? AND kind = ? AND NOT duplicate ORDER BY rowid
             """)
-        let labels = try labels(in: db)
         var rows: [OutboxRow] = []
         for row in stored {
             guard let type = WebhookEventType(rawValue: row["type"]) else { continue }
@@ -60,7 +74,8 @@ enum SQLiteOutbox {
                     pushID: event[0], kind: kind, action: event[2], receivedAt: event[3], eventTime: event[4], duplicate: false,
                     deviceID: event[5], receiptID: event[6], platform: event[7], appVersion: event[8], osVersion: event[9])
             }
-            rows += Outbox.rows(type, events: found, labels: labels)
+            let labels = PushLabels.fromSnapshot(row["items"])
+            rows += Outbox.rows(type, events: found, labels: { labels[$0] })
         }
         return rows
     }

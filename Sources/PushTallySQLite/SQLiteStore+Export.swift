@@ -44,35 +44,23 @@ extension SQLiteStore {
         return try await write { db in
             let remember = try db.cachedStatement(
                 sql: "INSERT INTO imported_events (source, seq) VALUES (?, ?) ON CONFLICT DO NOTHING")
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO events (\(StoredEvent.storedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            var touches = AttributionTouches()
-            let key = try db.cachedStatement(sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
-            let sentAt = try SentAtLookup(db)
-            let pairs = ActionIDs.pairs(events.lazy.map { StoredEvent(imported: $0) })
-            let actions = try SQLiteActionIDs.fold(pairs, book: self.actionIDs, admit: true, in: db)
-            var counter = RollupCounter(maturityWindow: window, actions: actions)
-            var added = 0
+            var added: [StoredEvent] = []
             for exported in events {
                 try remember.execute(arguments: [source, exported.seq])
-                guard db.changesCount > 0 else { continue }
-                let event = StoredEvent(imported: exported)
-                try insert.execute(arguments: [
-                    event.pushID, event.kind.rawValue, event.action, event.receivedAt, event.eventTime, event.duplicate,
-                    event.deviceID, event.receiptID, event.platform, event.appVersion, event.osVersion, event.app,
-                    event.name, event.valueMicros, event.currency,
-                ])
-                touches.add(
-                    kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: event.eventTime,
-                    duplicate: event.duplicate ?? false)
-                for dedupeKey in event.dedupeKeys { try key.execute(arguments: [event.pushID, dedupeKey]) }
-                try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
-                added += 1
+                if db.changesCount > 0 { added.append(StoredEvent(imported: exported)) }
             }
-            try SQLiteAttribution.attribute(touches, windows: windows, counter: &counter, in: db)
+            // Imported events keep their retry flags; their keys are stored so later retries are recognised.
+            let plan = CommitPlan(added, newKeys: try DedupeWriter.newKeys(added, db: db))
+            let actions = try SQLiteActionIDs.fold(ActionIDs.pairs(added), book: self.actionIDs, admit: true, in: db)
+            let sentAt = try SentAtLookup(db)
+            var counter = try plan.rollups(maturityWindow: window, actions: actions, sentAt: sentAt.callAsFunction)
+            let insert = try BoundStatement(db, sql: EventWriter.insertOutcome)
+            for (event, duplicate) in zip(plan.events, plan.duplicates) {
+                try insert.insert(EventColumns.all, event, duplicate: duplicate)
+            }
+            try SQLiteAttribution.attribute(plan.touches, windows: windows, counter: &counter, in: db)
             try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
-            return added
+            return added.count
         }
     }
 }

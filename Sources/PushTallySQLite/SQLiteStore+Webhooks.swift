@@ -86,7 +86,7 @@ extension SQLiteStore: WebhookStore {
                 db, sql: "SELECT seq, type, count, items, first_event, last_event FROM webhook_outbox ORDER BY seq LIMIT 1000")
             guard let last = stored.last else { return ([], nil) }
             let outbox = try SQLiteOutbox.outbox(in: db)
-            return (outbox.pack(try SQLiteOutbox.outboxRows(stored, outbox: outbox, in: db), at: now), last["seq"])
+            return (outbox.pack(try SQLiteOutbox.outboxRows(stored, in: db), at: now), last["seq"])
         }
         guard let lastSeq else { return 0 }
         // Only this process packs (one collector owns a SQLite file), so the rows read are still there.

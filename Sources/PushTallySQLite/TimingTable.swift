@@ -4,15 +4,9 @@ import PushTallyCore
 /// SQLite's statements for the time-to-display tables (``TimingColumns``: one row per push, a column per bucket).
 enum TimingTable {
 
-    /// `CREATE TABLE` for a histogram table.
-    static func create(_ table: String) -> String {
-        "CREATE TABLE \(table) (push_id TEXT PRIMARY KEY NOT NULL, "
-            + TimingColumns.names.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ") + ") WITHOUT ROWID"
-    }
-
     /// Adds `histogram` to the push's row in `table`, creating it (see ``Upserts``).
-    static func add(_ histogram: LatencyHistogram, pushID: String, to table: String, in db: Database) throws {
-        var upserts = Upserts(table: table)
+    static func add(_ histogram: LatencyHistogram, pushID: String, to target: RollupTarget, in db: Database) throws {
+        var upserts = Upserts(target: target)
         try upserts.add(histogram, pushID: pushID, in: db)
     }
 
@@ -21,11 +15,11 @@ enum TimingTable {
     /// and one upsert per bucket cost a statement per receipt. A run is one of 820, so the connection's
     /// statement cache stays bounded.
     struct Upserts {
-        let table: String
+        let target: RollupTarget
         private var statements: [Int: BoundStatement] = [:]
 
-        init(table: String) {
-            self.table = table
+        init(target: RollupTarget) {
+            self.target = target
         }
 
         mutating func add(_ histogram: LatencyHistogram, pushID: String, in db: Database) throws {
@@ -39,11 +33,8 @@ enum TimingTable {
         }
 
         private mutating func prepare(_ run: Int, columns: ClosedRange<Int>, in db: Database) throws -> BoundStatement {
-            let names = columns.map { TimingColumns.names[$0] }
-            let statement = try BoundStatement(db, sql: """
-                INSERT INTO \(table) (push_id, \(names.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: names.count)))
-                ON CONFLICT (push_id) DO UPDATE SET \(names.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
-                """)
+            let values = Array(RollupTable.timing.values[columns])
+            let statement = try BoundStatement(db, sql: SQLDialect.sqlite.upsert(.timing, into: target, values: values).singleRow)
             statements[run] = statement
             return statement
         }

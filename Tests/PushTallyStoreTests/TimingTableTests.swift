@@ -10,23 +10,23 @@ import Testing
     @Test func runsOfColumnsAddUp() throws {
         let queue = try DatabaseQueue()
         let histograms = try queue.write { db -> [String: LatencyHistogram] in
-            try db.execute(sql: TimingTable.create("timing"))
+            try db.execute(sql: SQLDialect.sqlite.create(.timing, in: .rollups, sharded: false))
             var first = LatencyHistogram()
             first.add(bucket: 3, count: 2)
             first.add(bucket: 7, count: 1)
             var second = LatencyHistogram()
             second.add(bucket: 5, count: 4)
             second.add(bucket: 39, count: 1)
-            var upserts = TimingTable.Upserts(table: "timing")
+            var upserts = TimingTable.Upserts(target: .rollups)
             try upserts.add(first, pushID: "p", in: db)
             try upserts.add(first, pushID: "q", in: db)
             try upserts.add(LatencyHistogram(), pushID: "empty", in: db)
             // A new commit: a new value, with the statement of a run already prepared and one not.
-            var next = TimingTable.Upserts(table: "timing")
+            var next = TimingTable.Upserts(target: .rollups)
             try next.add(second, pushID: "p", in: db)
             try next.add(first, pushID: "p", in: db)
             var found: [String: LatencyHistogram] = [:]
-            try TimingTable.forEachHistogram(in: "timing", scope: "", arguments: [], db: db) { pushID, count in
+            try TimingTable.forEachHistogram(in: RollupTarget.rollups.timing, scope: "", arguments: [], db: db) { pushID, count in
                 var histogram = LatencyHistogram()
                 for bucket in 0..<TimingColumns.count { histogram.add(bucket: bucket, count: count(bucket)) }
                 found[pushID] = histogram

@@ -67,7 +67,8 @@ package struct AttributionPlanner: Sendable {
     package func changes(_ events: [Event], from: Int64, frozenBefore: Int64 = .min) -> [Change] {
         let order = { (a: Event, b: Event) in (a.time, a.pushID) < (b.time, b.pushID) }
         let displays = events.filter { $0.kind == .display }.sorted(by: order)
-        let taps = events.filter { $0.kind == .action && $0.action != StandardAction.dismiss }.sorted(by: order)
+        let taps = events.filter { $0.kind == .action && AttributionTouches.takesPart(kind: $0.kind, action: $0.action) }
+            .sorted(by: order)
         let sessions = events.filter { $0.kind == .session }.sorted { ($0.time, $0.clientID, $0.row) < ($1.time, $1.clientID, $1.row) }
         let horizon = max(from, frozenBefore)
         var changes: [Change] = []

@@ -15,9 +15,19 @@ package struct AttributionTouches: Sendable {
 
     package var isEmpty: Bool { devices.isEmpty }
 
+    /// Whether an event takes part in attribution: every event but a dismissal (which credits no push and
+    /// so touches no device).
+    package static func takesPart(kind: EventKind, action: String) -> Bool {
+        !(kind == .action && action == StandardAction.dismiss)
+    }
+
     /// Notes a stored event; retries, events without a device and dismissals change no attribution.
+    package mutating func add(_ event: StoredEvent, duplicate: Bool) {
+        add(kind: event.kind, action: event.action, deviceID: event.deviceID, eventTime: event.eventTime, duplicate: duplicate)
+    }
+
     package mutating func add(kind: EventKind, action: String, deviceID: String?, eventTime: Int64, duplicate: Bool) {
-        guard !duplicate, let deviceID, !(kind == .action && action == StandardAction.dismiss) else { return }
+        guard !duplicate, let deviceID, Self.takesPart(kind: kind, action: action) else { return }
         let outcome = !kind.namesPush
         if let touch = devices[deviceID] {
             devices[deviceID] = Touch(from: min(touch.from, eventTime), hasOutcome: touch.hasOutcome || outcome)

@@ -22,6 +22,14 @@ package enum DedupeKeys {
         return keys
     }
 
+    /// How many keys ``of(kind:action:deviceID:receiptID:)`` gives, without building them.
+    package static func count(kind: EventKind, deviceID: String?, receiptID: String?) -> Int {
+        switch kind {
+        case .session, .conversion: receiptID != nil && deviceID != nil ? 1 : 0
+        case .display, .action: (receiptID != nil ? 1 : 0) + (deviceID != nil ? 1 : 0)
+        }
+    }
+
     package static func of(_ event: IncomingEvent) -> [String] {
         of(kind: event.kind, action: event.action, deviceID: event.deviceID, receiptID: event.receiptID)
     }

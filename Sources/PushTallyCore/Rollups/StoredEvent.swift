@@ -55,11 +55,8 @@ package struct StoredEvent: Sendable, Hashable {
         DedupeKeys.of(kind: kind, action: action, deviceID: deviceID, receiptID: receiptID)
     }
 
-    /// Every stored column of an event, in ``storedValues``' order: what exports read and imports write.
-    package static let storedColumns = """
-        push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform, app_version, \
-        os_version, app, name, value_micros, currency
-        """
+    /// The columns an export reads (``EventColumns/exported``), in ``EventColumn``'s order.
+    package static let storedColumns = EventColumns.names(EventColumns.exported)
 
     /// The columns a prune or rebuild reads an event back by, in ``init(countedRow:)``'s order: only what
     /// counting needs.

@@ -6,7 +6,7 @@ package enum TimelineQuery {
     package static let columnCount = 18
 
     /// Binds, in order: the keyed device id, the cursor's time (twice on SQLite), its row id, the row limit.
-    package static func sql(dialect: WebhookSchema.Dialect) -> String {
+    package static func sql(dialect: SQLDialect) -> String {
         let row = dialect == .sqlite ? "e.rowid" : "e.id"
         let placeholders = dialect == .sqlite ? ["?", "?", "?", "?", "?"] : ["$1", "$2", "$2", "$3", "$4"]
         // The device's events by `events_by_device` (device_id, event_time); the row id breaks ties, so a

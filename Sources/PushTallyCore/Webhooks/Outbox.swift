@@ -1,3 +1,5 @@
+import Foundation
+
 /// A push's labels that event messages carry (`campaign`, `app`), as registered; `nil` for an orphan.
 package struct PushLabels: Sendable, Hashable {
     package var campaign: String?
@@ -6,6 +8,36 @@ package struct PushLabels: Sendable, Hashable {
     package init(campaign: String?, app: String?) {
         self.campaign = campaign
         self.app = app
+    }
+}
+
+extension PushLabels {
+    /// Pushes' labels as one JSON object (`{"push_id":{"campaign":…,"app":…}}`): what an engine that builds
+    /// messages after the commit stores of the labels the commit read, so every engine's messages carry
+    /// labels read at the same moment.
+    package static func snapshot(_ labels: [String: PushLabels]) -> String {
+        var json = JSONText()
+        json.open()
+        for (pushID, label) in labels.sorted(by: { $0.key < $1.key }) {
+            var inner = JSONText()
+            inner.open()
+            inner.field("campaign", label.campaign)
+            inner.field("app", label.app)
+            inner.close()
+            json.field(pushID, json: inner.text)
+        }
+        json.close()
+        return json.text
+    }
+
+    /// The labels ``snapshot(_:)`` stored; none for a text that holds none.
+    package static func fromSnapshot(_ text: String) -> [String: PushLabels] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return [:] }
+        var labels: [String: PushLabels] = [:]
+        for case let (pushID, fields as [String: Any]) in object {
+            labels[pushID] = PushLabels(campaign: fields["campaign"] as? String, app: fields["app"] as? String)
+        }
+        return labels
     }
 }
 

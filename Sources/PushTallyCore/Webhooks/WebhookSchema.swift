@@ -3,9 +3,8 @@ import Foundation
 /// The tables of webhooks and alerts, in each engine's dialect: the same columns everywhere, so the engines'
 /// statements differ only where their SQL does.
 package enum WebhookSchema {
-    package enum Dialect { case sqlite, postgres }
 
-    package static func sql(dialect: Dialect) -> String {
+    package static func sql(dialect: SQLDialect) -> String {
         let integer = dialect == .sqlite ? "INTEGER" : "BIGINT"
         let real = dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
         let withoutRowID = dialect == .sqlite ? " WITHOUT ROWID" : ""
@@ -57,7 +56,7 @@ package enum WebhookSchema {
     }
 
     /// ``sql(dialect:)`` as single statements, for drivers that run one at a time.
-    package static func statements(dialect: Dialect) -> [String] {
+    package static func statements(dialect: SQLDialect) -> [String] {
         sql(dialect: dialect).components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
     }

@@ -1,0 +1,134 @@
+/// The columns of raw `events`, named, typed and valued once for both engines: the `CREATE TABLE`, every
+/// statement that writes rows and the export's column list are rendered from this list.
+///
+/// Adding a column is a case here (its name, type, value, and whether displays and actions write it) plus a
+/// migration per engine running ``SQLDialect/addEventColumn(_:)``.
+package enum EventColumn: CaseIterable, Sendable {
+    case pushID, kind, action, receivedAt, eventTime, duplicate, deviceID, receiptID, platform, appVersion, osVersion
+    case app, name, valueMicros, currency
+    /// A session's or conversion's credit (``Attribution/code``) and its credited push.
+    case attribution, attributedPush
+
+    package var name: String {
+        switch self {
+        case .pushID: "push_id"
+        case .kind: "kind"
+        case .action: "action"
+        case .receivedAt: "received_at"
+        case .eventTime: "event_time"
+        case .duplicate: "duplicate"
+        case .deviceID: "device_id"
+        case .receiptID: "receipt_id"
+        case .platform: "platform"
+        case .appVersion: "app_version"
+        case .osVersion: "os_version"
+        case .app: "app"
+        case .name: "name"
+        case .valueMicros: "value_micros"
+        case .currency: "currency"
+        case .attribution: "attribution"
+        case .attributedPush: "attributed_push"
+        }
+    }
+
+    package var type: ColumnType {
+        switch self {
+        case .kind, .receivedAt, .eventTime, .valueMicros, .attribution: .integer
+        case .duplicate: .boolean
+        default: .text
+        }
+    }
+
+    /// `NOT NULL` columns: every event has them.
+    package var isRequired: Bool {
+        switch self {
+        case .pushID, .kind, .action, .receivedAt, .eventTime, .duplicate: true
+        default: false
+        }
+    }
+
+    /// Whether displays and actions fill it: their rows name only these columns, so receipts (the bulk of
+    /// ingest) do not pay for the ones they never fill.
+    package var isReceiptColumn: Bool {
+        switch self {
+        case .app, .name, .valueMicros, .currency, .attribution, .attributedPush: false
+        default: true
+        }
+    }
+
+    /// The value stored for `event` (a retry when `duplicate`; `credit` for a session or conversion).
+    /// Sessions and conversions name no push or action: their credit says which push they belong to.
+    package func value(of event: StoredEvent, duplicate: Bool, credit: Attribution?) -> EventValue {
+        switch self {
+        case .pushID: .text(event.kind.namesPush ? event.pushID : "")
+        case .kind: .integer(Int64(event.kind.rawValue))
+        case .action: .text(event.kind.namesPush ? event.action : "")
+        case .receivedAt: .integer(event.receivedAt)
+        case .eventTime: .integer(event.eventTime)
+        case .duplicate: .boolean(duplicate)
+        case .deviceID: .text(event.deviceID)
+        case .receiptID: .text(event.receiptID)
+        case .platform: .text(event.platform)
+        case .appVersion: .text(event.appVersion)
+        case .osVersion: .text(event.osVersion)
+        case .app: .text(event.app)
+        case .name: .text(event.name)
+        case .valueMicros: .integer(event.valueMicros)
+        case .currency: .text(event.currency)
+        case .attribution: .integer(credit.map { Int64($0.code) })
+        case .attributedPush: .text(credit?.pushID)
+        }
+    }
+}
+
+/// One stored value of a raw event, as ``EventColumn/value(of:duplicate:credit:)`` gives it.
+package enum EventValue: Sendable, Hashable {
+    case text(String?)
+    case integer(Int64?)
+    case boolean(Bool)
+}
+
+/// The column lists statements name, each in ``EventColumn``'s order.
+package enum EventColumns {
+    /// Every column: what session and conversion rows and imports write.
+    package static let all = EventColumn.allCases
+    /// What display and action rows write.
+    package static let receipt = EventColumn.allCases.filter(\.isReceiptColumn)
+    /// The columns `events` was created with; later ones came by migration (attribution's, then any added).
+    package static let created: [EventColumn] = [
+        .pushID, .kind, .action, .receivedAt, .eventTime, .duplicate, .deviceID, .receiptID, .platform, .appVersion,
+        .osVersion,
+    ]
+    /// What an export carries of each event (its credit is recomputed where it is imported).
+    package static let exported = EventColumn.allCases.filter { $0 != .attribution && $0 != .attributedPush }
+
+    package static func names(_ columns: [EventColumn]) -> String {
+        columns.map(\.name).joined(separator: ", ")
+    }
+}
+
+extension SQLDialect {
+    /// `INSERT INTO events (…)` naming `columns`: each engine follows it with its rows (SQLite one row of
+    /// placeholders, PostgreSQL a `VALUES` list or its prepared statement's `unnest`).
+    package static func eventInsert(_ columns: [EventColumn]) -> String {
+        "INSERT INTO events (\(EventColumns.names(columns)))"
+    }
+
+    /// A column's definition, as `CREATE TABLE` and `ALTER TABLE … ADD COLUMN` state it.
+    package func definition(_ column: EventColumn) -> String {
+        "\(column.name) \(type(column.type))\(column.isRequired ? " NOT NULL" : "")"
+    }
+
+    /// The migration step that adds `column` to an existing `events` table.
+    package func addEventColumn(_ column: EventColumn) -> String {
+        "ALTER TABLE events ADD COLUMN \(definition(column))"
+    }
+
+    /// `CREATE TABLE events` with the columns it was created with. Raw events are append-only with no other
+    /// index, so the hot path is one B-tree append; PostgreSQL adds an identity `id` for the order exports and
+    /// pruning walk, where SQLite has its `rowid`.
+    package var createEvents: String {
+        let id = self == .postgres ? "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, " : ""
+        return "CREATE TABLE events (\(id)\(EventColumns.created.map(definition).joined(separator: ", ")))"
+    }
+}
