@@ -23,8 +23,8 @@ enum PostgresOneStatementCommit {
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
         // Every key predicted new: an event is a retry only of an earlier event of this commit.
-        let predicted = Set(keys.joined())
-        let plan = CommitPlan(events, newKeys: CommitPlan.newKeys(keys, inserted: predicted))
+        let (newKeys, predicted) = CommitPlan.predictedNewKeys(keys)
+        let plan = CommitPlan(events, newKeys: newKeys)
         let timed = plan.timedPushIDs.sorted()
         guard let sentAt = state.sentAt(timed) else { return nil }
         let probes = plan.touches.sorted

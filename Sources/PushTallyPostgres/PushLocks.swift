@@ -11,6 +11,7 @@ import PostgresNIO
 /// Advisory locks fill PostgreSQL's shared lock table (`max_locks_per_transaction` × connections, 6,400
 /// by default), so a commit of more devices than ``maximumDeviceLocks`` takes one lock over every device
 /// instead; the others hold that lock shared beside their device locks, so both kinds still exclude each other.
+/// PostgreSQL's alone: a SQLite file has one writer, so its commits never overlap.
 enum PushLocks {
     enum Mode {
         case shared, exclusive

@@ -10,6 +10,7 @@ import PushTallyCore
 /// It does what ``PostgresOneStatementCommit``'s built statement does, in the same order: the main query's
 /// `pushtally_ingest_guard` call runs first, then the unreferenced `WITH` clauses last to first, each
 /// table's rows in ``SortedRollups`` order (arrays keep their order through `unnest`).
+/// PostgreSQL's alone: SQLite binds no arrays and plans nothing per connection, so it binds a row at a time.
 struct ReceiptCommitStatement: PostgresPreparedStatement {
     typealias Row = Bool
 

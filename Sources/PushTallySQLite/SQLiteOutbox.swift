@@ -31,13 +31,13 @@ enum SQLiteOutbox {
     /// reads them too, see docs/WEBHOOKS.md). Their JSON is built when packing (``outboxRows(_:in:)``), off
     /// the one writer's commit.
     static func store(_ plan: CommitPlan, rows: ClosedRange<Int64>, at millis: Int64, in db: Database) throws {
-        var counts: [WebhookEventType: Int] = [:]
-        for (event, duplicate) in zip(plan.events, plan.duplicates) where !duplicate && event.kind.namesPush {
-            counts[event.kind == .display ? .receiptDisplayed : .actionTapped, default: 0] += 1
+        var (displays, actions) = (0, 0)
+        for (event, duplicate) in zip(plan.events, plan.duplicates) where !duplicate {
+            if event.kind == .display { displays += 1 } else if event.kind == .action { actions += 1 }
         }
-        guard !counts.isEmpty else { return }
+        guard displays + actions > 0 else { return }
         let outbox = try outbox(in: db)
-        let wanted = counts.filter { outbox.wants($0.key) }
+        let wanted = [(WebhookEventType.receiptDisplayed, displays), (.actionTapped, actions)].filter { $0.1 > 0 && outbox.wants($0.0) }
         guard !wanted.isEmpty else { return }
         let read = try labels(in: db)
         var labels: [String: PushLabels] = [:]
@@ -48,8 +48,7 @@ enum SQLiteOutbox {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO webhook_outbox (type, count, items, created_at, first_event, last_event) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        for type in [WebhookEventType.receiptDisplayed, .actionTapped] {
-            guard let count = wanted[type] else { continue }
+        for (type, count) in wanted {
             try statement.execute(arguments: [type.rawValue, count, noted, millis, rows.lowerBound, rows.upperBound])
         }
     }

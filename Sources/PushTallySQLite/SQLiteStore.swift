@@ -34,6 +34,7 @@ public final class SQLiteStore: Sendable {
         // DatabasePool sets synchronous=NORMAL in WAL mode after prepareDatabase; an ack must survive a
         // power loss, so the one writer connection is set back to FULL here.
         // Its page cache is the configured one (negative: KiB); readers keep SQLite's default.
+        // SQLite's own: PostgreSQL's durability and memory are the server's settings, not a connection's.
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA cache_size = \(-1024 * configuration.sqliteCacheMegabytes)")

@@ -46,6 +46,8 @@ import Testing
         ]
         #expect(CommitPlan.newKeys(keys, inserted: [DedupeKey(pushID: "p", key: "a"), DedupeKey(pushID: "p", key: "b")])
             == [true, true, false, false])
+        let predicted = CommitPlan.predictedNewKeys(keys)
+        #expect(predicted.newKeys == [true, true, false, true] && predicted.distinct.count == 3)
         // Canonically equivalent ids are two keys, as the databases store them.
         #expect(DedupeKey(pushID: "p", key: "\u{E9}") != DedupeKey(pushID: "p", key: "e\u{301}"))
     }

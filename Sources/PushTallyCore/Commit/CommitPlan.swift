@@ -64,7 +64,7 @@ package struct CommitPlan: Sendable {
 
     /// ``init(_:newKeys:)``'s `newKeys` for an engine that learns the set of keys its insert stored: the
     /// first occurrence of each such key is new, any later one (a retry within the commit) is not.
-    package static func newKeys(_ keys: [[DedupeKey]], inserted: Set<DedupeKey>) -> [Bool] {
+    package static func newKeys(_ keys: [[DedupeKey]], inserted: consuming Set<DedupeKey>) -> [Bool] {
         var unclaimed = inserted
         var flags: [Bool] = []
         flags.reserveCapacity(keys.reduce(0) { $0 + $1.count })
@@ -72,6 +72,18 @@ package struct CommitPlan: Sendable {
             for key in eventKeys { flags.append(unclaimed.remove(key) != nil) }
         }
         return flags
+    }
+
+    /// ``init(_:newKeys:)``'s `newKeys` when every key is predicted new (none stored by an earlier commit):
+    /// the first occurrence of each is new. Also returns the distinct keys, for the engine to insert.
+    package static func predictedNewKeys(_ keys: [[DedupeKey]]) -> (newKeys: [Bool], distinct: Set<DedupeKey>) {
+        var distinct = Set<DedupeKey>()
+        var flags: [Bool] = []
+        flags.reserveCapacity(keys.reduce(0) { $0 + $1.count })
+        for eventKeys in keys {
+            for key in eventKeys { flags.append(distinct.insert(key).inserted) }
+        }
+        return (flags, distinct)
     }
 }
 
