@@ -73,8 +73,10 @@ enum SQLiteOutbox {
                     pushID: event[0], kind: kind, action: event[2], receivedAt: event[3], eventTime: event[4], duplicate: false,
                     deviceID: event[5], receiptID: event[6], platform: event[7], appVersion: event[8], osVersion: event[9])
             }
-            let labels = PushLabels.fromSnapshot(row["items"])
-            rows += Outbox.rows(type, events: found, labels: { labels[$0] })
+            let noted: String = row["items"]
+            // A row with no labels noted (`items` empty) reads them when packed.
+            let labels = noted.isEmpty ? nil : PushLabels.fromSnapshot(noted)
+            rows += Outbox.rows(type, events: found, labels: try labels.map { labels in { labels[$0] } } ?? Self.labels(in: db))
         }
         return rows
     }
