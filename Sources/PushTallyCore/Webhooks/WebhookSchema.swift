@@ -4,6 +4,8 @@ import Foundation
 /// statements differ only where their SQL does.
 package enum WebhookSchema {
 
+    /// Released as written; the SQL comments describe the tables as created. SQLite's event rows in the
+    /// outbox hold in `items` the labels their commit read (`PushLabels.snapshot`), not `''`.
     package static func sql(dialect: SQLDialect) -> String {
         let integer = dialect == .sqlite ? "INTEGER" : "BIGINT"
         let real = dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"
