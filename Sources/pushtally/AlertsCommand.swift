@@ -81,7 +81,8 @@ struct AlertsCommand: AsyncParsableCommand {
                 let answer = try await source.alerts()
                 if json { return print(answer.json) }
                 var table = PlainTable(header: [
-                    "id", "name", "kind", "state", "value", "since", "window", "threshold", "min sent", "grace", "scope",
+                    "id", .init("name", text: true), "kind", "state", "value", "since", "window", "threshold",
+                    .init("min sent", optional: true), .init("grace", optional: true), .init("scope", text: true),
                 ])
                 table.rows = answer.value.map { alert in
                     let scope = [alert.campaign.map { "campaign=\($0)" }, alert.app.map { "app=\($0)" }].compactMap { $0 }

@@ -36,11 +36,12 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try await database.open()
             try await closing(store) {
-                for token in try await store.listTokens() {
+                var table = PlainTable(header: ["id", "role", "state", "created", .init("label", text: true)])
+                table.rows = try await store.listTokens().map { token in
                     let state = token.revokedAtMillis == nil ? "active" : "revoked"
-                    print([token.id, token.role.rawValue, state, Timestamp.iso8601(millis: token.createdAtMillis), token.label ?? ""]
-                        .joined(separator: "\t"))
+                    return [token.id, token.role.rawValue, state, Timestamp.iso8601(millis: token.createdAtMillis), token.label ?? PlainTable.missing]
                 }
+                FileHandle.standardOutput.write(Data(table.render().utf8))
             }
         }
     }

@@ -3,8 +3,9 @@ import Foundation
 /// The timeline's JSON as a terminal table: one line per event, its fields in columns.
 struct TimelineTable {
     var table = PlainTable(header: [
-        "ts", "type", "push_id", "action", "campaign", "app", "app_version", "os_version", "ttd_s", "id", "value",
-        "attribution", "duplicate",
+        "ts", "type", "push_id", "action", .init("campaign", text: true), .init("app", text: true, optional: true),
+        .init("app_version", optional: true), .init("os_version", optional: true), .init("ttd_s", optional: true), "id",
+        .init("value", text: true), .init("attribution", text: true), .init("duplicate", optional: true),
     ])
     var next: String?
 

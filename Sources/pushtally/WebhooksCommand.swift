@@ -68,7 +68,10 @@ struct WebhooksCommand: AsyncParsableCommand {
             try await closing(source) {
                 let answer = try await source.webhooks()
                 if json { return print(answer.json) }
-                var table = PlainTable(header: ["id", "status", "events", "url", "created", "description"])
+                var table = PlainTable(header: [
+                    "id", "status", .init("events", text: true), .init("url", text: true), "created",
+                    .init("description", text: true, optional: true),
+                ])
                 table.rows = answer.value.map { webhook in
                     [webhook.id, webhook.status, webhook.events.joined(separator: ","), webhook.url, webhook.createdAt,
                      webhook.description ?? PlainTable.missing]
@@ -121,7 +124,8 @@ struct WebhooksCommand: AsyncParsableCommand {
                 if json { return print(answer.json) }
                 let missing = PlainTable.missing
                 var table = PlainTable(header: [
-                    "message", "type", "status", "attempts", "last status", "last error", "created", "next attempt", "delivered",
+                    "message", "type", "status", "attempts", "last status", .init("last error", text: true), "created",
+                    .init("next attempt", optional: true), .init("delivered", optional: true),
                 ])
                 table.rows = answer.value.map { delivery in
                     [delivery.messageID, delivery.type, delivery.status, String(delivery.attempts),

@@ -257,15 +257,15 @@ import Testing
             }
             events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "b0", appVersion: "2.0", osVersion: "17.5"))
             events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "b0", appVersion: "2.0", osVersion: "17.5"))  // a retry
-            events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "c"))  // no version sent
+            events.append(IncomingEvent(pushID: "p", kind: .display, deviceID: "c"))  // no version sent: no share of its own
             _ = try await store.ingest(events)
             let table = try await store.report(ReportRequest(.versions(.appVersion)))
             let csv = CSVRenderer.render(table)
             #expect(csv == """
                 version,receipts,opens,receipt_share,open_share,flagged\r
-                2.0,1,10,0.08333333333333333,0.5,true\r
-                2.1,10,10,0.8333333333333334,0.5,false\r
-                unknown,1,0,0.08333333333333333,0.0,false\r
+                2.0,1,10,0.09090909090909091,0.5,true\r
+                2.1,10,10,0.9090909090909091,0.5,false\r
+                unknown,1,0,,,false\r
 
                 """)
             #expect(table.header.first?.1 == .text("app_version"))

@@ -13,7 +13,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import chromium, sign_in, table, wait
+from browser_support import campaign_row, chromium, show_group, sign_in, table, wait
 
 
 def panel(driver):
@@ -31,8 +31,9 @@ def main(base, token, campaign):
         sign_in(driver, base, token)
         wait("the attribution table", lambda: table(driver, "attribution-table"))
         seen = panel(driver)
-        row = next((row for row in table(driver, "campaigns-table") if row.get("Campaign") == campaign), None)
+        row = campaign_row(driver, campaign)
         by_value = []
+        show_group(driver, "outcomes")
         for _ in range(2):
             driver.find_element(By.XPATH, "//table[@id='campaigns-table']//th/button[text()='Conversion value']").click()
             by_value.append([row["Campaign"] for row in table(driver, "campaigns-table")])

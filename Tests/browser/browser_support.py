@@ -8,11 +8,13 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 
-def chromium():
+def chromium(width=1280, height=1600):
+    """A fresh browser (no storage, no token) whose console messages get_log("browser") returns."""
     options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1600", "--lang=en-US"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}", "--lang=en-US"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
@@ -43,3 +45,22 @@ def table(driver, table_id):
     return [
         dict(zip(headers, [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]))
         for row in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")]
+
+
+GROUPS = ("delivery", "engagement", "outcomes")
+
+
+def show_group(driver, group):
+    """Switches the campaigns table to a group of columns, as a person clicks its radio button."""
+    driver.find_element(By.CSS_SELECTOR, f"#column-groups input[value={group}]").click()
+    wait(f"the {group} columns", lambda: driver.find_element(By.CSS_SELECTOR, f"#column-groups input[value={group}]").is_selected())
+
+
+def campaign_row(driver, name):
+    """A campaign's row with every column of every group, read one group at a time; back on the first group."""
+    row = {}
+    for group in GROUPS:
+        show_group(driver, group)
+        row.update(next((row for row in table(driver, "campaigns-table") if row.get("Campaign") == name), {}))
+    show_group(driver, GROUPS[0])
+    return row or None

@@ -13,7 +13,7 @@ import sys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from browser_support import chromium, sign_in, table, wait
+from browser_support import campaign_row, chromium, sign_in, table, wait
 
 
 def loaded(driver):
@@ -35,7 +35,7 @@ def visit(driver, name, controls):
     wait(f"a link for {name}", lambda: driver.find_element(By.LINK_TEXT, name)).click()
     wait(f"the drill-down of {name}", lambda: driver.find_element(By.ID, "detail-title").text == f"Campaign {name}")
     wait("the page to load", lambda: loaded(driver))
-    row = next((row for row in table(driver, "campaigns-table") if row.get("Campaign") == name), None)
+    row = campaign_row(driver, name)
     shown = driver.find_element(By.ID, "variants").is_displayed()
     views = [variants(driver)] if shown else []
     for control in controls if shown else []:

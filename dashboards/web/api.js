@@ -1,14 +1,12 @@
 // The token and the report API: every request carries the token as a Bearer header.
-import { state } from "./state.js";
 
 const TOKEN_KEY = "pushtally.token";
 
 // A token may arrive in the URL fragment (never sent to the server, so never in its logs); it moves to
-// this tab's session storage and leaves the address bar at once.
+// this tab's session storage and leaves the address bar at once; the rest of the fragment is the view.
 export function takeTokenFromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("token")) sessionStorage.setItem(TOKEN_KEY, params.get("token"));
-  if (params.get("campaign")) state.campaign = params.get("campaign");
   if (params.has("token")) {
     params.delete("token");
     history.replaceState(null, "", location.pathname + (params.toString() ? "#" + params : ""));

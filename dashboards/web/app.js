@@ -4,32 +4,41 @@ import { loadAlerts } from "./alerts.js";
 import { loadAttribution } from "./attribution.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
-import { loadCampaigns } from "./campaigns.js";
+import { columnGroup, loadCampaigns, showColumnGroup } from "./campaigns.js";
 import { downloadCSV } from "./csv.js";
 import { $, setStatus } from "./dom.js";
 import { fillTimeZones } from "./filters.js";
+import { showHeadline } from "./headline.js";
 import { loadVersions } from "./receipt-health.js";
 import { state } from "./state.js";
 import { loadSeries } from "./timeseries.js";
 import { pickControl } from "./variants.js";
+import { readView, recordView, viewHash } from "./view.js";
 
-// Each campaign picked is a history entry, so Back returns to the previous view.
 function selectCampaign(name) {
   state.campaign = name;
-  history.pushState(null, "", location.pathname + (name === null ? "" : "#campaign=" + encodeURIComponent(name)));
+  recordView();
   refresh();
 }
 
+const campaignHref = (name) => viewHash({ campaign: name });
+
 // `data-loaded` is "true" only while what the page shows matches the last refresh (browser tests wait on it).
+// A view asked for while another loads wins: the older one's answers are dropped.
+let generation = 0;
 async function refresh() {
+  const current = ++generation;
   document.body.dataset.loaded = "false";
   setStatus("Loading…");
   try {
-    await loadCampaigns(selectCampaign);
+    await loadCampaigns(selectCampaign, campaignHref);
+    showHeadline();
     await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadSeries(), loadVersions()]);
+    if (current !== generation) return;
     setStatus("");
     document.body.dataset.loaded = "true";
   } catch (error) {
+    if (current !== generation) return;
     if (error instanceof AuthError) signOut();
     setStatus(error.message, true);
   }
@@ -47,15 +56,19 @@ function showSignIn() {
   $("token").focus();
 }
 
+// The view in the address is kept through sign-in, so a shared link opens on that view.
 function showDashboard() {
   $("sign-in").hidden = true;
   $("dashboard").hidden = false;
   $("sign-out").hidden = false;
+  recordView(true);
   refresh();
 }
 
 takeTokenFromFragment();
 fillTimeZones();
+readView();
+showColumnGroup(columnGroup());
 $("sign-in-form").addEventListener("submit", (event) => {
   event.preventDefault();
   saveToken($("token").value.trim());
@@ -65,13 +78,23 @@ $("sign-in-form").addEventListener("submit", (event) => {
 $("sign-out").addEventListener("click", signOut);
 $("all-campaigns").addEventListener("click", () => selectCampaign(null));
 window.addEventListener("popstate", () => {
-  state.campaign = new URLSearchParams(location.hash.slice(1)).get("campaign");
+  readView();
+  if (token()) refresh();
+});
+$("filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  recordView();
   refresh();
 });
-$("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
+for (const input of document.querySelectorAll("#column-groups input")) {
+  input.addEventListener("change", () => showColumnGroup(input.value));
+}
 $("variant-control").addEventListener("change", (event) => pickControl(event.target.value)
   .catch((error) => setStatus(error.message, true)));
-$("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
+$("dimension").addEventListener("change", () => {
+  recordView();
+  loadVersions().catch((error) => setStatus(error.message, true));
+});
 for (const button of document.querySelectorAll("button.csv")) {
   button.addEventListener("click", () => downloadCSV(button.dataset.report));
 }

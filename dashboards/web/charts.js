@@ -32,7 +32,9 @@ export function seriesChart(container, buckets, bucketSize) {
   container.replaceChildren();
   const width = chartWidth(container, 900), height = 180, left = 44, top = 22, bottom = 30, usable = width - left - 8;
   const max = Math.max(1, ...buckets.map((b) => b.displayed_unique));
-  const step = Math.min(usable / Math.max(buckets.length, 1), 60);
+  // The API lists every bucket of the range, empty ones too: they share the whole width, so the axis spans
+  // the range picked however long it is.
+  const step = usable / Math.max(buckets.length, 1);
   const svg = svgNode("svg", { viewBox: `0 0 ${width} ${top + height + bottom}`, role: "img",
     "aria-label": `Unique displays and opens per ${bucketSize}` });
   svg.append(svgNode("rect", { class: "bar", x: left, y: 4, width: 10, height: 10 }));
@@ -43,15 +45,17 @@ export function seriesChart(container, buckets, bucketSize) {
   svg.append(svgNode("text", { x: 0, y: top + height }, "0"));
   svg.append(svgNode("line", { class: "axis", x1: left, y1: top + height, x2: width, y2: top + height }));
   const every = Math.ceil(buckets.length / Math.max(1, Math.floor(usable / 90)));
+  // A pair of bars per bucket, centred in its slot; few buckets make slots wide, not bars.
+  const bar = Math.max(Math.min(step * 0.45, 40), 1);
   buckets.forEach((bucket, index) => {
-    const x = left + index * step;
+    const x = left + index * step + Math.max(0, (step - 2 * bar) / 2);
     const h1 = height * bucket.displayed_unique / max, h2 = height * bucket.opened_unique / max;
-    svg.append(svgNode("rect", { class: "bar", x, y: top + height - h1, width: Math.max(step * 0.45, 1), height: h1 },
+    svg.append(svgNode("rect", { class: "bar", x, y: top + height - h1, width: bar, height: h1 },
       svgNode("title", {}, `${bucket.start}: ${bucket.displayed_unique} displayed`)));
-    svg.append(svgNode("rect", { class: "bar second", x: x + step * 0.45, y: top + height - h2, width: Math.max(step * 0.45, 1), height: h2 },
+    svg.append(svgNode("rect", { class: "bar second", x: x + bar, y: top + height - h2, width: bar, height: h2 },
       svgNode("title", {}, `${bucket.start}: ${bucket.opened_unique} opened`)));
     if (index % every === 0) {
-      svg.append(svgNode("text", { x, y: top + height + 18 }, bucket.start.slice(5, bucketSize === "hour" ? 16 : 10).replace("T", " ")));
+      svg.append(svgNode("text", { x: left + index * step, y: top + height + 18 }, bucket.start.slice(5, bucketSize === "hour" ? 16 : 10).replace("T", " ")));
     }
   });
   container.append(svg);

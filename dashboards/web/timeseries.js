@@ -1,4 +1,4 @@
-// Displays and opens over time.
+// Displays and opens over time, drawn again at the new width when the window changes size.
 import { api } from "./api.js";
 import { seriesChart } from "./charts.js";
 import { $ } from "./dom.js";
@@ -6,11 +6,20 @@ import { campaignFilter, filters } from "./filters.js";
 
 export const seriesParams = () => ({ ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() });
 
+let drawn = null;
+
 export async function loadSeries() {
   const params = seriesParams();
   const report = await api("/v1/reports/timeseries", params);
   const empty = report.buckets.every((row) => !row.displayed && !row.opened);
   $("series-empty").hidden = !empty;
   $("series-chart").hidden = empty;
-  if (!empty) seriesChart($("series-chart"), report.buckets, params.bucket);
+  drawn = empty ? null : { buckets: report.buckets, bucket: params.bucket };
+  if (drawn) seriesChart($("series-chart"), drawn.buckets, drawn.bucket);
 }
+
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (drawn) seriesChart($("series-chart"), drawn.buckets, drawn.bucket); }, 150);
+});

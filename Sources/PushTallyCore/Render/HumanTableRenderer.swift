@@ -66,9 +66,6 @@ public enum HumanTableRenderer {
         KeyColumn(name: "flagged", label: "flagged"),
     ]
 
-    /// Text columns give up width first, down to this many columns.
-    static let narrowestText = 8
-
     public static func render(_ table: ReportTable, style: HumanTableStyle) -> String {
         let shape = table.rows.first ?? table.template
         var columns: [Column] = keyColumns.compactMap { key in
@@ -162,24 +159,14 @@ public enum HumanTableRenderer {
         var optional = false
     }
 
-    /// Drops optional columns (the rightmost first) while there is text to spare them, then narrows text
-    /// columns (the widest first) to fit `width`, then drops columns from the right.
+    /// Keeps the columns ``ColumnFit`` keeps for `width`, at the widths it gives them.
     private static func fit(_ widths: inout [Int], _ columns: inout [Column], _ cells: inout [[String]], width: Int) {
-        func total() -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
-        while total() > width, columns.contains(where: \.isText), let optional = columns.lastIndex(where: \.optional) {
-            widths.remove(at: optional)
-            columns.remove(at: optional)
-            for row in cells.indices { cells[row].remove(at: optional) }
-        }
-        while total() > width {
-            let candidates = widths.indices.filter { columns[$0].isText && widths[$0] > narrowestText }
-            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
-            widths[widest] = max(narrowestText, widths[widest] - (total() - width))
-        }
-        while total() > width, widths.count > 1 {
-            widths.removeLast()
-            columns.removeLast()
-        }
+        let kept = ColumnFit.fit(
+            columns.indices.map { ColumnFit.Column(width: widths[$0], isText: columns[$0].isText, optional: columns[$0].optional) },
+            width: width)
+        widths = kept.map(\.width)
+        columns = kept.map { columns[$0.index] }
+        cells = cells.map { row in kept.map { row[$0.index] } }
     }
 
     private static func line(_ cells: [String], _ widths: [Int], _ columns: [Column]) -> String {
@@ -196,7 +183,7 @@ public enum HumanTableRenderer {
     }
 
     /// `text` cut to `width` display columns, ending in `…` when cut.
-    static func truncated(_ text: String, to width: Int) -> String {
+    public static func truncated(_ text: String, to width: Int) -> String {
         guard displayWidth(text) > width else { return text }
         var out = ""
         var used = 0

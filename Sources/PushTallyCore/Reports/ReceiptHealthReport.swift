@@ -30,7 +30,9 @@ public struct VersionCount: Sendable, Hashable {
 
 /// Receipt health: per app (or OS) version, its share of display receipts against its share of opens.
 /// Opens come from the app itself, so a version with opens but few receipts has an extension that is
-/// broken or not posting: such a version is flagged.
+/// broken or not posting: such a version is flagged. Events that name no version are a row of their own
+/// (`unknown`) with no shares and never a flag: they say nothing about any one release, and counting them in
+/// the totals would make every release's share look smaller than it is.
 public enum ReceiptHealthReport {
     /// A version is flagged when its share of receipts is under half its share of opens.
     public static let flagRatio = 0.5
@@ -41,20 +43,22 @@ public enum ReceiptHealthReport {
         for count in counts {
             if count.kind == .display {
                 receipts[count.version, default: 0] += count.count.unique
-            } else if count.action == StandardAction.open {
+            } else if count.kind == .action, count.action == StandardAction.open {
                 opens[count.version, default: 0] += count.count.unique
             }
         }
-        let totalReceipts = receipts.values.reduce(0, +)
-        let totalOpens = opens.values.reduce(0, +)
+        // Shares are taken among the events that name a version.
+        let totalReceipts = receipts.filter { !$0.key.isEmpty }.values.reduce(0, +)
+        let totalOpens = opens.filter { !$0.key.isEmpty }.values.reduce(0, +)
         // Known versions in order, "unknown" (clients that sent none) last.
         let versions = Set(receipts.keys).union(opens.keys).sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }
         let columns = { (version: String) -> [(String, ReportValue)] in
-            let receiptShare = Funnel.ratio(receipts[version] ?? 0, totalReceipts)
-            let openShare = Funnel.ratio(opens[version] ?? 0, totalOpens)
-            let flagged = (opens[version] ?? 0) > 0 && (receiptShare ?? 0) < (openShare ?? 0) * flagRatio
+            let known = !version.isEmpty
+            let receiptShare = known ? Funnel.ratio(receipts[version] ?? 0, totalReceipts) : nil
+            let openShare = known ? Funnel.ratio(opens[version] ?? 0, totalOpens) : nil
+            let flagged = known && (opens[version] ?? 0) > 0 && (receiptShare ?? 0) < (openShare ?? 0) * flagRatio
             return [
-                ("version", .text(version.isEmpty ? "unknown" : version)),
+                ("version", .text(known ? version : "unknown")),
                 ("receipts", .integer(receipts[version] ?? 0)),
                 ("opens", .integer(opens[version] ?? 0)),
                 ("receipt_share", .rate(receiptShare)),

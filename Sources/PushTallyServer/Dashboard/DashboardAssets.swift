@@ -46,16 +46,14 @@ export async function loadAlerts() {
             "text/javascript; charset=utf-8",
             ####"""
 // The token and the report API: every request carries the token as a Bearer header.
-import { state } from "./state.js";
 
 const TOKEN_KEY = "pushtally.token";
 
 // A token may arrive in the URL fragment (never sent to the server, so never in its logs); it moves to
-// this tab's session storage and leaves the address bar at once.
+// this tab's session storage and leaves the address bar at once; the rest of the fragment is the view.
 export function takeTokenFromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("token")) sessionStorage.setItem(TOKEN_KEY, params.get("token"));
-  if (params.get("campaign")) state.campaign = params.get("campaign");
   if (params.has("token")) {
     params.delete("token");
     history.replaceState(null, "", location.pathname + (params.toString() ? "#" + params : ""));
@@ -109,32 +107,41 @@ import { loadAlerts } from "./alerts.js";
 import { loadAttribution } from "./attribution.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
-import { loadCampaigns } from "./campaigns.js";
+import { columnGroup, loadCampaigns, showColumnGroup } from "./campaigns.js";
 import { downloadCSV } from "./csv.js";
 import { $, setStatus } from "./dom.js";
 import { fillTimeZones } from "./filters.js";
+import { showHeadline } from "./headline.js";
 import { loadVersions } from "./receipt-health.js";
 import { state } from "./state.js";
 import { loadSeries } from "./timeseries.js";
 import { pickControl } from "./variants.js";
+import { readView, recordView, viewHash } from "./view.js";
 
-// Each campaign picked is a history entry, so Back returns to the previous view.
 function selectCampaign(name) {
   state.campaign = name;
-  history.pushState(null, "", location.pathname + (name === null ? "" : "#campaign=" + encodeURIComponent(name)));
+  recordView();
   refresh();
 }
 
+const campaignHref = (name) => viewHash({ campaign: name });
+
 // `data-loaded` is "true" only while what the page shows matches the last refresh (browser tests wait on it).
+// A view asked for while another loads wins: the older one's answers are dropped.
+let generation = 0;
 async function refresh() {
+  const current = ++generation;
   document.body.dataset.loaded = "false";
   setStatus("Loading…");
   try {
-    await loadCampaigns(selectCampaign);
+    await loadCampaigns(selectCampaign, campaignHref);
+    showHeadline();
     await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadSeries(), loadVersions()]);
+    if (current !== generation) return;
     setStatus("");
     document.body.dataset.loaded = "true";
   } catch (error) {
+    if (current !== generation) return;
     if (error instanceof AuthError) signOut();
     setStatus(error.message, true);
   }
@@ -152,15 +159,19 @@ function showSignIn() {
   $("token").focus();
 }
 
+// The view in the address is kept through sign-in, so a shared link opens on that view.
 function showDashboard() {
   $("sign-in").hidden = true;
   $("dashboard").hidden = false;
   $("sign-out").hidden = false;
+  recordView(true);
   refresh();
 }
 
 takeTokenFromFragment();
 fillTimeZones();
+readView();
+showColumnGroup(columnGroup());
 $("sign-in-form").addEventListener("submit", (event) => {
   event.preventDefault();
   saveToken($("token").value.trim());
@@ -170,13 +181,23 @@ $("sign-in-form").addEventListener("submit", (event) => {
 $("sign-out").addEventListener("click", signOut);
 $("all-campaigns").addEventListener("click", () => selectCampaign(null));
 window.addEventListener("popstate", () => {
-  state.campaign = new URLSearchParams(location.hash.slice(1)).get("campaign");
+  readView();
+  if (token()) refresh();
+});
+$("filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  recordView();
   refresh();
 });
-$("filters").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
+for (const input of document.querySelectorAll("#column-groups input")) {
+  input.addEventListener("change", () => showColumnGroup(input.value));
+}
 $("variant-control").addEventListener("change", (event) => pickControl(event.target.value)
   .catch((error) => setStatus(error.message, true)));
-$("dimension").addEventListener("change", () => loadVersions().catch((error) => setStatus(error.message, true)));
+$("dimension").addEventListener("change", () => {
+  recordView();
+  loadVersions().catch((error) => setStatus(error.message, true));
+});
 for (const button of document.querySelectorAll("button.csv")) {
   button.addEventListener("click", () => downloadCSV(button.dataset.report));
 }
@@ -303,31 +324,78 @@ function outcomesChart(row) {
         "campaigns.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// The campaigns table, and the hints shown when it is empty.
+// The campaigns table, its column groups, and the hints shown when it is empty.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, number, outcomeColumns, seconds } from "./format.js";
+import { money, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
-// A campaign's name links to its drill-down; `select` is given by the page, which owns navigation. Superseded
-// pushes show only when a campaign has some, as most senders never set a collapse id.
-const campaignColumns = (select, superseded) => [
-  { key: "campaign", title: "Campaign", format: (value, row) => row.orphan ? "(unregistered pushes)" :
-    el("a", { href: "#campaign=" + encodeURIComponent(value), onclick: (event) => {
-      event.preventDefault();
-      select(value);
-    } }, value) },
-  ...funnelColumns,
-  ...outcomeColumns,
-  ...(superseded ? [{ key: "superseded_pushes", title: "Superseded pushes", format: number }] : []),
-  { key: "unexplained_loss", title: "Unexplained loss", format: number },
-  { key: "time_to_display_p50", title: "Median time to display", format: seconds },
-  { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
-];
+const GROUP_KEY = "pushtally.columns";
 
-export async function loadCampaigns(select) {
+// Every column at once is far wider than a laptop's window: the campaign stays first, the rest come in groups
+// the marketer switches. Superseded pushes show only when a campaign has some, as most senders never set a
+// collapse id.
+const groups = {
+  delivery: (superseded) => [
+    { key: "sent", title: "Sent", format: number },
+    { key: "displayed_unique", title: "Displayed", format: number },
+    { key: "display_rate", title: "Display rate", format: percent },
+    ...(superseded ? [{ key: "superseded_pushes", title: "Superseded pushes", format: number }] : []),
+    { key: "unexplained_loss", title: "Unexplained loss", format: number },
+    { key: "time_to_display_p50", title: "Median time to display", format: seconds },
+    { key: "final", title: "Final", format: (value) => value ? "yes" : "not yet" },
+  ],
+  engagement: () => [
+    { key: "displayed_unique", title: "Displayed", format: number },
+    { key: "opened_unique", title: "Opened", format: number },
+    { key: "open_rate", title: "Open rate", format: percent },
+    { key: "influenced_opens", title: "Influenced opens", format: number },
+    { key: "influenced_open_rate", title: "Influenced rate", format: percent },
+  ],
+  outcomes: () => [
+    { key: "opened_unique", title: "Opened", format: number },
+    { key: "conversions", title: "Conversions", format: number },
+    { key: "conversions_direct", title: "Direct conv.", format: number },
+    { key: "conversions_influenced", title: "Influenced conv.", format: number },
+    // Amounts in different currencies do not add up, so the column sorts by its text.
+    { key: "conversion_value", title: "Conversion value", format: money, sortValue: money },
+  ],
+};
+
+// The group picked last, in this browser; delivery on a first visit.
+export function columnGroup() {
+  const saved = localStorage.getItem(GROUP_KEY);
+  return saved in groups ? saved : "delivery";
+}
+
+export function showColumnGroup(name) {
+  localStorage.setItem(GROUP_KEY, name);
+  for (const input of document.querySelectorAll("#column-groups input")) input.checked = input.value === name;
+  drawTable();
+}
+
+// A campaign's name links to its view (its address opens in a new tab too); `select` is given by the page,
+// which owns navigation. Long names are cut by the stylesheet, whole in the title.
+let links = { select: () => {}, href: () => "#" };
+
+function campaignColumn() {
+  return { key: "campaign", title: "Campaign", format: (value, row) => row.orphan ? "(unregistered pushes)" :
+    el("a", { href: links.href(value), title: value, onclick: (event) => {
+      event.preventDefault();
+      links.select(value);
+    } }, value) };
+}
+
+function drawTable() {
+  const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
+  const columns = [campaignColumn(), ...groups[columnGroup()](superseded)];
+  renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
+}
+
+export async function loadCampaigns(select, href) {
+  links = { select, href };
   const report = await api("/v1/reports/campaigns", filters());
   state.campaigns = report.campaigns;
   const filtered = Boolean($("from").value || $("to").value);
@@ -336,8 +404,7 @@ export async function loadCampaigns(select) {
   // Pushes registered but not one receipt: the extension is the first suspect.
   const registered = report.campaigns.filter((row) => !row.orphan);
   $("receipts-empty").hidden = registered.length === 0 || report.campaigns.some((row) => row.displayed > 0);
-  const superseded = report.campaigns.some((row) => row.superseded_pushes > 0);
-  renderTable($("campaigns-table"), campaignColumns(select, superseded), report.campaigns, { sort: state.sort });
+  drawTable();
 }
 """####
         ),
@@ -378,7 +445,9 @@ export function seriesChart(container, buckets, bucketSize) {
   container.replaceChildren();
   const width = chartWidth(container, 900), height = 180, left = 44, top = 22, bottom = 30, usable = width - left - 8;
   const max = Math.max(1, ...buckets.map((b) => b.displayed_unique));
-  const step = Math.min(usable / Math.max(buckets.length, 1), 60);
+  // The API lists every bucket of the range, empty ones too: they share the whole width, so the axis spans
+  // the range picked however long it is.
+  const step = usable / Math.max(buckets.length, 1);
   const svg = svgNode("svg", { viewBox: `0 0 ${width} ${top + height + bottom}`, role: "img",
     "aria-label": `Unique displays and opens per ${bucketSize}` });
   svg.append(svgNode("rect", { class: "bar", x: left, y: 4, width: 10, height: 10 }));
@@ -389,15 +458,17 @@ export function seriesChart(container, buckets, bucketSize) {
   svg.append(svgNode("text", { x: 0, y: top + height }, "0"));
   svg.append(svgNode("line", { class: "axis", x1: left, y1: top + height, x2: width, y2: top + height }));
   const every = Math.ceil(buckets.length / Math.max(1, Math.floor(usable / 90)));
+  // A pair of bars per bucket, centred in its slot; few buckets make slots wide, not bars.
+  const bar = Math.max(Math.min(step * 0.45, 40), 1);
   buckets.forEach((bucket, index) => {
-    const x = left + index * step;
+    const x = left + index * step + Math.max(0, (step - 2 * bar) / 2);
     const h1 = height * bucket.displayed_unique / max, h2 = height * bucket.opened_unique / max;
-    svg.append(svgNode("rect", { class: "bar", x, y: top + height - h1, width: Math.max(step * 0.45, 1), height: h1 },
+    svg.append(svgNode("rect", { class: "bar", x, y: top + height - h1, width: bar, height: h1 },
       svgNode("title", {}, `${bucket.start}: ${bucket.displayed_unique} displayed`)));
-    svg.append(svgNode("rect", { class: "bar second", x: x + step * 0.45, y: top + height - h2, width: Math.max(step * 0.45, 1), height: h2 },
+    svg.append(svgNode("rect", { class: "bar second", x: x + bar, y: top + height - h2, width: bar, height: h2 },
       svgNode("title", {}, `${bucket.start}: ${bucket.opened_unique} opened`)));
     if (index % every === 0) {
-      svg.append(svgNode("text", { x, y: top + height + 18 }, bucket.start.slice(5, bucketSize === "hour" ? 16 : 10).replace("T", " ")));
+      svg.append(svgNode("text", { x: left + index * step, y: top + height + 18 }, bucket.start.slice(5, bucketSize === "hour" ? 16 : 10).replace("T", " ")));
     }
   });
   container.append(svg);
@@ -469,6 +540,12 @@ export function setStatus(text, isError) {
 }
 """####
         ),
+        "favicon.svg": (
+            "image/svg+xml",
+            ####"""
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><rect x="7" y="17" width="4" height="9" fill="#fff"/><rect x="14" y="11" width="4" height="15" fill="#fff"/><rect x="21" y="6" width="4" height="20" fill="#2da44e"/></svg>
+"""####
+        ),
         "filters.js": (
             "text/javascript; charset=utf-8",
             ####"""
@@ -476,29 +553,48 @@ export function setStatus(text, isError) {
 import { $, el } from "./dom.js";
 import { state } from "./state.js";
 
-// Days in the browser's zone; "To" is inclusive, so the range ends where the day after it begins (the API's
-// `to` is exclusive).
+// Days are the selected time zone's days, so a shared link covers the same hours in every browser; "To" is
+// inclusive, so the range ends where the day after it begins (the API's `to` is exclusive).
 export function filters() {
   const params = {};
-  const from = $("from").value, to = $("to").value;
-  if (from) params.from = new Date(from + "T00:00:00").toISOString();
-  if (to) {
-    const end = new Date(to + "T00:00:00");
-    end.setDate(end.getDate() + 1);
-    params.to = end.toISOString();
-  }
+  const from = dayParts($("from").value), to = dayParts($("to").value), zone = $("tz").value || "UTC";
+  if (from) params.from = startOfDay(from.year, from.month, from.day, zone);
+  if (to) params.to = startOfDay(to.year, to.month, to.day + 1, zone);
   return params;
 }
 
-// The campaign picked in the table narrows the time series and receipt health too (and their CSVs).
+// The campaign picked in the table narrows the headline, time series and receipt health too (and their CSVs).
 export const campaignFilter = () => state.campaign ? { campaign: state.campaign } : {};
 
+export function dayParts(text) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text || "");
+  return match ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) } : null;
+}
+
+// How far `zone`'s wall clock is ahead of UTC at `instant` (milliseconds).
+function offset(zone, instant) {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric",
+    day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }).formatToParts(new Date(instant));
+  const part = (type) => Number(parts.find((item) => item.type === type).value);
+  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+// The instant a day begins in `zone`, as ISO 8601 (`day` may run past the month's end: Date.UTC carries it).
+// The second pass settles days whose offset differs from the one at UTC midnight (DST changes).
+export function startOfDay(year, month, day, zone) {
+  const wall = Date.UTC(year, month - 1, day);
+  const first = wall - offset(zone, wall);
+  return new Date(wall - offset(zone, first)).toISOString();
+}
+
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
 export function fillTimeZones() {
-  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone")
     : ["UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Asia/Taipei", "Asia/Tokyo"];
-  for (const zone of new Set(["UTC", browserZone, ...zones])) {
-    $("tz").append(el("option", zone === browserZone ? { value: zone, selected: "" } : { value: zone }, zone));
+  for (const zone of new Set(["UTC", browserZone(), ...zones])) {
+    $("tz").append(el("option", zone === browserZone() ? { value: zone, selected: "" } : { value: zone }, zone));
   }
 }
 """####
@@ -558,6 +654,47 @@ export const outcomeColumns = [
 ];
 """####
         ),
+        "headline.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// The figures at a glance, above the tables: for the campaign picked, its row of the campaigns report; for all
+// campaigns, the registered campaigns summed (displays of unregistered pushes have no send to be a rate of),
+// with rates pooled as the API pools them (sum over sum).
+import { $ } from "./dom.js";
+import { money, number, percent } from "./format.js";
+import { state } from "./state.js";
+
+const summed = ["sent", "displayed_unique", "opened_unique", "influenced_opens", "conversions"];
+const ratio = (part, whole) => whole > 0 ? part / whole : null;
+
+function totals(rows) {
+  const total = Object.fromEntries(summed.map((key) => [key, rows.reduce((sum, row) => sum + (row[key] || 0), 0)]));
+  total.conversion_value = {};
+  for (const row of rows) {
+    for (const [currency, amount] of Object.entries(row.conversion_value || {})) {
+      total.conversion_value[currency] = (total.conversion_value[currency] || 0) + Number(amount);
+    }
+  }
+  total.display_rate = ratio(total.displayed_unique, total.sent);
+  total.open_rate = ratio(total.opened_unique, total.displayed_unique);
+  return total;
+}
+
+export function showHeadline() {
+  const row = state.campaign ? state.campaigns.find((campaign) => campaign.campaign === state.campaign) || totals([])
+    : totals(state.campaigns.filter((campaign) => !campaign.orphan));
+  $("headline-scope").textContent = state.campaign ? `Campaign ${state.campaign}` : "All campaigns";
+  $("headline-sent").textContent = number(row.sent);
+  $("headline-displayed").textContent = number(row.displayed_unique);
+  $("headline-display-rate").textContent = percent(row.display_rate);
+  $("headline-opened").textContent = number(row.opened_unique);
+  $("headline-open-rate").textContent = percent(row.open_rate);
+  $("headline-influenced").textContent = number(row.influenced_opens);
+  $("headline-conversions").textContent = number(row.conversions);
+  $("headline-value").textContent = money(row.conversion_value);
+}
+"""####
+        ),
         "index.html": (
             "text/html; charset=utf-8",
             ####"""
@@ -567,6 +704,7 @@ export const outcomeColumns = [
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>PushTally</title>
+  <link rel="icon" href="/dashboard/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/dashboard/style.css">
 </head>
 <body>
@@ -581,7 +719,7 @@ export const outcomeColumns = [
       <h2 id="sign-in-title">Sign in</h2>
       <form id="sign-in-form">
         <label for="token">Read token</label>
-        <input id="token" name="token" type="password" autocomplete="off" required
+        <input id="token" name="token" type="password" autocomplete="current-password" required
                placeholder="pt_…" aria-describedby="token-help">
         <p id="token-help" class="help">A token with the <code>read</code> or <code>admin</code> role
           (<code>pushtally keys create --role read</code>). It stays in this tab only.</p>
@@ -609,9 +747,30 @@ export const outcomeColumns = [
       <p id="filter-note" class="filter-note" hidden>Showing campaign <strong id="filter-campaign"></strong>
         in every chart and table below. <button id="all-campaigns" type="button">All campaigns</button></p>
 
+      <section id="headline" aria-labelledby="headline-title">
+        <h2 id="headline-title" class="visually-hidden">At a glance</h2>
+        <p id="headline-scope" class="headline-scope"></p>
+        <ul class="headline">
+          <li><span class="label">Sent</span> <strong id="headline-sent"></strong></li>
+          <li><span class="label">Displayed</span> <strong id="headline-displayed"></strong>
+            <span class="rate" id="headline-display-rate"></span></li>
+          <li><span class="label">Opened</span> <strong id="headline-opened"></strong>
+            <span class="rate" id="headline-open-rate"></span></li>
+          <li><span class="label">Influenced opens</span> <strong id="headline-influenced"></strong></li>
+          <li><span class="label">Conversions</span> <strong id="headline-conversions"></strong></li>
+          <li><span class="label">Conversion value</span> <strong id="headline-value"></strong></li>
+        </ul>
+      </section>
+
       <section aria-labelledby="campaigns-title">
         <div class="section-head">
           <h2 id="campaigns-title">Campaigns</h2>
+          <fieldset id="column-groups" class="column-groups">
+            <legend>Columns</legend>
+            <label><input type="radio" name="column-group" value="delivery"> Delivery</label>
+            <label><input type="radio" name="column-group" value="engagement"> Engagement</label>
+            <label><input type="radio" name="column-group" value="outcomes"> Outcomes</label>
+          </fieldset>
           <button type="button" class="csv" data-report="campaigns">Download CSV</button>
         </div>
         <p class="empty" id="campaigns-empty" hidden>No pushes registered yet, and no receipts yet: is the
@@ -694,7 +853,8 @@ export const outcomeColumns = [
           <button type="button" class="csv" data-report="versions">Download CSV</button>
         </div>
         <p class="help">Opens come from the app, receipts from its extension. A version whose share of receipts
-          is far below its share of opens is flagged: its extension is broken or not posting.</p>
+          is under half its share of opens is flagged: its extension is broken or not posting. Shares are taken
+          among events that name a version; those that name none are the "unknown" row, never flagged.</p>
         <p class="empty" id="versions-empty" hidden>No receipts or opens carry an app or OS version yet.</p>
         <div class="table-wrap" tabindex="0"><table id="versions-table"></table></div>
       </section>
@@ -792,6 +952,24 @@ th button { background: none; border: none; color: var(--ink); font-weight: 600;
 th[aria-sort="ascending"] button::after { content: " ▲"; }
 th[aria-sort="descending"] button::after { content: " ▼"; }
 td a { color: var(--accent); }
+/* The campaign column stays in place while a narrow window scrolls the others, and long names are cut. */
+#campaigns-table th:first-child, #campaigns-table td:first-child { position: sticky; left: 0; background: var(--bg);
+  max-width: 20rem; overflow: hidden; text-overflow: ellipsis; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+#headline { margin-top: 1rem; }
+.headline-scope { margin: 0 0 .4rem; color: var(--muted); font-size: .9rem; }
+.headline { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: .75rem; margin: 0;
+  padding: 0; list-style: none; }
+.headline li { padding: .6rem .8rem; background: var(--panel); border-radius: 8px; }
+.headline .label { display: block; color: var(--muted); font-size: .85rem; }
+.headline strong { font-size: 1.35rem; font-variant-numeric: tabular-nums; }
+.headline .rate { font-size: .95rem; font-weight: 400; color: var(--muted); }
+.column-groups { display: flex; gap: .75rem; align-items: center; border: 1px solid var(--line); border-radius: 6px;
+  padding: .2rem .6rem; margin: 0; }
+.column-groups legend { float: left; padding: 0; margin-right: .25rem; color: var(--muted); font-size: .9rem; }
+.column-groups label { display: flex; align-items: center; gap: .25rem; cursor: pointer; }
+.column-groups input { margin: 0; }
+.column-groups input:focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
 tr.flagged td { color: var(--flag); font-weight: 600; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 1rem; }
 figure { margin: 0; padding: .75rem; background: var(--panel); border-radius: 8px; }
@@ -871,7 +1049,7 @@ function compare(a, b) {
         "timeseries.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// Displays and opens over time.
+// Displays and opens over time, drawn again at the new width when the window changes size.
 import { api } from "./api.js";
 import { seriesChart } from "./charts.js";
 import { $ } from "./dom.js";
@@ -879,14 +1057,23 @@ import { campaignFilter, filters } from "./filters.js";
 
 export const seriesParams = () => ({ ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() });
 
+let drawn = null;
+
 export async function loadSeries() {
   const params = seriesParams();
   const report = await api("/v1/reports/timeseries", params);
   const empty = report.buckets.every((row) => !row.displayed && !row.opened);
   $("series-empty").hidden = !empty;
   $("series-chart").hidden = empty;
-  if (!empty) seriesChart($("series-chart"), report.buckets, params.bucket);
+  drawn = empty ? null : { buckets: report.buckets, bucket: params.bucket };
+  if (drawn) seriesChart($("series-chart"), drawn.buckets, drawn.bucket);
 }
+
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (drawn) seriesChart($("series-chart"), drawn.buckets, drawn.bucket); }, 150);
+});
 """####
         ),
         "variants.js": (
@@ -964,6 +1151,60 @@ export function pickControl(name) {
   picked.campaign = state.campaign;
   picked.control = name;
   return loadVariants();
+}
+"""####
+        ),
+        "view.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// The view in the address bar: campaign, date range, time zone, buckets and the health dimension, as the
+// fragment (`#campaign=…&from=2026-11-18&to=2026-11-24&tz=Asia/Shanghai&bucket=hour`). Every change of view is
+// a history entry, so a view can be bookmarked or shared and Back returns to the previous one.
+import { $, el } from "./dom.js";
+import { browserZone, dayParts } from "./filters.js";
+import { state } from "./state.js";
+
+const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version"] };
+
+// Puts the address's view into the form and the state; what it lacks takes the defaults.
+export function readView() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  state.campaign = params.get("campaign") || null;
+  for (const id of ["from", "to"]) $(id).value = dayParts(params.get(id)) ? params.get(id) : "";
+  const zone = params.get("tz") || browserZone();
+  if (validZone(zone)) {
+    if (![...$("tz").options].some((option) => option.value === zone)) $("tz").append(el("option", { value: zone }, zone));
+    $("tz").value = zone;
+  }
+  for (const [id, values] of Object.entries(choices)) {
+    $(id).value = values.includes(params.get(id)) ? params.get(id) : values[0];
+  }
+}
+
+function validZone(zone) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+// The fragment for the form's view, with `changes` (such as another campaign) applied.
+export function viewHash(changes = {}) {
+  const view = { campaign: state.campaign, from: $("from").value, to: $("to").value, tz: $("tz").value,
+    bucket: $("bucket").value, dimension: $("dimension").value, ...changes };
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(view)) if (value) params.set(key, value);
+  return "#" + params;
+}
+
+// A new history entry when the view changed; `replace` rewrites the current one (the first view of a visit).
+export function recordView(replace = false) {
+  const hash = viewHash();
+  if (hash === location.hash) return;
+  if (replace) history.replaceState(null, "", location.pathname + hash);
+  else history.pushState(null, "", location.pathname + hash);
 }
 """####
         ),
