@@ -268,21 +268,24 @@
     if (pushID !== null) options.data.push_id = pushID;
     var url = pick('url') || pick('click_action') || data.url || objectOr(payload.fcm_options).link;
     if (typeof url === 'string') options.data.url = url;
-    ['body', 'icon', 'image', 'actions'].forEach(function (key) {
-      if (pick(key) !== undefined) options[key] = pick(key);
+    ['body', 'icon', 'image'].forEach(function (key) {
+      if (typeof pick(key) === 'string') options[key] = pick(key);
     });
+    if (Array.isArray(pick('actions'))) options.actions = pick('actions');
     var title = pick('title');
     var shown = scope.registration.showNotification(title === undefined ? '' : String(title), options);
     event.waitUntil(Promise.all([settle(recorded), shown]));
   }
 
   function openURL(url) {
-    var target = new URL(url, scope.location.href).href;
-    return scope.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (windows) {
-      for (var index = 0; index < windows.length; index++) {
-        if (windows[index].url === target && 'focus' in windows[index]) return windows[index].focus();
-      }
-      return scope.clients.openWindow(target);
+    return Promise.resolve().then(function () {
+      var target = new URL(url, scope.location.href).href;
+      return scope.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (windows) {
+        for (var index = 0; index < windows.length; index++) {
+          if (windows[index].url === target && 'focus' in windows[index]) return windows[index].focus();
+        }
+        return scope.clients.openWindow(target);
+      });
     });
   }
 
