@@ -13,10 +13,14 @@ import Testing
     struct Setup: Sendable, CustomStringConvertible {
         let store: StoreKind
         let fastPath: Bool
-        var description: String { "\(store), \(fastPath ? "fast path" : "router")" }
+        /// Also fill the outbox past its bounds: the client's own logic, so once is enough.
+        var bounds = false
+        var description: String { "\(store), \(fastPath ? "fast path" : "router")\(bounds ? ", bounds" : "")" }
     }
 
-    static let setups = [Setup(store: .sqlite, fastPath: true), Setup(store: .sqlite, fastPath: false), Setup(store: .postgres, fastPath: true)]
+    static let setups = [
+        Setup(store: .sqlite, fastPath: true, bounds: true), Setup(store: .sqlite, fastPath: false), Setup(store: .postgres, fastPath: true),
+    ]
 
     /// Every display and tap is stored exactly once with `platform=web`, the offline ones after the worker is back
     /// online; a page on an origin that is not listed gets a `403` and its receipt never lands.
@@ -28,7 +32,8 @@ import Testing
             extraArguments: ["--cors-origin", "http://127.0.0.1:\(sitePort)"] + (setup.fastPath ? [] : ["--no-fast-path"]))
         defer { collector.server.removeFiles() }
         let run = try await runProcess(
-            "/usr/bin/env", ["python3", Self.script, String(sitePort), collector.server.baseURL.absoluteString], includingErrors: true)
+            "/usr/bin/env", ["python3", Self.script, String(sitePort), collector.server.baseURL.absoluteString] + (setup.bounds ? ["--bounds"] : []),
+            includingErrors: true)
         #expect(run.status == 0, "\(run.output)")
         let line = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(run.output)")
@@ -57,7 +62,20 @@ import Testing
         #expect(seen["foreign_json_fetch"] as? String == "failed", "\(seen)")
 
         let events = try await Self.exportedEvents(collector)
-        let webEvents = events.filter { $0["kind"] as? String == "display" || $0["kind"] as? String == "action" }
+        if setup.bounds {
+            // A display queued 8 days ago is dropped; of 1,002 more queued offline the oldest two are dropped,
+            // and the other 1,000 sent once back online.
+            let aged = seen["stats_aged"] as? [String: Any]
+            #expect(aged?["recorded"] as? Int == 1 && aged?["stats"] as? [String: Int] == ["queued": 0, "dropped": 1, "rejected": 1], "\(seen)")
+            let full = seen["stats_full"] as? [String: Any]
+            #expect(full?["recorded"] as? Int == 1002 && full?["stats"] as? [String: Int] == ["queued": 1000, "dropped": 3, "rejected": 1], "\(seen)")
+            #expect((seen["stats_drained"] as? [String: Any])?["stats"] as? [String: Int] == ["queued": 0, "dropped": 3, "rejected": 1], "\(seen)")
+            let bounded = events.compactMap { $0["push_id"] as? String }.filter { $0.hasPrefix("4") }.compactMap(Int.init)
+            #expect(bounded.count == 1000 && bounded.min() == 400_002 && bounded.max() == 401_001, "\(bounded.count) \(bounded.min() ?? 0)")
+        }
+        let webEvents = events.filter {
+            ($0["kind"] as? String == "display" || $0["kind"] as? String == "action") && ($0["push_id"] as? String)?.hasPrefix("3") == true
+        }
         let stored = webEvents.map { event in
             "\(event["kind"] as? String ?? "") \(event["push_id"] as? String ?? "")" + ((event["action"] as? String).map { " \($0)" } ?? "")
         }

@@ -1,12 +1,13 @@
 """Web pushes through a real service worker in headless Chromium, driven over the DevTools protocol.
 
-Usage: web_push.py SITE_PORT COLLECTOR_URL
+Usage: web_push.py SITE_PORT COLLECTOR_URL [--bounds]
 
 Serves web_push_site/ and clients/web/pushtally-sw.js on http://127.0.0.1:SITE_PORT (the site, which the
 collector lists with --cors-origin) and the same files on http://localhost:SITE_PORT (another origin, not
 listed). Pushes reach the site's worker through ServiceWorker.deliverPushMessage; clicks and closes go to the
 handlers PushTally installed (web_push_site/test-sw.js); part of it runs with the worker offline (network
-emulation on its target). Prints one JSON line of what it saw; the Swift test checks it and the stored events.
+emulation on its target). With --bounds it also fills the outbox past its bounds (the client's own logic,
+the same whatever the collector; it takes a while). Prints one JSON line of what it saw; the Swift test checks it and the stored events.
 """
 import functools
 import http.server
@@ -99,7 +100,7 @@ def main():
     profile = tempfile.mkdtemp(prefix="pushtally-chromium-")
     chromium, url = launch_chromium(profile)
     try:
-        print(json.dumps(run(DevTools(url), site, foreign, collector)))
+        print(json.dumps(run(DevTools(url), site, foreign, collector, bounds="--bounds" in sys.argv[3:])))
     finally:
         chromium.kill()
         chromium.wait()
@@ -107,7 +108,7 @@ def main():
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def run(tools, site, foreign, collector):
+def run(tools, site, foreign, collector, bounds):
     out = {}
     page_target = tools.send("Target.createTarget", {"url": "about:blank"})["targetId"]
     page = tools.send("Target.attachToTarget", {"targetId": page_target, "flatten": True})["sessionId"]
@@ -186,6 +187,14 @@ def run(tools, site, foreign, collector):
     push({"push_id": "3005", "title": "Online again"})
     message({"type": "close", "push_id": "3005"})
     out["stats_final"] = settle()["stats"]
+
+    if bounds:
+        # Offline: an event older than 7 days is dropped, then the oldest past 1,000 events.
+        offline(True)
+        out["stats_aged"] = message({"type": "record", "first": 4000, "count": 1, "daysAgo": 8})
+        out["stats_full"] = message({"type": "record", "first": 400000, "count": 1002})
+        offline(False)
+        out["stats_drained"] = message({"type": "record", "first": 0, "count": 0})
 
     # The site's own page posts a session and a conversion across origins (JSON: a preflight each).
     out["page_posts"] = tools.evaluate(page, f"""

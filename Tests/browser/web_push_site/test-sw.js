@@ -60,6 +60,18 @@ async function answer(message) {
       await Promise.all(done);
       return { dispatched: type };
     }
+    case 'record': {
+      // Displays of pushes first..first+count-1, recorded at once, as if `daysAgo` days ago.
+      const clock = Date.now;
+      if (message.daysAgo) Date.now = () => clock() - message.daysAgo * 86400000;
+      let results;
+      try {
+        results = await Promise.all(Array.from({ length: message.count }, (_, index) => PushTally.recordDisplay(String(message.first + index))));
+      } finally {
+        Date.now = clock;
+      }
+      return { recorded: results.filter((result) => result.recorded).length, stats: await PushTally.flush() };
+    }
     case 'settle': {
       await settled(message.counts);
       const notifications = await self.registration.getNotifications();
