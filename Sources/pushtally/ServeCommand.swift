@@ -50,6 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A reverse proxy's address whose X-Forwarded-For is trusted (repeatable).")
     var trustedProxy: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "A web origin (e.g. https://www.example.com) whose pages and service workers may post receipts, actions, sessions and conversions (CORS; repeatable; env PUSHTALLY_CORS_ORIGINS, comma-separated). Once any is listed, a request from any other origin gets 403.",
+            valueName: "origin"))
+    var corsOrigin: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help: "Answer receipts and actions on the event loop (the fast path); --no-fast-path routes them like every other request, to compare.")
@@ -98,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.ingestRateLimit = RateLimiter.Limit(ratePerSecond: rate, burst: max(1, ingestBurst ?? rate * 2))
         }
         configuration.trustedProxies = trustedProxy
+        configuration.cors = try corsPolicy()
         configuration.ingestFastPath = fastPath
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         guard alertInterval >= 0.1, alertInterval <= 86_400 else {
@@ -132,6 +139,21 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try await app.runService()
+    }
+}
+
+extension ServeCommand {
+    /// `--cors-origin`, or else `PUSHTALLY_CORS_ORIGINS`; each must be an origin as a browser sends it.
+    func corsPolicy() throws -> CORSPolicy {
+        let origins = corsOrigin.isEmpty
+            ? (environment("PUSHTALLY_CORS_ORIGINS") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            : corsOrigin
+        for origin in origins where !CORSPolicy.isSerializedOrigin(origin) {
+            throw ValidationError(
+                "--cors-origin (and PUSHTALLY_CORS_ORIGINS) takes origins as browsers send them, scheme and host in lower case with an optional port and nothing after (https://www.example.com), not \(origin)")
+        }
+        return CORSPolicy(origins: origins)
     }
 }
 

@@ -49,6 +49,7 @@ func buildRoutes(
     MetricsController(store: store).register(on: routes)
     DashboardController().register(on: routes)
     routes.addMethodNotAllowedResponders()
+    if configuration.cors.isEnabled { router.add(middleware: CORSPreflightMiddleware(policy: configuration.cors)) }
     return (router, routes.routes, ingest)
 }
 

@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var webhookRetentionMillis: Int64 = 7 * 86_400_000
     /// Seconds between alert evaluations (`serve --alert-interval`).
     public var alertIntervalSeconds: Double = 60
+    /// Web origins whose pages and service workers may post events (`serve --cors-origin`); none by default.
+    public var cors = CORSPolicy(origins: [])
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,

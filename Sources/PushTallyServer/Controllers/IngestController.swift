@@ -22,19 +22,23 @@ struct IngestController<Context: RequestContext & RemoteAddressRequestContext>: 
         let ingest = IngestPipeline.Request(
             route: route, kind: kind, headers: request.headers, target: request.uri.description, peer: context.remoteAddress,
             logger: context.logger)
-        let answer: IngestResponse
-        do {
-            let body = try await pipeline.reader.collect(request)
-            answer = await withCheckedContinuation { continuation in
-                pipeline.process(ingest, body: body, sink: ContinuationSink(continuation: continuation))
-            }
-        } catch {
-            answer = IngestPipeline.refusal(error, ingest)
-        }
+        // An origin that is not listed is refused before its body is read.
+        let answer = if let refusal = pipeline.refusalOfOrigin(ingest) { refusal } else { await process(request, ingest) }
         var counters = RequestCounters()
         counters.record(answer)
         guard let body = answer.body else { return Response(status: answer.status, headers: answer.headers) }
         return Response(status: answer.status, headers: answer.headers, body: .init(byteBuffer: body))
+    }
+
+    private func process(_ request: Request, _ ingest: IngestPipeline.Request) async -> IngestResponse {
+        do {
+            let body = try await pipeline.reader.collect(request)
+            return await withCheckedContinuation { continuation in
+                pipeline.process(ingest, body: body, sink: ContinuationSink(continuation: continuation))
+            }
+        } catch {
+            return pipeline.refusal(error, ingest)
+        }
     }
 }
 

@@ -172,7 +172,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 mailbox: mailbox ?? shared.mailboxes.mailbox(for: context.eventLoop))
             shared.pipeline.process(pipelineRequest(request), body: body, sink: sink)
         case .refuseTooLarge(let request):
-            answer(IngestPipeline.refusal(shared.pipeline.reader.tooLarge, pipelineRequest(request)), slot: request.slot, context)
+            answer(shared.pipeline.refusal(shared.pipeline.reader.tooLarge, pipelineRequest(request)), slot: request.slot, context)
         case .refuse(let refusal, let slot):
             answer(refusal, slot: slot, context)
         case .close:

@@ -31,7 +31,7 @@ extension HTTPRequestHead {
     }
 
     private static let ingestFieldNames: [HTTPField.Name] = [
-        .contentType, .contentLength, .contentEncoding, .authorization, .connection, .expect, .xForwardedFor,
+        .contentType, .contentLength, .contentEncoding, .authorization, .connection, .expect, .xForwardedFor, .origin,
     ]
 
     /// ASCII case-insensitive equality against a lower-case canonical name.

@@ -47,13 +47,14 @@ struct IngestPipeline: Sendable {
     /// The key is a database read, so it is checked off the calling thread; everything else runs on it until
     /// the store takes the events, so the fast path's common case never leaves the event loop.
     func process<Sink: IngestSink>(_ request: Request, body: ByteBuffer, sink: Sink) {
+        if let refusal = refusalOfOrigin(request) { return sink.deliver(refusal) }
         do {
             if let mark = request.target.utf8.firstIndex(of: UInt8(ascii: "?")) {
                 try request.route.checkQuery(request.target[request.target.index(after: mark)...])
             }
             try limiter?.check(headers: request.headers, peer: request.peer)
         } catch {
-            return sink.deliver(Self.refusal(error, request))
+            return sink.deliver(refusal(error, request))
         }
         let roles = request.route.acceptedRoles
         guard configuration.requireIngestKey, !roles.isEmpty else { return commit(request, body, sink) }
@@ -61,7 +62,7 @@ struct IngestPipeline: Sendable {
             do {
                 try await authorizer.require(anyOf: roles, headers: request.headers, queryKey: APIRoute.queryKey(in: request.target))
             } catch {
-                return sink.deliver(Self.refusal(error, request))
+                return sink.deliver(refusal(error, request))
             }
             commit(request, body, sink)
         }
@@ -75,23 +76,41 @@ struct IngestPipeline: Sendable {
             let body = try reader.inflate(body, contentEncoding: request.headers.value(of: .contentEncoding))
             plan = try IngestPlan(body, contentType: request.headers.value(of: .contentType), kind: request.kind, maxBatchEvents: configuration.maxBatchEvents)
         } catch {
-            return sink.deliver(Self.refusal(error, request))
+            return sink.deliver(refusal(error, request))
         }
         store.ingest(plan.events) { result in
             do {
-                sink.deliver(try plan.answer(duplicates: try result.get(), route: request.route))
+                sink.deliver(allowingOrigin(try plan.answer(duplicates: try result.get(), route: request.route), request))
             } catch {
-                sink.deliver(Self.refusal(error, request))
+                sink.deliver(refusal(error, request))
             }
         }
     }
 
     /// The JSON error answer for anything that stopped a request, logged and counted as a rejection when it
     /// is the client's (``JSONErrorMiddleware/answer(_:method:path:logger:)``, shared with every other route).
-    static func refusal(_ error: any Error, _ request: Request) -> IngestResponse {
+    func refusal(_ error: any Error, _ request: Request) -> IngestResponse {
         let apiError = JSONErrorMiddleware<BasicRequestContext>.answer(
             error, method: request.route.method, path: request.route.path, logger: request.logger)
-        return IngestResponse(route: request.route, status: apiError.status, headers: apiError.responseHeaders, body: apiError.body)
+        return allowingOrigin(
+            IngestResponse(route: request.route, status: apiError.status, headers: apiError.responseHeaders, body: apiError.body),
+            request)
+    }
+
+    /// The `403` for a browser on an origin `serve --cors-origin` does not list, before anything else of the
+    /// request is looked at: its events are never stored, whatever else is wrong with them.
+    func refusalOfOrigin(_ request: Request) -> IngestResponse? {
+        guard configuration.cors.verdict(request.headers) == .refused else { return nil }
+        return refusal(CORSPolicy.refusal, request)
+    }
+
+    /// `response` with the CORS headers when the request came from a listed origin, so its scripts can read
+    /// the answer (errors too); unchanged otherwise.
+    private func allowingOrigin(_ response: IngestResponse, _ request: Request) -> IngestResponse {
+        guard case .allowed(let origin) = configuration.cors.verdict(request.headers) else { return response }
+        var headers = response.headers
+        headers.append(contentsOf: CORSPolicy.answerHeaders(for: origin))
+        return IngestResponse(route: response.route, status: response.status, headers: headers, body: response.body)
     }
 }
 
