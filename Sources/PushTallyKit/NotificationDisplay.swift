@@ -15,6 +15,7 @@ public final class NotificationDisplay: @unchecked Sendable {
     private let pushID: String?
     private let media: PushTallyClient.MediaReference?
     private let recording = FirstAnswer()
+    private let running = FirstAnswer()
     private let download = MediaDownload()
     // Guards `recorded`, the outcome the receipt was recorded with.
     private let lock = NSLock()
@@ -40,9 +41,11 @@ public final class NotificationDisplay: @unchecked Sendable {
     /// Fetches the media the push names (if any) until `startedAt + options.timeout`, gives the file to
     /// `attach` (which throws when it cannot attach it), then records the receipt and sends it for at most
     /// `options.sendTimeout`. Returns the recorded outcome; after `timeWillExpire()`, `.timedOut`, and
-    /// `attach` is not called if it had not been.
+    /// `attach` is not called if it had not been. A display runs once: a second call only returns the
+    /// outcome recorded so far (`.failed` while there is none).
     @discardableResult
     public func run(attach: (MediaFile) throws -> Void) async -> MediaOutcome {
+        guard running.claim() else { return self.outcome ?? .failed }
         let outcome: MediaOutcome
         switch media {
         case nil:

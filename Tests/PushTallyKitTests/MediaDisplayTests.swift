@@ -31,6 +31,9 @@ import Testing
         #expect(display.display.timeWillExpire() == false)
         #expect(try display.onlyReceipt() == receipt)
         #expect(display.display.outcome == .attached)
+        // Nor does running it again.
+        #expect(await display.display.run { _ in Issue.record("a display attaches once") } == .attached)
+        #expect(try display.onlyReceipt() == receipt)
     }
 
     @Test func anErrorAnswerANonMediaTypeAndFilesOverTheLimitsFail() async throws {
