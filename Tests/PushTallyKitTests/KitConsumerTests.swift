@@ -20,11 +20,14 @@ import Testing
         try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: consumer.appendingPathComponent("Sources/\(target)"), withIntermediateDirectories: true)
 
-        // The working tree as committed files of a repository of its own: SwiftPM fetches a URL dependency with git.
-        try await run("/bin/sh", ["-c", """
-            tar -C "$0" --exclude=./.git --exclude='./.build*' --exclude=./.swiftpm -cf - . | tar -C "$1" -xf - \
-            && cd "$1" && git init -q -b main && git add -A \
-            && git -c user.name=test -c user.email=test@example.invalid commit -q -m copy
+        // The working tree's files (tracked, and new ones git does not ignore; no build products) committed to a
+        // repository of their own: SwiftPM fetches a URL dependency with git.
+        try await run("/bin/bash", ["-c", """
+            set -e -o pipefail
+            git -C "$0" ls-files -z --cached --others --exclude-standard \
+              | tar -C "$0" --null --files-from=- --ignore-failed-read -cf - | tar -C "$1" -xf -
+            cd "$1" && git init -q -b main && git add -A
+            git -c user.name=test -c user.email=test@example.invalid commit -q -m copy
             """, packageRoot.path, repository.path])
 
         try manifest.write(to: consumer.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
