@@ -7,7 +7,7 @@ import FoundationNetworking
 extension PushTallyClient {
     /// Where a push names its media and how long a display may spend on it. The defaults leave a display
     /// well inside the ~30 seconds iOS gives a Notification Service Extension.
-    public struct MediaOptions: @unchecked Sendable {
+    public struct MediaOptions: Sendable {
         /// Where the payload carries the media's URL, tried in order; each path is a list of dictionary keys.
         /// By default `image` at the top level, then `image` inside `aps.alert`.
         public var keyPaths: [[String]] = [["image"], ["aps", "alert", "image"]]
