@@ -4,8 +4,8 @@ import Testing
 
 /// An app's package made from the manifest docs/KIT.md shows, depending on a copy of this package's working
 /// tree by the URL the docs give (a SwiftPM mirror points that URL at the local copy): it must resolve and build
-/// with this package as its only checkout. Its dependency cache starts empty, so fetching any other package would
-/// need the network, which the test never uses.
+/// with this package as its only checkout, fetched from the local copy and nothing else. Its dependency cache
+/// starts empty, so nothing is taken from an earlier resolution either.
 @Suite struct KitConsumerTests {
     @Test func theDocumentedManifestResolvesThisPackageAloneAndBuilds() async throws {
         let manifest = try documentedManifest()
