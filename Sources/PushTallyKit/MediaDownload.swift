@@ -9,7 +9,9 @@ import FoundationNetworking
 public struct MediaFile: Sendable, Equatable {
     /// A file in the temporary directory, ending in `type.fileExtension`.
     public let url: URL
+    /// What the host's `Content-Type` said it is.
     public let type: MediaType
+    /// The file's size, within `type.kind.maxBytes`.
     public let byteCount: Int
 }
 

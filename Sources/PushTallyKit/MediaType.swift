@@ -21,6 +21,7 @@ public struct MediaType: Sendable, Equatable {
     public let mimeType: String
     /// The file extension iOS reads the attachment's type from (`jpg`).
     public let fileExtension: String
+    /// Image, audio or video: which size limit applies.
     public let kind: Kind
 
     /// The type a `Content-Type` names (`image/jpeg`, `IMAGE/PNG; charset=binary`), or `nil` for one an
