@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// A product of one of the server's dependencies, used only with the `Server` trait on. Every reference to a
+/// dependency goes through this, so a package that depends on this one with `traits: []` (docs/KIT.md) resolves
+/// and fetches none of them: SwiftPM leaves out a dependency whose every use is behind a trait that is off.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
 let package = Package(
     name: "PushTally",
     // Platforms are package-wide. macOS 14 is what the server and its dependencies need. iOS 15, watchOS 8
@@ -22,6 +29,12 @@ let package = Package(
         .executable(name: "pushtally", targets: ["pushtally"]),
         .executable(name: "bare-durable-baseline", targets: ["BareDurableBaseline"]),
         .executable(name: "pushtally-store-bench", targets: ["StoreBenchmark"]),
+    ],
+    // On by default, so this package builds, tests and releases the collector as it is; an app turns it off to get
+    // PushTallyKit (Foundation only) and nothing else.
+    traits: [
+        .trait(name: "Server", description: "The collector, its stores, CLI and benchmarks: every dependency below."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -46,18 +59,18 @@ let package = Package(
         .target(
             name: "PushTallyCore",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
+                server("Crypto", "swift-crypto"),
+                server("Metrics", "swift-metrics"),
+                server("Logging", "swift-log"),
             ]
         ),
         // The embedded default engine: one SQLite file (GRDB), the SQLite dialect of the core's store roles.
         .target(
             name: "PushTallySQLite",
             dependencies: [
-                "PushTallyCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "PushTallyCore", server("GRDB", "GRDB.swift"),
                 // SQLite's C API, for the writer's hot statements (BoundStatement).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                server("GRDBSQLite", "GRDB.swift"),
             ]
         ),
         // The PostgreSQL engine, for many collectors on one database (postgres-nio).
@@ -65,11 +78,11 @@ let package = Package(
             name: "PushTallyPostgres",
             dependencies: [
                 "PushTallyCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                server("PostgresNIO", "postgres-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("Logging", "swift-log"),
             ]
         ),
         // Opens the engine a database URL names (a path or sqlite: -> SQLite, postgres:// -> PostgreSQL).
@@ -86,7 +99,7 @@ let package = Package(
         // and import-events), through the system zlib.
         .target(
             name: "PushTallyUseCases",
-            dependencies: ["PushTallyCore", "CZlib", .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: ["PushTallyCore", "CZlib", server("NIOPosix", "swift-nio")]
         ),
         // The system zlib (zlib1g-dev), for inflating gzip member by member (request bodies, import-events):
         // compress-nio inflates one member and cannot tell a stream that ended from one cut short.
@@ -96,25 +109,25 @@ let package = Package(
             dependencies: [
                 "PushTallyCore",
                 "PushTallyUseCases",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("HummingbirdTLS", "hummingbird"),
+                server("HTTPTypes", "swift-http-types"),
+                server("Metrics", "swift-metrics"),
+                server("Prometheus", "swift-prometheus"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
                 // The fast path reads HTTP/1 heads before Hummingbird's codec makes HTTPTypes of them.
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
+                server("CompressNIO", "compress-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("Logging", "swift-log"),
                 // Webhook deliveries: pooled HTTP/1.1 and TLS, redirects off, each host pinned to the address
                 // the SSRF check approved (its dnsOverride).
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOConcurrencyHelpers", "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -127,28 +140,29 @@ let package = Package(
                 "PushTallyStores",
                 "PushTallyPostgres",
                 "PushTallyAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("CompressNIO", "compress-nio"),
+                server("NIOCore", "swift-nio"),
             ]
         ),
         // Benchmarks, run by scripts/bench (never by the test suite).
         .executableTarget(
             name: "BareDurableBaseline",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                server("GRDB", "GRDB.swift"),
+                server("NIOCore", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
             ],
             path: "Benchmarks/BareDurableBaseline"
         ),
         .executableTarget(
             name: "StoreBenchmark",
-            dependencies: ["PushTallyCore", "PushTallySQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PushTallyCore", "PushTallySQLite", server("GRDB", "GRDB.swift")],
             path: "Benchmarks/StoreBenchmark"
         ),
-        // The client library an app and its Notification Service Extension embed: Foundation only.
+        // The client library an app and its Notification Service Extension embed: Foundation only, so it builds
+        // with the `Server` trait off.
         .target(name: "PushTallyKit"),
         // Starts real `pushtally serve` processes for the test suites that need one.
         .target(
@@ -156,9 +170,9 @@ let package = Package(
             dependencies: [
                 "PushTallyStores",
                 "PushTallyPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                server("PostgresNIO", "postgres-nio"),
+                server("NIOPosix", "swift-nio"),
+                server("Logging", "swift-log"),
             ],
             path: "Tests/PushTallyTestSupport"
         ),
@@ -170,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushTallyKitTests",
-            dependencies: ["PushTallyKit", "PushTallyTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PushTallyKit", "PushTallyTestSupport", server("GRDB", "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
         // The rules alone: no engine in this test target's graph.
@@ -183,7 +197,7 @@ let package = Package(
             name: "PushTallyStoreTests",
             dependencies: [
                 "PushTallyCore", "PushTallySQLite", "PushTallyPostgres", "PushTallyStores", "PushTallyTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                server("GRDB", "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -196,8 +210,8 @@ let package = Package(
                 "PushTallyPostgres",
                 "PushTallyStores",
                 "PushTallyTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                server("HummingbirdTesting", "hummingbird"),
+                server("GRDB", "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")]
         ),

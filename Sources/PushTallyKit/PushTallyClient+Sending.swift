@@ -127,18 +127,3 @@ extension PushTallyClient {
         }
     }
 }
-
-/// Whichever of an answer and a deadline comes first claims the caller's continuation.
-private final class FirstAnswer: @unchecked Sendable {
-    // Guards `claimed`.
-    private let lock = NSLock()
-    private var claimed = false
-
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let first = !claimed
-        claimed = true
-        return first
-    }
-}

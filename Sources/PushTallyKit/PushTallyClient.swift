@@ -125,11 +125,17 @@ public final class PushTallyClient: @unchecked Sendable {
             return await flush(deadline: deadline)
         }
         let now = Date()
-        let receipt = ReceiptEvent(
-            push_id: pushID, action: action, device_id: installID, receipt_id: UUID().uuidString,
-            ts: now.timeIntervalSince1970, platform: configuration.platform, app_version: configuration.appVersion,
-            os_version: configuration.osVersion)
+        var receipt = displayReceipt(pushID: pushID, at: now, media: nil, extensionMilliseconds: nil)
+        receipt.action = action
         return await enqueue(.receipt(receipt), now: now, deadline: deadline)
+    }
+
+    /// A display receipt with this install's id, a fresh receipt id and the configured versions.
+    func displayReceipt(pushID: String, at now: Date, media: MediaOutcome?, extensionMilliseconds: Int?) -> ReceiptEvent {
+        ReceiptEvent(
+            push_id: pushID, action: nil, device_id: installID, receipt_id: UUID().uuidString,
+            ts: now.timeIntervalSince1970, platform: configuration.platform, app_version: configuration.appVersion,
+            os_version: configuration.osVersion, media: media?.rawValue, extension_ms: extensionMilliseconds)
     }
 
     /// Queues `event` durably, then sends what is queued until `deadline`.

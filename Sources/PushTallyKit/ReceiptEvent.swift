@@ -15,6 +15,10 @@ struct ReceiptEvent: Codable, Equatable, Sendable {
     var platform: String?
     var app_version: String?
     var os_version: String?
+    /// For display receipts: what became of the push's media (`MediaOutcome`'s raw values).
+    var media: String?
+    /// For display receipts: milliseconds from the extension's start to its receipt, 0 to 60,000.
+    var extension_ms: Int?
 
     var route: Route { action == nil ? .receipts : .actions }
 }
