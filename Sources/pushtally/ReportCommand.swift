@@ -63,7 +63,7 @@ struct ReportCommand: AsyncParsableCommand {
                 try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: report) }
             }
             let given = parameters.compactMap { name, value in value.map { (name: name, value: $0) } }
-            var query = try checked { () throws(FieldError) in try ReportQuery(pairs: given, report: report) }
+            var query = try checked { () throws(FieldError) in try ReportQuery(pairs: given, report: report, emptyIsAbsent: false) }
             query.filter.fromMillis = filter.fromMillis
             query.filter.toMillis = filter.toMillis
             query.filter.app = filter.app

@@ -14,4 +14,22 @@ import Testing
             #expect(help.contains(start), "\(report.name): \(report.summary)")
         }
     }
+
+    /// A subcommand's flags are read by the API's reading of its query, an empty flag as given (not as absent):
+    /// a refusal is a usage error (exit 64) with the server's message, before any database is opened.
+    @Test func flagsAreReadAsTheQueryIs() async throws {
+        let missing = "/nonexistent/pushtally.sqlite"
+        let cases: [([String], String)] = [
+            (["timeseries", "--bucket", ""], "bucket must be one of hour, day, not "),
+            (["timeseries", "--tz", "Nowhere/Land"], "Nowhere/Land"),
+            (["campaigns", "--by", "region"], "by must be one of priority, push_type, not region"),
+            (["versions", "--dimension", ""], "dimension must be one of app_version, os_version, not "),
+            (["attribution", "--app", "com.example"], "the attribution report takes no parameter app"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await runPushtally(["report"] + arguments + ["--database", missing])
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
 }

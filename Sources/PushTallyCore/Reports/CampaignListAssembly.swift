@@ -78,8 +78,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     package mutating func add(_ push: PushFigures) {
         let row = push.campaign.map { self.row(campaign: $0, attributes: push.attributes) } ?? orphanRowIndex()
         built[row].funnel.add(push.funnel)
+        // No index entry: whole figures get no rows after them to look the push up by.
         givenInOrder = true
-        index[push.pushID] = pushes.count
         pushes.append(Push(pushID: push.pushID, row: row, sentAtMillis: push.sentAtMillis, collapses: false))
     }
 

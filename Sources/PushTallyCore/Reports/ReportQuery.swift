@@ -1,5 +1,5 @@
 /// A report route's query string, read strictly: the one reading of report parameters, for the server's routes
-/// and (through its value checks) the CLI's flags, so both refuse the same input with the same message.
+/// and the CLI's flags (handed over as parameters), so both refuse the same input with the same message.
 ///
 /// - Decoded as browsers encode (``FormBody/pairs(_:)``: `+` is a space, escapes are UTF-8).
 /// - A parameter the report does not take, a value outside an enumeration, or a single-valued parameter given
@@ -33,14 +33,16 @@ public struct ReportQuery: Sendable, Equatable {
     }
 
     /// Reads decoded name and value pairs for `report` (the CLI hands its flags over as these).
-    public init(pairs: [(name: String, value: String)], report: ReportDeclaration) throws(FieldError) {
+    /// - Parameter emptyIsAbsent: whether an empty value is skipped, as a form's unfilled field is; a flag
+    ///   given as empty on a command line is read as given.
+    public init(pairs: [(name: String, value: String)], report: ReportDeclaration, emptyIsAbsent: Bool = true) throws(FieldError) {
         var seen = Set<String>()
         for (name, value) in pairs {
             try Self.check(name, takenBy: report)
             guard seen.insert(name).inserted else {
                 throw FieldError("repeated_parameter", "\(name) is given more than once; give it once", field: name)
             }
-            guard !value.isEmpty else { continue }
+            guard !value.isEmpty || !emptyIsAbsent else { continue }
             try set(name, value)
         }
     }

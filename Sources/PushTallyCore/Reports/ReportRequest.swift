@@ -88,4 +88,12 @@ extension ReportReader {
         let maturity = Maturity(nowMillis: configuration.clock(), windowMillis: configuration.maturityWindowMillis)
         return try await request.subject.kind.table(request, from: self, maturity: maturity)
     }
+
+    /// Refuses a campaign in which no push is registered: a report of a campaign whose filter leaves no pushes
+    /// asks, so that "none match" (no rows) is told from "no such campaign" (``ReportNotFound``).
+    package func requireRegistered(campaign: String) async throws {
+        if try await pushFigures(ReportFilter(campaign: campaign)).isEmpty {
+            throw ReportNotFound(description: "no push is registered in campaign \(campaign)", field: "campaign")
+        }
+    }
 }

@@ -25,9 +25,7 @@ public struct CampaignReportKind: ReportKind {
         var filter = request.filter
         filter.campaign = campaign
         let pushes = try await reader.supersededPushFigures(filter)
-        if pushes.isEmpty, try await reader.pushFigures(ReportFilter(campaign: campaign)).isEmpty {
-            throw ReportNotFound(description: "no push is registered in campaign \(campaign)", field: "campaign")
-        }
+        if pushes.isEmpty { try await reader.requireRegistered(campaign: campaign) }
         return PushReport.table(pushes, maturity: maturity)
     }
 }

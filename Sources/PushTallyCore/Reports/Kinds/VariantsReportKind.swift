@@ -34,9 +34,7 @@ public struct VariantsReportKind: ReportKind {
         var filter = request.filter
         filter.campaign = campaign
         let pushes = try await reader.pushFigures(filter)
-        if pushes.isEmpty, try await reader.pushFigures(ReportFilter(campaign: campaign)).isEmpty {
-            throw ReportNotFound(description: "no push is registered in campaign \(campaign)", field: "campaign")
-        }
+        if pushes.isEmpty { try await reader.requireRegistered(campaign: campaign) }
         let (rows, withoutVariant) = VariantReport.rows(pushes)
         let chosen = try VariantReport.control(control, among: rows)
         return VariantReport.table(campaign: campaign, rows: rows, control: chosen, withoutVariant: withoutVariant)
