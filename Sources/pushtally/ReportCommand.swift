@@ -6,8 +6,23 @@ struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print a report from the database file or a running server (same numbers as the HTTP API).",
-        subcommands: [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Attribution.self, Variants.self]
+        subcommands: ReportKinds.all.map(subcommand(for:))
     )
+
+    /// The subcommands of reports with flags of their own; every other report takes only the options all
+    /// reports take (``DeclaredReportCommand``).
+    static var withOwnFlags: [any ReportSubcommand.Type] {
+        [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Variants.self]
+    }
+
+    /// The subcommand that runs `report`.
+    static func subcommand(for report: ReportDeclaration) -> any ParsableCommand.Type {
+        withOwnFlags.first { $0.report == report } ?? declared(report.kind)
+    }
+
+    private static func declared<Kind: ReportKind>(_ kind: Kind.Type) -> any ParsableCommand.Type {
+        DeclaredReportCommand<Kind>.self
+    }
 
     /// Options every report takes.
     struct ReportOptions: ParsableArguments {
@@ -40,15 +55,20 @@ struct ReportCommand: AsyncParsableCommand {
                 environment: try environment.map { value in try checked { () throws(FieldError) in try ReportQuery.environment(value) } })
         }
 
-        func run(
-            _ subject: ReportSubject, by: ReportGrouping? = nil, configure: (inout ReportFilter) -> Void = { _ in }
-        ) async throws {
-            var filter = try filter()
-            configure(&filter)
-            let request = ReportRequest(subject, filter: filter, by: by)
+        /// Runs `report` with the subcommand's own flags given as the API's query `parameters` (`nil`: not
+        /// given), read by the server's reading of them (``ReportQuery``), so both refuse alike.
+        func run(_ report: ReportDeclaration, pathValue: String? = nil, _ parameters: [(String, String?)] = []) async throws {
+            let filter = try filter()
             for (name, value) in [("from", from), ("to", to), ("app", app), ("environment", environment)] where value != nil {
-                try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: request.report) }
+                try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: report) }
             }
+            let given = parameters.compactMap { name, value in value.map { (name: name, value: $0) } }
+            var query = try checked { () throws(FieldError) in try ReportQuery(pairs: given, report: report, emptyIsAbsent: false) }
+            query.filter.fromMillis = filter.fromMillis
+            query.filter.toMillis = filter.toMillis
+            query.filter.app = filter.app
+            query.filter.environment = filter.environment
+            let request = try checked { () throws(FieldError) in try query.request(report, pathValue: pathValue) }
             let source = try await source.open()
             try await closing(source) {
                 let format = format ?? (Terminal.isInteractive ? .table : .csv)
@@ -63,42 +83,37 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    struct Campaigns: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sent vs displayed vs opened, one row per campaign.")
+    struct Campaigns: ReportSubcommand {
+        static let report = ReportDeclaration.campaigns
         @Option(help: "A row per campaign and value of this APNs attribute: priority or push_type.") var by: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws {
-            let grouping = try by.map { value in try checked { () throws(FieldError) in try ReportQuery.grouping(value) } }
-            try await options.run(.campaigns, by: grouping)
-        }
+        func run() async throws { try await options.run(.campaigns, [("by", by)]) }
     }
 
-    struct Campaign: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One row per push of a campaign (drill-down).")
+    struct Campaign: ReportSubcommand {
+        static let report = ReportDeclaration.campaign
         @Argument(help: "The campaign's name.") var name: String
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.campaign(name)) }
+        func run() async throws { try await options.run(.campaign, pathValue: name) }
     }
 
-    struct Push: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One push's funnel, time to display and actions.")
+    struct Push: ReportSubcommand {
+        static let report = ReportDeclaration.push
         @Argument(help: "The push id.") var id: String
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.push(id)) }
+        func run() async throws { try await options.run(.push, pathValue: id) }
     }
 
-    struct Pushes: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One row per push; --orphan lists unregistered push ids.")
+    struct Pushes: ReportSubcommand {
+        static let report = ReportDeclaration.pushes
         @Option(help: "Only pushes of this campaign.") var campaign: String?
         @Flag(help: "Only pushes nobody registered yet (receipts arrived first).") var orphan = false
         @OptionGroup var options: ReportOptions
-        func run() async throws {
-            try await options.run(.pushes(orphan: orphan ? true : nil)) { $0.campaign = campaign }
-        }
+        func run() async throws { try await options.run(.pushes, [("campaign", campaign), ("orphan", orphan ? "true" : nil)]) }
     }
 
-    struct Timeseries: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Displays, opens and actions per local hour or day.")
+    struct Timeseries: ReportSubcommand {
+        static let report = ReportDeclaration.timeseries
         @Option(help: "Only this campaign.") var campaign: String?
         @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
         @Option(help: "Bucket width: hour or day.") var bucket: String = "day"
@@ -106,42 +121,43 @@ struct ReportCommand: AsyncParsableCommand {
         @OptionGroup var options: ReportOptions
 
         func run() async throws {
-            let width = try checked { () throws(FieldError) in try ReportQuery.bucket(bucket) }
-            let zone = try checked { () throws(FieldError) in try TimeseriesOptions.zone(named: tz) }
-            try await options.run(.timeseries(TimeseriesOptions(width: width, timeZone: zone, name: tz))) {
-                $0.campaign = campaign
-                $0.pushID = pushID
-            }
+            try await options.run(.timeseries, [("campaign", campaign), ("push_id", pushID), ("bucket", bucket), ("tz", tz)])
         }
     }
-}
 
-extension ReportCommand {
-    struct Versions: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Receipt health: receipts vs opens per app or OS version; flags extensions that do not post.")
+    struct Versions: ReportSubcommand {
+        static let report = ReportDeclaration.versions
         @Option(help: "app_version or os_version.") var dimension = "app_version"
         @Option(help: "Only this campaign.") var campaign: String?
         @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
         @OptionGroup var options: ReportOptions
 
         func run() async throws {
-            let name = dimension
-            let parsed = try checked { () throws(FieldError) in try ReportQuery.dimension(name) }
-            try await options.run(.versions(parsed)) {
-                $0.campaign = campaign
-                $0.pushID = pushID
-            }
+            try await options.run(.versions, [("campaign", campaign), ("push_id", pushID), ("dimension", dimension)])
         }
     }
 }
 
-extension ReportCommand {
-    struct Attribution: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Sessions and conversions by credit (direct, influenced, unattributed) and their value, by event time.")
-        @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.attribution) }
+/// A `pushtally report` subcommand with flags of its own, named and described by its report's declaration.
+protocol ReportSubcommand: AsyncParsableCommand {
+    static var report: ReportDeclaration { get }
+}
+
+extension ReportSubcommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(report: report) }
+}
+
+/// The subcommand of a report that takes only the options every report takes.
+struct DeclaredReportCommand<Kind: ReportKind>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(report: Kind.declaration) }
+    @OptionGroup var options: ReportCommand.ReportOptions
+    func run() async throws { try await options.run(Kind.declaration) }
+}
+
+extension CommandConfiguration {
+    /// A `pushtally report` subcommand named and described by its report's declaration.
+    init(report: ReportDeclaration) {
+        self.init(commandName: report.name, abstract: report.summary)
     }
 }
 

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func unknownValuesNameTheParameterAndListWhatIsAllowed() {
-        let cases: [(String, ReportQuery.Report, String, String)] = [
+        let cases: [(String, ReportDeclaration, String, String)] = [
             ("environment=prod", .campaigns, "environment", "production, sandbox"),
             ("bucket=week", .timeseries, "bucket", "hour, day"),
             ("format=xml", .push, "format", "json, csv"),
@@ -61,7 +61,7 @@ import Testing
         #expect(query.filter == ReportFilter(pushID: "p1"))
         #expect(query.format == .csv && query.bucket == .hour && query.timeZone == "Asia/Kolkata")
         let request = try query.request(.timeseries)
-        guard case .timeseries(let options) = request.subject else { Issue.record("not a time series"); return }
+        let options = try #require((request.subject.kind as? TimeseriesReportKind)?.options, "not a time series")
         #expect(options.width == .hour && options.timeZoneName == "Asia/Kolkata")
         #expect(try ReportQuery("format=CSV", report: .campaigns).format == .csv)
         #expect(try ReportQuery("orphan=true", report: .pushes).request(.pushes).subject == .pushes(orphan: true))

@@ -68,7 +68,7 @@ import Testing
         #expect(APIRoute.matching(path: "/v1/pushes") == .registerPushes)
         #expect(APIRoute.matching(path: "/v1/pushes//sends") == nil)
         #expect(APIRoute.matching(path: "/v1/receiptsx") == nil)
-        #expect(APIRoute.matching(path: "/v1/reports/campaigns/spring") == .campaignReport)
+        #expect(APIRoute.matching(path: "/v1/reports/campaigns/spring") == .report(.campaign))
         #expect(APIRoute.matching(path: "/") == nil)
         // The fast path takes the ingest routes by exact method and path, the query aside.
         #expect(IngestPipeline.route(methodName: "POST", target: "/v1/actions?key=k")?.0 == .actions)

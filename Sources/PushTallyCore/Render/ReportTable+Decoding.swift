@@ -1,21 +1,5 @@
 import Foundation
 
-extension ReportRequest {
-    /// The table this report renders when there is nothing to report: its name, its column layout and types
-    /// (``ReportTable/template``) and its header fields. What a client decodes the server's JSON against.
-    public func emptyTable() throws -> ReportTable {
-        let maturity = Maturity(nowMillis: 0)
-        switch subject {
-        case .campaigns: return CampaignReport.table([], maturity: maturity, by: by)
-        case .campaign, .pushes, .push: return PushReport.table([], maturity: maturity)
-        case .timeseries(let options): return try TimeseriesReport.table([], options: options, fromMillis: nil, toMillis: nil)
-        case .versions(let dimension): return ReceiptHealthReport.table([], dimension: dimension)
-        case .attribution: return AttributionReport.table(Outcomes())
-        case .variants(let campaign, _): return VariantReport.table(campaign: campaign, rows: [], control: nil, withoutVariant: 0)
-        }
-    }
-}
-
 extension ReportTable {
     /// A table read back from ``JSONRenderer``'s output, each cell typed as `shape`'s template types it (a rate
     /// stays a rate, a duration a duration), its columns in the template's order.

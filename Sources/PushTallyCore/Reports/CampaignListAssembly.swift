@@ -1,13 +1,15 @@
-/// The campaign list's rows summed straight from the rows a store reads (``PushRowSink``): each row's counts
-/// go into its campaign's funnel as they are read, with no figures per push.
+/// The campaign list's rows, the one implementation of them: a store's rows are summed straight into their
+/// campaign's funnel as they are read (``PushRowSink``), with no figures per push; figures already assembled
+/// per push are added whole (``add(_:)``), which is how ``CampaignReport/rows(_:by:)`` makes its rows. Either
+/// way the rows are keyed, grouped, ordered and given their push ids and supersessions here.
 ///
-/// ``PushFiguresAssembly`` followed by ``CampaignReport/rows(_:by:)`` gives the same rows; building a large
-/// figures value per push (a histogram array and dictionaries each) and then adding them up was most of a
-/// campaign report's Swift time. Per push only what a row needs beyond plain sums is kept: its campaign row,
-/// `sent_at`, and the sent and displayed counts a supersession's loss is made of.
+/// Building a large figures value per push (a histogram array and dictionaries each) and then adding them up
+/// was most of a campaign report's Swift time, so rows are summed as read when the filter allows. Per push only
+/// what a row needs beyond plain sums is kept: its campaign row, `sent_at`, and the sent and displayed counts a
+/// supersession's loss is made of.
 ///
 /// A filter on time (`from`/`to`) needs each push's first event before it can tell whether the push counts,
-/// so such a filter is not ``covers(_:)``ed: the report takes the figures path.
+/// so such a filter is not ``covers(_:)``ed: the report reads the figures, filters them, and adds them here.
 package struct CampaignListAssembly: PushRowSink, Sendable {
     /// What one push contributes beyond the sums.
     private struct Push: Sendable {
@@ -29,6 +31,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     private var order: PushOrder?
     /// The orphan row's index in ``built``, made at the first orphan the filter keeps.
     private var orphanRow: Int?
+    /// Whether pushes came as whole figures (``add(_:)``): rows list those in the order given.
+    private var givenInOrder = false
 
     private struct RowKey: Hashable, Sendable {
         let campaign: String
@@ -61,25 +65,46 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         guard index[pushID] == nil else { return }
         var row: Int?
         if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment) {
-            let attribute = grouping?.cell(attributes)
-            let key = RowKey(campaign: campaign, attribute: attribute)
-            row = rowIndex[key] ?? {
-                built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
-                rowIndex[key] = built.count - 1
-                return built.count - 1
-            }()
+            row = self.row(campaign: campaign, attributes: attributes)
             built[row!].funnel.pushes += 1
         }
         index[pushID] = pushes.count
         pushes.append(Push(pushID: pushID, row: row, sentAtMillis: sentAtMillis, collapses: attributes.collapseID != nil))
     }
 
+    /// A push whose figures are already summed, counted whole in its row (superseding loss included, as
+    /// ``Superseding/apply(_:to:)`` counts it in the figures). The filter is the figures' business: every push
+    /// given is kept.
+    package mutating func add(_ push: PushFigures) {
+        let row = push.campaign.map { self.row(campaign: $0, attributes: push.attributes) } ?? orphanRowIndex()
+        built[row].funnel.add(push.funnel)
+        // No index entry: whole figures get no rows after them to look the push up by.
+        givenInOrder = true
+        pushes.append(Push(pushID: push.pushID, row: row, sentAtMillis: push.sentAtMillis, collapses: false))
+    }
+
+    /// The index of the row of `campaign` and the grouping's value of `attributes`, made at its first push.
+    private mutating func row(campaign: String, attributes: SendAttributes) -> Int {
+        let attribute = grouping?.cell(attributes)
+        let key = RowKey(campaign: campaign, attribute: attribute)
+        if let row = rowIndex[key] { return row }
+        built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
+        rowIndex[key] = built.count - 1
+        return built.count - 1
+    }
+
+    /// The index of the orphan row, made at the first orphan kept.
+    private mutating func orphanRowIndex() -> Int {
+        if let orphanRow { return orphanRow }
+        built.append(CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil)))
+        orphanRow = built.count - 1
+        return built.count - 1
+    }
+
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
         guard let position = position(of: pushID), let row = pushes[position].row else { return }
         pushes[position].sent += sent
-        built[row].funnel.targeted += targeted
-        built[row].funnel.sent += sent
-        if pushes[position].sentAtMillis != nil { built[row].funnel.sentTimed += sent }
+        built[row].funnel.addSends(targeted: targeted, sent: sent, timed: pushes[position].sentAtMillis != nil)
     }
 
     package mutating func failures(pushID: String, reason: String, count: Int64) {
@@ -89,13 +114,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
 
     package mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64) {
         guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
-        if kind == .display {
-            pushes[position].displays.add(count)
-            built[row].funnel.displays.add(count)
-            built[row].funnel.late += late
-        } else {
-            built[row].funnel.actions[action, default: EventCount()].add(count)
-        }
+        if kind == .display { pushes[position].displays.add(count) }
+        built[row].funnel.addRollup(count, kind: kind, action: action, late: late)
     }
 
     package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
@@ -112,7 +132,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
     package mutating func rows(supersessions: [String: Supersession] = [:]) -> [CampaignRow] {
         let sorted = order.flatMap { $0.positions.count == pushes.count ? $0.positions : nil }
-            ?? pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID }
+            ?? (givenInOrder ? Array(pushes.indices) : pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID })
         for position in sorted {
             let push = pushes[position]
             guard let row = push.row else { continue }
@@ -146,11 +166,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         if let position = position(of: pushID) { return position }
         var row: Int?
         if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil) {
-            row = orphanRow ?? {
-                built.append(CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil)))
-                return built.count - 1
-            }()
-            orphanRow = row
+            row = orphanRowIndex()
             built[row!].funnel.pushes += 1
         }
         index[pushID] = pushes.count

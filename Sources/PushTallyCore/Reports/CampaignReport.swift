@@ -35,29 +35,12 @@ public struct Maturity: Sendable, Hashable {
 /// The per-campaign report: sent vs displayed vs opened, pooled over each campaign's pushes.
 public enum CampaignReport {
     /// Groups pushes by campaign (and by `grouping`'s value within one), sorted by name then value; orphans,
-    /// if any, come last in one row (their attribute is `null`: nobody registered them).
+    /// if any, come last in one row (their attribute is `null`: nobody registered them). The rows are
+    /// ``CampaignListAssembly``'s, given each push's figures whole.
     public static func rows(_ pushes: [PushFigures], by grouping: ReportGrouping? = nil) -> [CampaignRow] {
-        struct Key: Hashable {
-            let campaign: String
-            let attribute: ReportValue?
-        }
-        var groups: [Key: CampaignRow] = [:]
-        var orphans = CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil))
-        for push in pushes {
-            if let campaign = push.campaign {
-                let attribute = grouping?.cell(push.attributes)
-                groups[Key(campaign: campaign, attribute: attribute), default: CampaignRow(
-                    campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute)
-                ].append(push)
-            } else {
-                orphans.append(push)
-            }
-        }
-        var rows = groups.values.sorted {
-            $0.campaign! != $1.campaign! ? $0.campaign! < $1.campaign! : ReportGrouping.precedes($0.attribute, $1.attribute)
-        }
-        if !orphans.pushIDs.isEmpty { rows.append(orphans) }
-        return rows
+        var assembly = CampaignListAssembly(ReportFilter(), by: grouping, expectedPushes: pushes.count)
+        for push in pushes { assembly.add(push) }
+        return assembly.rows()
     }
 
     /// The report as a table: the contract's columns in order, then extras, then actions. With a grouping, its
@@ -134,11 +117,6 @@ public enum CampaignReport {
 }
 
 extension CampaignRow {
-    mutating func append(_ push: PushFigures) {
-        funnel.add(push.funnel)
-        add(pushID: push.pushID, sentAtMillis: push.sentAtMillis)
-    }
-
     /// Lists a push whose counts are already in ``funnel``, keeping ``latestSentAtMillis``.
     mutating func add(pushID: String, sentAtMillis: Int64?) {
         let first = pushIDs.isEmpty

@@ -94,6 +94,24 @@ public struct Funnel: Sendable, Hashable {
         denominator == 0 ? nil : Double(numerator) / Double(denominator)
     }
 
+    /// Adds one send totals row (one sender's, or their sum); only a push with a `sent_at` counts towards the
+    /// timed rates. Push figures and campaign rows both add rows through here.
+    package mutating func addSends(targeted: Int64, sent: Int64, timed: Bool) {
+        self.targeted += targeted
+        self.sent += sent
+        if timed { sentTimed += sent }
+    }
+
+    /// Adds one rollup row: displays (and their late ones), or one action's count.
+    package mutating func addRollup(_ count: EventCount, kind: EventKind, action: String, late: Int64) {
+        if kind == .display {
+            displays.add(count)
+            self.late += late
+        } else {
+            actions[action, default: EventCount()].add(count)
+        }
+    }
+
     /// Adds another funnel's counts (for a campaign: the sum of its pushes).
     public mutating func add(_ other: Funnel) {
         pushes += other.pushes

@@ -118,18 +118,11 @@ extension PushFigures {
     }
 
     fileprivate mutating func addSends(targeted: Int64, sent: Int64) {
-        funnel.targeted += targeted
-        funnel.sent += sent
-        if sentAtMillis != nil { funnel.sentTimed += sent }
+        funnel.addSends(targeted: targeted, sent: sent, timed: sentAtMillis != nil)
     }
 
     fileprivate mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {
-        if kind == .display {
-            funnel.displays.add(count)
-            funnel.late += late
-        } else {
-            funnel.actions[action, default: EventCount()].add(count)
-        }
+        funnel.addRollup(count, kind: kind, action: action, late: late)
         firstEventMillis = min(firstEventMillis ?? firstEvent, firstEvent)
     }
 }

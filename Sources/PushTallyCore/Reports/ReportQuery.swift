@@ -1,33 +1,11 @@
 /// A report route's query string, read strictly: the one reading of report parameters, for the server's routes
-/// and (through its value checks) the CLI's flags, so both refuse the same input with the same message.
+/// and the CLI's flags (handed over as parameters), so both refuse the same input with the same message.
 ///
 /// - Decoded as browsers encode (``FormBody/pairs(_:)``: `+` is a space, escapes are UTF-8).
 /// - A parameter the report does not take, a value outside an enumeration, or a single-valued parameter given
 ///   twice is a ``FieldError`` naming the parameter (a 400), never a silent empty answer.
 /// - An empty value (`campaign=`) is the same as an absent parameter, as HTML forms send unfilled fields.
 public struct ReportQuery: Sendable, Equatable {
-    /// The report routes, as their query parameters differ.
-    public enum Report: String, Sendable, CaseIterable {
-        case campaigns, campaign, pushes, push, timeseries, versions, attribution, variants
-
-        /// The query parameters this report takes, in the order the API documents them.
-        public var parameters: [String] {
-            let common = ["from", "to", "app", "environment", "format", "bom"]
-            switch self {
-            case .campaigns: return common + ["campaign", "by"]
-            case .campaign: return common
-            // One push is addressed by its id: a filter could only hide it.
-            case .push: return ["format", "bom"]
-            case .pushes: return common + ["campaign", "orphan"]
-            case .timeseries: return common + ["campaign", "push_id", "bucket", "tz"]
-            case .versions: return common + ["campaign", "push_id", "dimension"]
-            // Totals by event time: unattributed sessions belong to no push, campaign or app.
-            case .attribution: return ["from", "to", "format", "bom"]
-            case .variants: return common + ["control"]
-            }
-        }
-    }
-
     /// An output format a client can ask for.
     public enum Format: String, Sendable, CaseIterable {
         case json, csv
@@ -50,14 +28,21 @@ public struct ReportQuery: Sendable, Equatable {
     public init() {}
 
     /// Reads `query` (the raw query string, without `?`) for `report`.
-    public init(_ query: Substring?, report: Report) throws(FieldError) {
+    public init(_ query: Substring?, report: ReportDeclaration) throws(FieldError) {
+        try self.init(pairs: try FormBody.pairs(query ?? ""), report: report)
+    }
+
+    /// Reads decoded name and value pairs for `report` (the CLI hands its flags over as these).
+    /// - Parameter emptyIsAbsent: whether an empty value is skipped, as a form's unfilled field is; a flag
+    ///   given as empty on a command line is read as given.
+    public init(pairs: [(name: String, value: String)], report: ReportDeclaration, emptyIsAbsent: Bool = true) throws(FieldError) {
         var seen = Set<String>()
-        for (name, value) in try FormBody.pairs(query ?? "") {
+        for (name, value) in pairs {
             try Self.check(name, takenBy: report)
             guard seen.insert(name).inserted else {
                 throw FieldError("repeated_parameter", "\(name) is given more than once; give it once", field: name)
             }
-            guard !value.isEmpty else { continue }
+            guard !value.isEmpty || !emptyIsAbsent else { continue }
             try set(name, value)
         }
     }
@@ -86,30 +71,19 @@ public struct ReportQuery: Sendable, Equatable {
     }
 
     /// The report this query asks for; `pathValue` is the campaign or push id of a report addressed by path.
-    public func request(_ report: Report, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
-        let subject: ReportSubject
-        switch report {
-        case .campaigns: subject = .campaigns
-        case .campaign: subject = .campaign(pathValue ?? "")
-        case .pushes: subject = .pushes(orphan: orphan)
-        case .push: subject = .push(pathValue ?? "")
-        case .timeseries:
-            subject = .timeseries(TimeseriesOptions(width: bucket, timeZone: try TimeseriesOptions.zone(named: timeZone), name: timeZone))
-        case .versions: subject = .versions(dimension)
-        case .attribution: subject = .attribution
-        case .variants: subject = .variants(pathValue ?? "", control: control)
-        }
-        return ReportRequest(subject, filter: filter, by: report == .campaigns ? by : nil)
+    public func request(_ report: ReportDeclaration, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
+        let kind = try report.kind.init(self, pathValue: pathValue)
+        return ReportRequest(ReportSubject(kind), filter: filter, by: report.takes("by") ? by : nil)
     }
 }
 
 extension ReportQuery {
     /// Refuses a parameter `report` does not take (the CLI asks too, for its filter flags).
-    public static func check(_ name: String, takenBy report: Report) throws(FieldError) {
-        guard report.parameters.contains(name) else {
+    public static func check(_ name: String, takenBy report: ReportDeclaration) throws(FieldError) {
+        guard report.takes(name) else {
             throw FieldError(
                 "unknown_parameter",
-                "the \(report.rawValue) report takes no parameter \(name); it takes \(report.parameters.joined(separator: ", "))",
+                "the \(report.name) report takes no parameter \(name); it takes \(report.parameters.joined(separator: ", "))",
                 field: name)
         }
     }

@@ -8,28 +8,20 @@ struct ReportController<Context: RequestContext>: Sendable {
     let authorizer: Authorizer
 
     func register(on routes: RouteTable<Context>) {
-        report(.campaignsReport, .campaigns, on: routes)
-        report(.campaignReport, .campaign, pathParameter: "campaign", on: routes)
-        report(.pushesReport, .pushes, on: routes)
-        report(.pushReport, .push, pathParameter: "push_id", on: routes)
-        report(.timeseriesReport, .timeseries, on: routes)
-        report(.versionsReport, .versions, on: routes)
-        report(.attributionReport, .attribution, on: routes)
-        report(.variantsReport, .variants, pathParameter: "campaign", on: routes)
+        for report in ReportKinds.all { self.report(report, on: routes) }
     }
 
     /// Registers a report route. Its query is read strictly (``ReportQuery``) and a bad parameter is answered
     /// before the token is checked; then a token of the route's role (`read`) is required.
-    private func report(
-        _ route: APIRoute, _ report: ReportQuery.Report, pathParameter name: String? = nil, on routes: RouteTable<Context>
-    ) {
+    private func report(_ report: ReportDeclaration, on routes: RouteTable<Context>) {
+        let route = APIRoute.report(report)
         routes.on(route) { request, context in
             let query = try ReportQuery(request.uri.query.map { $0[...] }, report: report)
-            let pathValue = try name.map { try pathParameter($0, context) }
+            let pathValue = try report.pathParameter.map { try pathParameter($0, context) }
             let reportRequest = try query.request(report, pathValue: pathValue)
             if let role = route.role { try await authorizer.require(role, request) }
             do {
-                return try ReportResponse.make(try await store.report(reportRequest), name: reportRequest.name, query: query, request: request)
+                return try ReportResponse.make(try await store.report(reportRequest), name: report.name, query: query, request: request)
             } catch let notFound as ReportNotFound {
                 throw APIError(.notFound, "not_found", notFound.description, field: notFound.field)
             }

@@ -2,18 +2,9 @@ import PushTallyCore
 
 extension APIRoute {
     /// The report a report route serves; its query is read by ``ReportQuery``, which knows its parameters.
-    var report: ReportQuery.Report? {
-        switch self {
-        case .campaignsReport: .campaigns
-        case .campaignReport: .campaign
-        case .pushesReport: .pushes
-        case .pushReport: .push
-        case .timeseriesReport: .timeseries
-        case .versionsReport: .versions
-        case .attributionReport: .attribution
-        case .variantsReport: .variants
-        default: nil
-        }
+    var report: ReportDeclaration? {
+        if case .report(let report) = self { return report }
+        return nil
     }
 
     /// The query parameters the route takes.

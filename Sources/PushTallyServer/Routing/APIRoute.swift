@@ -6,7 +6,7 @@ import PushTallyCore
 /// The router registers these (``RouteTable``), the ingest fast path matches requests against them, the
 /// dashboard's page calls the report routes, and the tests hold the OpenAPI document and the dashboard's
 /// JavaScript to them: a route added or renamed here is added or renamed everywhere.
-enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
+enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case receipts
     case actions
     case sessions
@@ -14,14 +14,8 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
     case registerPush
     case registerPushes
     case recordSends
-    case campaignsReport
-    case campaignReport
-    case pushesReport
-    case pushReport
-    case timeseriesReport
-    case versionsReport
-    case attributionReport
-    case variantsReport
+    /// A report route, one per ``ReportKinds/all``: its path and parameters are the report's declaration.
+    case report(ReportDeclaration)
     case health
     case metrics
     case dashboard
@@ -43,9 +37,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline: .get
-        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
-            .attributionReport, .variantsReport, .health, .metrics, .dashboard, .dashboardFile:
-            .get
+        case .report, .health, .metrics, .dashboard, .dashboardFile: .get
         }
     }
 
@@ -59,14 +51,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .registerPush: "/v1/pushes/:push_id"
         case .registerPushes: "/v1/pushes"
         case .recordSends: "/v1/pushes/:push_id/sends"
-        case .campaignsReport: "/v1/reports/campaigns"
-        case .campaignReport: "/v1/reports/campaigns/:campaign"
-        case .pushesReport: "/v1/reports/pushes"
-        case .pushReport: "/v1/reports/pushes/:push_id"
-        case .timeseriesReport: "/v1/reports/timeseries"
-        case .versionsReport: "/v1/reports/versions"
-        case .attributionReport: "/v1/reports/attribution"
-        case .variantsReport: "/v1/reports/campaigns/:campaign/variants"
+        case .report(let report): report.path
         case .health: "/healthz"
         case .metrics: "/metrics"
         // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
@@ -91,9 +76,7 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .receipts, .actions, .sessions, .conversions: .ingest
         case .registerPush, .registerPushes, .recordSends: .backend
-        case .campaignsReport, .campaignReport, .pushesReport, .pushReport, .timeseriesReport, .versionsReport,
-            .attributionReport, .variantsReport:
-            .read
+        case .report: .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
         // shows the firing ones) but only an admin defines them.
@@ -103,6 +86,14 @@ enum APIRoute: CaseIterable, Sendable, CustomStringConvertible {
         case .deviceTimeline: .admin
         }
     }
+
+    /// Every route: the fixed ones, with a report route per declared report where the reports stand.
+    static let allCases: [APIRoute] = [.receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends]
+        + ReportKinds.all.map(APIRoute.report)
+        + [
+            .health, .metrics, .dashboard, .dashboardFile, .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries,
+            .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline,
+        ]
 
     /// The events an ingest route takes; `nil` for every other route.
     var eventKind: EventKind? {

@@ -15,8 +15,8 @@ public protocol ReportReader: Sendable {
     /// with a push `filter`'s campaign or push id selects (every such push when it names neither), whatever
     /// its campaign: what ``Superseding`` needs to judge the selected pushes.
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush]
-    /// The campaign list's rows: ``CampaignReport/rows(_:by:)`` of ``supersededPushFigures(_:)``, which a store
-    /// may sum straight from its rows instead (``CampaignListAssembly``).
+    /// The campaign list's rows (``CampaignListAssembly``): given ``supersededPushFigures(_:)`` whole, or summed
+    /// straight from a store's rows (``summedCampaignRows(_:by:read:)``).
     func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow]
 }
 
