@@ -39,8 +39,11 @@ extension PostgresStore {
                 eventTime: eventTime, duplicate: duplicate, deviceID: try cells[7].decode(String?.self),
                 receiptID: try cells[8].decode(String?.self), platform: try cells[9].decode(String?.self),
                 appVersion: try cells[10].decode(String?.self), osVersion: try cells[11].decode(String?.self))
-            (event.app, event.name) = (try cells[12].decode(String?.self), try cells[13].decode(String?.self))
-            (event.valueMicros, event.currency) = (try cells[14].decode(Int64?.self), try cells[15].decode(String?.self))
+            event.media = try cells[12].decode(String?.self).flatMap(ReceiptMedia.init(rawValue:))
+            event.extensionMillis = try cells[13].decode(Int64?.self)
+            (event.app, event.name) = (try cells[14].decode(String?.self), try cells[15].decode(String?.self))
+            (event.valueMicros, event.currency) = (try cells[16].decode(Int64?.self), try cells[17].decode(String?.self))
+            event.notificationPermission = try cells[18].decode(String?.self).flatMap(NotificationPermission.init(rawValue:))
             try write(ExportedEvent(event, seq: seq))
             count += 1
         }

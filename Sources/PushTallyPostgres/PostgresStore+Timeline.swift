@@ -16,7 +16,7 @@ extension PostgresStore: DeviceTimelineReader {
 
     private static func entry(_ row: PostgresRow) throws -> TimelineEntry {
         let cells = row.makeRandomAccess()
-        return TimelineEntry(
+        var entry = TimelineEntry(
             row: try cells[0].decode(Int64.self), kind: try cells[1].decode(Int.self), pushID: try cells[2].decode(String.self),
             action: try cells[3].decode(String.self), eventTime: try cells[4].decode(Int64.self),
             receivedAt: try cells[5].decode(Int64.self), duplicate: try cells[6].decode(Bool.self),
@@ -26,5 +26,9 @@ extension PostgresStore: DeviceTimelineReader {
             currency: try cells[13].decode(String?.self), attribution: try cells[14].decode(Int?.self),
             attributedPush: try cells[15].decode(String?.self), campaign: try cells[16].decode(String?.self),
             sentAt: try cells[17].decode(Int64?.self))
+        entry.addReported(
+            media: try cells[18].decode(String?.self), extensionMillis: try cells[19].decode(Int64?.self),
+            permission: try cells[20].decode(String?.self))
+        return entry
     }
 }

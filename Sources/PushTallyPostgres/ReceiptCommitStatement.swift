@@ -14,7 +14,7 @@ import PushTallyCore
 struct ReceiptCommitStatement: PostgresPreparedStatement {
     typealias Row = Bool
 
-    static let name = "pushtally_receipt_commit_v1"
+    static let name = "pushtally_receipt_commit_v2"
 
     /// The statement's text, rendered once: the raw rows and upserts are the shared ones (``SQLDialect``),
     /// each fed by `unnest` over column arrays instead of a `VALUES` list; the parameters count on from `$1`
@@ -93,8 +93,8 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
             switch column.type {
             case .text where column.isRequired: binds.append(receipts.map { column.text($0) ?? "" })
             case .text: binds.append(NullableTextArray(receipts.map { column.text($0) }))
-            // Every integer column receipts write is required; a nullable one would need a nullable array here.
-            case .integer: binds.append(receipts.map { column.integer($0) })
+            case .integer where column.isRequired: binds.append(receipts.map { column.integer($0) ?? 0 })
+            case .integer: binds.append(NullableIntegerArray(receipts.map { column.integer($0) }))
             case .boolean: binds.append(receipts.map { column.boolean($0) })
             }
         }
@@ -157,9 +157,9 @@ extension EventColumn {
         return nil
     }
 
-    fileprivate func integer(_ row: (StoredEvent, Bool)) -> Int64 {
-        if case .integer(let value?) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
-        return 0
+    fileprivate func integer(_ row: (StoredEvent, Bool)) -> Int64? {
+        if case .integer(let value) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
+        return nil
     }
 
     fileprivate func boolean(_ row: (StoredEvent, Bool)) -> Bool {

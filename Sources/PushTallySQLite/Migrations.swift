@@ -96,6 +96,9 @@ package enum Migrations {
             // The custom action ids each app admitted as report columns (ActionIDs); the others count as 'other'.
             try db.execute(sql: ActionIDTable.create)
         }
+        migrator.registerMigration("v12-media-permission") { db in
+            for column in EventColumns.mediaAndPermission { try db.execute(sql: sql.addEventColumn(column)) }
+        }
         return migrator
     }
 

@@ -26,7 +26,10 @@ extension SQLiteStore {
                     pushID: row[1], kind: EventKind(rawValue: row[2]) ?? .display, action: row[3], receivedAt: row[4],
                     eventTime: row[5], duplicate: row[6] as Bool, deviceID: row[7], receiptID: row[8], platform: row[9],
                     appVersion: row[10], osVersion: row[11])
-                (event.app, event.name, event.valueMicros, event.currency) = (row[12], row[13], row[14], row[15])
+                event.media = (row[12] as String?).flatMap(ReceiptMedia.init(rawValue:))
+                event.extensionMillis = row[13]
+                (event.app, event.name, event.valueMicros, event.currency) = (row[14], row[15], row[16], row[17])
+                event.notificationPermission = (row[18] as String?).flatMap(NotificationPermission.init(rawValue:))
                 try write(ExportedEvent(event, seq: row[0]))
                 count += 1
             }

@@ -6,6 +6,8 @@ struct TimelineTable {
         "ts", "type", "push_id", "action", .init("campaign", text: true), .init("app", text: true, optional: true),
         .init("app_version", optional: true), .init("os_version", optional: true), .init("ttd_s", optional: true), "id",
         .init("value", text: true), .init("attribution", text: true), .init("duplicate", optional: true),
+        // Last, so a script reading the piped columns by position reads the earlier ones where they were.
+        .init("media", optional: true), .init("ext_ms", optional: true), .init("permission", optional: true),
     ])
     var next: String?
 
@@ -29,6 +31,7 @@ struct TimelineTable {
                 text("ts"), text("type"), text("push_id"), text("action"), text("campaign"), text("app"), text("app_version"),
                 text("os_version"), text("time_to_display_s"), (id as? String) ?? PlainTable.missing,
                 value ?? PlainTable.missing, credit ?? PlainTable.missing, (event["duplicate"] as? Bool) == true ? "yes" : "no",
+                text("media"), text("extension_ms"), text("notification_permission"),
             ]
         }
     }

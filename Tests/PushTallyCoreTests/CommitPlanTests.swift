@@ -115,7 +115,7 @@ import Testing
         #expect(Array(EventColumns.all.prefix(EventColumns.receipt.count)) == EventColumns.receipt)
         #expect(SQLDialect.eventInsert(EventColumns.receipt) == """
             INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id, platform, \
-            app_version, os_version)
+            app_version, os_version, media, extension_ms)
             """)
         #expect(SQLDialect.postgres.addEventColumn(.valueMicros) == "ALTER TABLE events ADD COLUMN value_micros BIGINT")
         #expect(SQLDialect.sqlite.createEvents.contains("duplicate INTEGER NOT NULL"))

@@ -12,9 +12,9 @@ import Testing
         let t = Int(Date().timeIntervalSince1970) - 3600
         let json = ["Content-Type": "application/json"]
         let posts: [(String, String)] = [
-            ("sessions", #"{"device_id":"\#(device)","session_id":"s1","ts":\#(t + 60)}"#),
+            ("sessions", #"{"device_id":"\#(device)","session_id":"s1","ts":\#(t + 60),"notification_permission":"denied"}"#),
             ("actions", #"{"push_id":"p1","device_id":"\#(device)","action":"open","ts":\#(t + 10)}"#),
-            ("receipts", #"{"push_id":"p1","device_id":"\#(device)","ts":\#(t)}"#),
+            ("receipts", #"{"push_id":"p1","device_id":"\#(device)","ts":\#(t),"media":"failed","extension_ms":4100}"#),
             ("receipts", #"{"push_id":"p1","device_id":"someone-else","ts":\#(t + 5)}"#),
         ]
         for (route, body) in posts {
@@ -72,6 +72,9 @@ import Testing
             let lines = table.stdout.split(separator: "\n")
             #expect(lines.count == 3, "\(table.stdout)")
             #expect(lines.map { $0.split(separator: "\t")[1] } == ["display", "action", "session"])
+            // The media outcome, extension time and notification setting are the last three columns.
+            let last = lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).suffix(3).joined(separator: " ") }
+            #expect(last == ["failed 4100 ", "  ", "  denied"], "\(table.stdout)")
             // Paged: the cursor for the rest is printed on stderr, and --after reads on from it.
             let first = try await runPushtally(["device", "timeline", Self.device, "--limit", "2", "--format", "json"] + source)
             let next = try #require(first.stdout.firstMatch(of: /"next":"(t1\.[0-9a-f]{32})"/)?.1)

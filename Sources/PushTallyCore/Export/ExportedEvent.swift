@@ -22,6 +22,12 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
     /// Conversions: the value in millionths of `currency`, exact.
     public var value_micros: Int64?
     public var currency: String?
+    /// Displays: the rich-media outcome (`none`, `attached`, `failed`, `timed_out`). (Format version 3 on.)
+    public var media: String?
+    /// Displays: the extension's milliseconds.
+    public var extension_ms: Int64?
+    /// Sessions: the notification setting.
+    public var notification_permission: String?
 
     public init(
         seq: Int64, push_id: String, kind: String, action: String?, received_at: Int64, event_time: Int64,
@@ -47,8 +53,8 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
 public struct ExportHeader: Codable, Sendable, Hashable {
     public static let formatName = "pushtally-events"
     /// 2 added sessions and conversions (`kind` `session` / `conversion`); a version-1 reader refuses it
-    /// rather than read a session as a display.
-    public static let currentVersion = 2
+    /// rather than read a session as a display. 3 added `media`, `extension_ms` and `notification_permission`.
+    public static let currentVersion = 3
 
     public var format: String
     public var version: Int
@@ -77,6 +83,9 @@ extension ExportedEvent {
         self.event = event.name
         value_micros = event.valueMicros
         currency = event.currency
+        media = event.media?.rawValue
+        extension_ms = event.extensionMillis
+        notification_permission = event.notificationPermission?.rawValue
     }
 
     /// Each kind's name in exports.
@@ -100,5 +109,8 @@ extension StoredEvent {
         name = event.event
         valueMicros = event.value_micros
         currency = event.currency
+        media = event.media.flatMap(ReceiptMedia.init(rawValue:))
+        extensionMillis = event.extension_ms
+        notificationPermission = event.notification_permission.flatMap(NotificationPermission.init(rawValue:))
     }
 }

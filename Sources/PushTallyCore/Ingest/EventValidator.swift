@@ -19,7 +19,7 @@ public enum EventValidator {
             guard let identifier = try text(raw, "action") else { throw .missing("action") }
             action = StandardAction.normalise(identifier)
         }
-        return IncomingEvent(
+        var event = IncomingEvent(
             pushID: pushID,
             kind: kind,
             action: action,
@@ -32,6 +32,11 @@ public enum EventValidator {
             appVersion: try text(raw, "app_version"),
             osVersion: try text(raw, "os_version")
         )
+        if kind == .display {
+            event.media = try ReceiptFieldValidator.media(raw)
+            event.extensionMillis = try ReceiptFieldValidator.extensionMillis(raw)
+        }
+        return event
     }
 
     /// A text field: absent or empty is `nil`; integers are accepted for ids apps keep as numbers.

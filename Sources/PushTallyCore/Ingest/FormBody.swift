@@ -126,7 +126,7 @@ extension RawEvent {
     public init(form: [String: String]) {
         var fields: [String: RawValue] = [:]
         fields.reserveCapacity(form.count)
-        // The few pairs sent, not the fourteen known names looked up (see `RawEvent.value(of:)`).
+        // The few pairs sent, not every known name looked up (see `RawEvent.value(of:)`).
         for (name, value) in form where RawEvent.isKnown(name) { fields[name] = .string(value) }
         self.init(fields: fields)
     }

@@ -6,9 +6,11 @@ enum OutcomeValidator {
         let time = try raw.value(of: "ts").map { value throws(FieldError) in try Timestamp.millis(from: value, field: "ts") }
         if kind == .session {
             guard let sessionID = try EventValidator.text(raw, "session_id") else { throw .missing("session_id") }
-            return .session(
+            var session = IncomingEvent.session(
                 deviceID: deviceID, sessionID: sessionID, deviceTimeMillis: time, app: try EventValidator.text(raw, "app"),
                 appVersion: try EventValidator.text(raw, "app_version"))
+            session.notificationPermission = try ReceiptFieldValidator.permission(raw)
+            return session
         }
         guard let name = try EventValidator.text(raw, "event") else { throw .missing("event") }
         let value = try raw.value(of: "value").map { value throws(FieldError) in try MoneyAmount.micros(from: value, field: "value") }

@@ -20,7 +20,8 @@ public struct RawEvent: Sendable, Hashable {
     /// The field names an event may carry; anything else is ignored so older servers accept newer clients.
     public static let knownFields = [
         "push_id", "action", "device_id", "receipt_id", "ts", "platform", "app_version", "os_version",
-        "session_id", "app", "event", "value", "currency", "conversion_id",
+        "session_id", "app", "event", "value", "currency", "conversion_id", "media", "extension_ms",
+        "notification_permission",
     ]
 
     /// The field's value, if sent. A receipt carries a field or three while the validators ask for up to ten

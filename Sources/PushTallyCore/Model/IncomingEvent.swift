@@ -24,6 +24,12 @@ public struct IncomingEvent: Sendable, Hashable {
     public var valueMicros: Int64?
     /// The ISO 4217 code of ``valueMicros``.
     public var currency: String?
+    /// A display's rich-media outcome; `nil` when the receipt did not say (unknown, never ``ReceiptMedia/none``).
+    public var media: ReceiptMedia?
+    /// A display's milliseconds from the extension's start to handing its content back.
+    public var extensionMillis: Int64?
+    /// A session's notification setting; `nil` when the app did not say.
+    public var notificationPermission: NotificationPermission?
 
     public init(
         pushID: String, kind: EventKind, action: String = "", deviceID: String? = nil, receiptID: String? = nil,

@@ -19,6 +19,9 @@ package struct StoredEvent: Sendable, Hashable {
     package var currency: String?
     /// A session's or conversion's credit as stored; `nil` for displays and actions.
     package var attribution: Attribution?
+    package var media: ReceiptMedia?
+    package var extensionMillis: Int64?
+    package var notificationPermission: NotificationPermission?
 
     /// An ingested event (device id already keyed), received at `receivedAt`: its time is clamped here.
     package init(_ event: IncomingEvent, receivedAt: Int64) {
@@ -31,6 +34,9 @@ package struct StoredEvent: Sendable, Hashable {
         name = event.name
         valueMicros = event.valueMicros
         currency = event.currency
+        media = event.media
+        extensionMillis = event.extensionMillis
+        notificationPermission = event.notificationPermission
     }
 
     package init(

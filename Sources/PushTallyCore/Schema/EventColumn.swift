@@ -5,9 +5,14 @@
 /// migration per engine running ``SQLDialect/addEventColumn(_:)``.
 package enum EventColumn: CaseIterable, Sendable {
     case pushID, kind, action, receivedAt, eventTime, duplicate, deviceID, receiptID, platform, appVersion, osVersion
+    /// A display's rich-media outcome (``ReceiptMedia``) and extension time: receipt columns, so they come
+    /// before the ones only sessions and conversions write.
+    case media, extensionMillis
     case app, name, valueMicros, currency
     /// A session's or conversion's credit (``Attribution/code``) and its credited push.
     case attribution, attributedPush
+    /// A session's notification setting.
+    case notificationPermission
 
     package var name: String {
         switch self {
@@ -28,12 +33,15 @@ package enum EventColumn: CaseIterable, Sendable {
         case .currency: "currency"
         case .attribution: "attribution"
         case .attributedPush: "attributed_push"
+        case .media: "media"
+        case .extensionMillis: "extension_ms"
+        case .notificationPermission: "notification_permission"
         }
     }
 
     package var type: ColumnType {
         switch self {
-        case .kind, .receivedAt, .eventTime, .valueMicros, .attribution: .integer
+        case .kind, .receivedAt, .eventTime, .valueMicros, .attribution, .extensionMillis: .integer
         case .duplicate: .boolean
         default: .text
         }
@@ -51,7 +59,7 @@ package enum EventColumn: CaseIterable, Sendable {
     /// ingest) do not pay for the ones they never fill.
     package var isReceiptColumn: Bool {
         switch self {
-        case .app, .name, .valueMicros, .currency, .attribution, .attributedPush: false
+        case .app, .name, .valueMicros, .currency, .attribution, .attributedPush, .notificationPermission: false
         default: true
         }
     }
@@ -77,6 +85,9 @@ package enum EventColumn: CaseIterable, Sendable {
         case .currency: .text(event.currency)
         case .attribution: .integer(credit.map { Int64($0.code) })
         case .attributedPush: .text(credit?.pushID)
+        case .media: .text(event.media?.rawValue)
+        case .extensionMillis: .integer(event.extensionMillis)
+        case .notificationPermission: .text(event.notificationPermission?.rawValue)
         }
     }
 }
@@ -99,6 +110,9 @@ package enum EventColumns {
         .pushID, .kind, .action, .receivedAt, .eventTime, .duplicate, .deviceID, .receiptID, .platform, .appVersion,
         .osVersion,
     ]
+    /// A display's media outcome and extension time and a session's notification setting, added by one
+    /// migration per engine.
+    package static let mediaAndPermission: [EventColumn] = [.media, .extensionMillis, .notificationPermission]
     /// What an export carries of each event (its credit is recomputed where it is imported).
     package static let exported = EventColumn.allCases.filter { $0 != .attribution && $0 != .attributedPush }
 

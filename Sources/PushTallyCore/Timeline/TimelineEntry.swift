@@ -26,6 +26,12 @@ public struct TimelineEntry: Sendable, Hashable {
     public var currency: String?
     /// A session's or conversion's stored credit.
     public var attribution: Attribution?
+    /// A display's rich-media outcome, when its receipt said.
+    public var media: ReceiptMedia?
+    /// A display's extension time in milliseconds, when its receipt said.
+    public var extensionMillis: Int64?
+    /// A session's notification setting, when the app said.
+    public var notificationPermission: NotificationPermission?
 
     public init(row: Int64, kind: EventKind, eventTimeMillis: Int64, receivedAtMillis: Int64, duplicate: Bool) {
         self.row = row
@@ -54,6 +60,9 @@ public struct TimelineEntry: Sendable, Hashable {
         if let appVersion { json.field("app_version", appVersion) }
         if let osVersion { json.field("os_version", osVersion) }
         if let seconds = timeToDisplaySeconds { json.field("time_to_display_s", seconds) }
+        if let media { json.field("media", media.rawValue) }
+        if let extensionMillis { json.field("extension_ms", extensionMillis) }
+        if let notificationPermission { json.field("notification_permission", notificationPermission.rawValue) }
         if let clientID { json.field(kind == .session ? "session_id" : "conversion_id", clientID) }
         if let name { json.field("event", name) }
         // The exact decimal, as a JSON number: a Double would round large values.

@@ -1,9 +1,9 @@
 /// The statement both engines read a device's timeline with, in each one's dialect. The columns come in
 /// ``columnCount`` cells, in ``TimelineEntry``'s order: row, kind, push_id, action, event_time,
 /// received_at, duplicate, receipt_id, app, app_version, os_version, name, value_micros, currency,
-/// attribution, attributed_push, campaign, sent_at.
+/// attribution, attributed_push, campaign, sent_at, media, extension_ms, notification_permission.
 package enum TimelineQuery {
-    package static let columnCount = 18
+    package static let columnCount = 21
 
     /// Binds, in order: the keyed device id, the cursor's time (twice on SQLite), its row id, the row limit.
     package static func sql(dialect: SQLDialect) -> String {
@@ -14,7 +14,7 @@ package enum TimelineQuery {
         return """
             SELECT \(row), e.kind, e.push_id, e.action, e.event_time, e.received_at, e.duplicate, e.receipt_id,
                 COALESCE(e.app, p.app), e.app_version, e.os_version, e.name, e.value_micros, e.currency,
-                e.attribution, e.attributed_push, p.campaign, p.sent_at
+                e.attribution, e.attributed_push, p.campaign, p.sent_at, e.media, e.extension_ms, e.notification_permission
             FROM events e
             LEFT JOIN pushes p ON p.push_id = CASE WHEN e.kind <= \(EventKind.action.rawValue) THEN e.push_id ELSE e.attributed_push END
             WHERE e.device_id = \(placeholders[0])
@@ -46,5 +46,13 @@ extension TimelineEntry {
         self.valueMicros = valueMicros
         self.currency = currency
         self.attribution = kind.namesPush ? nil : Attribution(code: attribution, pushID: attributedPush)
+    }
+
+    /// Adds the statement's last three cells: a display's media outcome and extension time, a session's
+    /// notification setting (values this version does not know are left out).
+    package mutating func addReported(media: String?, extensionMillis: Int64?, permission: String?) {
+        self.media = media.flatMap(ReceiptMedia.init(rawValue:))
+        self.extensionMillis = extensionMillis
+        self.notificationPermission = permission.flatMap(NotificationPermission.init(rawValue:))
     }
 }

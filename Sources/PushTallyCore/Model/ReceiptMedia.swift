@@ -1,0 +1,32 @@
+/// What became of a push's rich media when the notification service extension handed its content back.
+/// A receipt that does not say is unknown (`nil` where it is held), never ``none``.
+public enum ReceiptMedia: String, Sendable, Hashable, CaseIterable {
+    /// The push asked for no media.
+    case none
+    /// The media was downloaded and attached.
+    case attached
+    /// The download or the attachment failed; the plain content was shown.
+    case failed
+    /// The extension ran out of time (`serviceExtensionTimeWillExpire`) and the fallback was shown.
+    case timedOut = "timed_out"
+
+    /// The values a receipt's `media` takes, as the error for any other names them.
+    static let accepted = allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+/// A device's notification setting as a session reports it (the names of `UNAuthorizationStatus`).
+public enum NotificationPermission: String, Sendable, Hashable, CaseIterable {
+    case authorized, provisional, ephemeral, denied
+    case notDetermined = "not_determined"
+
+    /// Whether a device with this setting can show a push at all.
+    public var canShow: Bool { self == .authorized || self == .provisional || self == .ephemeral }
+
+    static let accepted = allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+/// The limits of a receipt's `extension_ms`: iOS gives a service extension about 30 seconds, so a minute
+/// bounds every honest report and refuses a value in the wrong unit.
+public enum ExtensionTime {
+    public static let maximumMillis: Int64 = 60_000
+}
