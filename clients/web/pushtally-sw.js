@@ -23,6 +23,9 @@
   var database = null;
   // One flush at a time in this worker, so a queued event is not posted twice at once.
   var flushing = Promise.resolve();
+  // A flush queued behind the running one and not started yet: it will send whatever is queued when it starts,
+  // so a burst of records shares it instead of each reading the whole outbox again (quadratic in the burst).
+  var waitingFlush = null;
 
   function noop() {}
 
@@ -216,7 +219,12 @@
   }
 
   function flush() {
-    var run = flushing.then(sendQueued);
+    if (waitingFlush) return waitingFlush;
+    var run = flushing.then(function () {
+      waitingFlush = null;
+      return sendQueued();
+    });
+    waitingFlush = run;
     flushing = settle(run);
     return run;
   }
