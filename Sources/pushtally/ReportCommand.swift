@@ -127,7 +127,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Versions: ReportSubcommand {
         static let report = ReportDeclaration.versions
-        @Option(help: "app_version or os_version.") var dimension = "app_version"
+        @Option(help: "app_version, os_version or platform.") var dimension = "app_version"
         @Option(help: "Only this campaign.") var campaign: String?
         @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
         @OptionGroup var options: ReportOptions

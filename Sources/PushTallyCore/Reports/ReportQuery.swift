@@ -106,7 +106,7 @@ extension ReportQuery {
         try oneOf(ReportGrouping.self, value, name: "by")
     }
 
-    /// A receipt-health dimension: `app_version` or `os_version`.
+    /// A receipt-health dimension: `app_version`, `os_version` or `platform`.
     public static func dimension(_ value: String) throws(FieldError) -> VersionDimension {
         guard let dimension = VersionDimension(name: value) else {
             throw notAllowed("dimension", value, VersionDimension.allCases.map(\.name))

@@ -849,6 +849,7 @@ export function showHeadline() {
           <h2 id="health-title">Receipt health by app version</h2>
           <label>By <select id="dimension">
             <option value="app_version">App version</option><option value="os_version">OS version</option>
+            <option value="platform">Platform</option>
           </select></label>
           <button type="button" class="csv" data-report="versions">Download CSV</button>
         </div>
@@ -1164,7 +1165,7 @@ import { $, el } from "./dom.js";
 import { browserZone, dayParts } from "./filters.js";
 import { state } from "./state.js";
 
-const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version"] };
+const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version", "platform"] };
 
 // Puts the address's view into the form and the state; what it lacks takes the defaults.
 export function readView() {
