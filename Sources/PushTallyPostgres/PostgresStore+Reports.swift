@@ -21,7 +21,7 @@ extension PostgresStore: ReportReader {
         // them could otherwise show a histogram without its displays.
         return try await readSnapshot { read in
             var assembly = sink
-            for table in PushRowRead.allCases {
+            for table in PushRowRead.reads(for: assembly) {
                 for row in try await read(PostgresQuery(table.statement(.postgres, scope))) {
                     try table.feed(PostgresReportRow(row), into: &assembly)
                 }

@@ -28,7 +28,7 @@ extension SQLiteStore: ReportReader {
     /// Feeds `assembly` the rows of the pushes `filter`'s scope selects, table by table (``PushRowSink``).
     static func readPushRows<Sink: PushRowSink>(_ filter: ReportFilter, into assembly: inout Sink, in db: Database) throws {
         let scope = PushScope(filter)
-        for read in PushRowRead.allCases {
+        for read in PushRowRead.reads(for: assembly) {
             try RawColumns.forEachRow(read.statement(.sqlite, scope), in: db) { row in try read.feed(row, into: &assembly) }
         }
     }

@@ -85,9 +85,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Campaigns: ReportSubcommand {
         static let report = ReportDeclaration.campaigns
-        @Option(help: "A row per campaign and value of this APNs attribute: priority or push_type.") var by: String?
+        @Option(help: "A row per campaign and value of this APNs attribute (priority or push_type), or per platform.") var by: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.campaigns, [("by", by)]) }
+        func run() async throws { try await options.run(.campaigns, [("by", by), ("platform", platform)]) }
     }
 
     struct Campaign: ReportSubcommand {

@@ -53,6 +53,7 @@ public struct ReportQuery: Sendable, Equatable {
         case "to": filter.toMillis = try Timestamp.millis(from: .string(value), field: name)
         case "campaign": filter.campaign = value
         case "push_id": filter.pushID = value
+        case "platform": filter.platform = value
         case "app": filter.app = value
         case "environment": filter.environment = try Self.environment(value)
         // The format was always read case-insensitively (`CSV` is csv).
@@ -73,6 +74,12 @@ public struct ReportQuery: Sendable, Equatable {
     /// The report this query asks for; `pathValue` is the campaign or push id of a report addressed by path.
     public func request(_ report: ReportDeclaration, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
         let kind = try report.kind.init(self, pathValue: pathValue)
+        // Platform counts are per push, not per event time: a time range would need them per bucket.
+        if by == .platform || filter.platform != nil, filter.fromMillis != nil || filter.toMillis != nil {
+            throw FieldError(
+                "unsupported_combination", "a split or filter by platform takes no from/to; give one or the other",
+                field: by == .platform ? "by" : "platform")
+        }
         return ReportRequest(ReportSubject(kind), filter: filter, by: report.takes("by") ? by : nil)
     }
 }

@@ -34,9 +34,10 @@ extension SQLDialect {
     /// sinks add a key's rows up themselves.
     var sumsPushRows: Bool { self == .postgres }
 
-    /// `select` over the rows `scope` selects, grouped by `groupBy` when ``sumsPushRows``.
-    func pushRows(_ select: String, _ scope: PushScope, groupBy: String? = nil) -> ReportStatement {
-        let (clause, value) = scope.clause(placeholder: placeholder(0))
+    /// `select` over the rows `scope` selects (and `condition`, if any), grouped by `groupBy` when ``sumsPushRows``.
+    func pushRows(_ select: String, _ scope: PushScope, where condition: String? = nil, groupBy: String? = nil) -> ReportStatement {
+        var (clause, value) = scope.clause(placeholder: placeholder(0))
+        if let condition { clause += clause.isEmpty ? "WHERE \(condition)" : " AND \(condition)" }
         let grouping = sumsPushRows ? groupBy.map { " GROUP BY \($0)" } ?? "" : ""
         return ReportStatement(sql: "\(select) \(clause)\(grouping)", values: value.map { [.text($0)] } ?? [])
     }
@@ -48,9 +49,14 @@ extension SQLDialect {
 }
 
 /// The tables a push's figures are read from, in the order a ``PushRowSink`` is fed them: registrations,
-/// send totals, failures, rollups, timing, outcomes.
+/// send totals, failures, rollups, timing, outcomes, then platform counts for a sink that splits by them.
 package enum PushRowRead: CaseIterable, Sendable {
-    case registrations, sends, failures, rollups, timing, outcomes
+    case registrations, sends, failures, rollups, timing, outcomes, platforms
+
+    /// The reads `sink` takes: the platform counts only when it splits by them.
+    package static func reads(for sink: some PushRowSink) -> [PushRowRead] {
+        sink.readsPlatforms ? allCases : allCases.filter { $0 != .platforms }
+    }
 
     /// This read of the pushes `scope` selects, rendered for `dialect`.
     package func statement(_ dialect: SQLDialect, _ scope: PushScope) -> ReportStatement {
@@ -73,6 +79,10 @@ package enum PushRowRead: CaseIterable, Sendable {
             return dialect.pushRows(
                 "SELECT push_id, measure, currency, \(sum("count")), \(sum("value_micros")) FROM rollup_outcome", scope,
                 groupBy: "push_id, measure, currency")
+        case .platforms:
+            return dialect.pushRows(
+                "SELECT push_id, version, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope,
+                where: "dimension = \(VersionDimension.platform.rawValue)", groupBy: "push_id, version, kind, action")
         }
     }
 
@@ -105,6 +115,10 @@ package enum PushRowRead: CaseIterable, Sendable {
             guard !pushID.isEmpty, let measure = OutcomeMeasure(rawValue: Int(try row.int64(1))) else { return }
             sink.outcome(
                 pushID: pushID, measure: measure, currency: try row.text(2), count: try row.int64(3), valueMicros: try row.int64(4))
+        case .platforms:
+            sink.platform(
+                pushID: try row.text(0), platform: try row.text(1), kind: EventKind(rawValue: Int(try row.int64(2))) ?? .display,
+                action: try row.text(3), count: EventCount(total: try row.int64(4), duplicates: try row.int64(5)))
         }
     }
 }
