@@ -77,7 +77,7 @@ public struct ReportQuery: Sendable, Equatable {
         // Platform counts are per push, not per event time: a time range would need them per bucket.
         if by == .platform || filter.platform != nil, filter.fromMillis != nil || filter.toMillis != nil {
             throw FieldError(
-                "unsupported_combination", "a split or filter by platform takes no from/to; give one or the other",
+                "bad_value", "a split or filter by platform takes no from/to; give one or the other",
                 field: by == .platform ? "by" : "platform")
         }
         return ReportRequest(ReportSubject(kind), filter: filter, by: report.takes("by") ? by : nil)
