@@ -53,7 +53,7 @@ import Testing
             #expect(versions.contains("\r\n\(platform)"), "\(platform) in \(versions)")
         }
         // With a time range the split is refused, as the API refuses it.
-        let refused = try await runPushtally(["report", "campaigns", "--by", "platform", "--from", "2026-01-01"] + store.arguments)
+        let refused = try await runPushtally(["report", "campaigns", "--by", "platform", "--from", "2026-01-01T00:00:00Z"] + store.arguments)
         #expect(refused.status == 64 && refused.stderr.contains("platform takes no from/to"), "\(refused.stderr)")
         #expect(try await server.stop() == 0)
         await store.cleanUp()

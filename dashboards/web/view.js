@@ -5,7 +5,7 @@ import { $, el } from "./dom.js";
 import { browserZone, dayParts } from "./filters.js";
 import { state } from "./state.js";
 
-const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version"] };
+const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version", "platform"] };
 
 // Puts the address's view into the form and the state; what it lacks takes the defaults.
 export function readView() {
