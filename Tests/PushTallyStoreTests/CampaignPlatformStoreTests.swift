@@ -47,7 +47,8 @@ import Testing
             let campaigns = ["web-1": "web-sale", "web-2": "web-sale", "ios-1": "ios-sale"]
             for (push, campaign) in campaigns.sorted(by: { $0.key < $1.key }) {
                 _ = try await store.register(PushRegistration(
-                    pushID: push, campaign: campaign, counts: SendCounts(targeted: 20, sent: 10, failed: [:])))
+                    pushID: push, campaign: campaign, counts: SendCounts(targeted: 20, sent: 10, failed: [:]),
+                    attributes: SendAttributes(priority: push == "web-2" ? 5 : 10)))
             }
             var events: [IncomingEvent] = []
             let platforms: [String?] = ["web", "ios", "android", "kaios", nil]
@@ -85,6 +86,19 @@ import Testing
                 #expect(filtered.map(\.campaign) == rows.filter { $0.attribute == .text(platform) }.map(\.campaign))
                 #expect(filtered.map { Self.counts($0.funnel) } == rows.filter { $0.attribute == .text(platform) }.map { Self.counts($0.funnel) })
             }
+            // A time range picks the pushes (here every one, or none), then their events split as without one.
+            let ranged = try await store.campaignRows(ReportFilter(fromMillis: 0), by: .platform)
+            #expect(ranged.map(\.campaign) == rows.map(\.campaign) && ranged.map { Self.counts($0.funnel) } == rows.map { Self.counts($0.funnel) })
+            #expect(try await store.campaignRows(ReportFilter(toMillis: 1, platform: "web"), by: nil).isEmpty)
+
+            // Split by an APNs attribute and narrowed to a platform: each push's events under its own attribute.
+            let webByPriority = try await store.campaignRows(ReportFilter(platform: "web"), by: .priority)
+            let webEvents = try await store.textRows("SELECT push_id, kind FROM events WHERE platform = 'web' AND kind = 0")
+            for (priority, pushes) in [(Int64(5), ["web-2"]), (10, ["web-1", "ios-1"])] {
+                let rows = webByPriority.filter { $0.attribute == .optionalInteger(priority) }
+                #expect(rows.reduce(Int64(0)) { $0 + $1.funnel.displays.total } == Int64(webEvents.filter { pushes.contains($0[0]!) }.count))
+            }
+
             let table = try await store.report(ReportRequest(.campaigns, by: .platform))
             let csv = CSVRenderer.render(table)
             #expect(csv.hasPrefix("campaign,platform,pushes,"))

@@ -29,6 +29,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     }
 
     private let filter: ReportFilter
+    private let only: Set<String>?
     private let grouping: ReportGrouping?
     /// Whether events are split by the platform they named.
     private let splitsPlatforms: Bool
@@ -54,9 +55,11 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         filter.fromMillis == nil && filter.toMillis == nil
     }
 
-    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, expectedPushes: Int = 1024) {
+    /// - Parameter only: when given, the pushes kept (those a time range picked), whatever else `filter` keeps.
+    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, only: Set<String>? = nil, expectedPushes: Int = 1024) {
         precondition(Self.covers(filter), "a time range needs the figures path")
         self.filter = filter
+        self.only = only
         self.grouping = grouping
         splitsPlatforms = grouping == .platform || filter.platform != nil
         index.reserveCapacity(expectedPushes)
@@ -75,7 +78,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         // The pushes table is keyed by push id: a second registration of one cannot come.
         guard index[pushID] == nil else { return }
         var row: Int?
-        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment) {
+        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment), only?.contains(pushID) ?? true {
             row = self.row(campaign: campaign, attributes: attributes)
             built[row!].funnel.pushes += 1
         }
@@ -94,10 +97,15 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         pushes.append(Push(pushID: push.pushID, row: row, sentAtMillis: push.sentAtMillis, collapses: false))
     }
 
-    /// The index of the row of `campaign` (`nil`: the orphans) and the grouping's value of `attributes`, or of
+    /// The index of the row of `campaign` (`nil`: the orphans) and the grouping's value of `attributes`, of
     /// `platform` when split (the `unknown` row by default), made at its first push.
     private mutating func row(campaign: String?, attributes: SendAttributes?, platform: String = ReportGrouping.unknownPlatform) -> Int {
-        let attribute = grouping == .platform ? .text(platform) : campaign == nil ? grouping?.cell(nil) : grouping?.cell(attributes)
+        row(campaign: campaign, attribute: campaign == nil ? grouping?.cell(nil) : grouping?.cell(attributes), platform: platform)
+    }
+
+    /// The index of the row of `campaign`, `attribute` (the platform's, by platform) and `platform`.
+    private mutating func row(campaign: String?, attribute: ReportValue?, platform: String) -> Int {
+        let attribute = grouping == .platform ? .text(platform) : attribute
         let key = RowKey(campaign: campaign, attribute: attribute, platform: splitsPlatforms ? platform : nil)
         if let row = rowIndex[key] { return row }
         built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
@@ -143,7 +151,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// Moves the events that named `platform` from the push's own row to its campaign's row of that platform.
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
         guard let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
-        let target = row(campaign: built[home].campaign, attributes: nil, platform: platform)
+        let target = row(campaign: built[home].campaign, attribute: built[home].attribute, platform: platform)
         guard target != home else { return }
         built[home].funnel.removeRollup(count, kind: kind, action: action)
         built[target].funnel.addRollup(count, kind: kind, action: action, late: 0)
@@ -195,7 +203,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     private mutating func position(ofOrphan pushID: String) -> Int? {
         if let position = position(of: pushID) { return position }
         var row: Int?
-        if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil) {
+        if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil), only?.contains(pushID) ?? true {
             row = orphanRowIndex()
             built[row!].funnel.pushes += 1
         }

@@ -74,12 +74,6 @@ public struct ReportQuery: Sendable, Equatable {
     /// The report this query asks for; `pathValue` is the campaign or push id of a report addressed by path.
     public func request(_ report: ReportDeclaration, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
         let kind = try report.kind.init(self, pathValue: pathValue)
-        // Platform counts are per push, not per event time: a time range would need them per bucket.
-        if by == .platform || filter.platform != nil, filter.fromMillis != nil || filter.toMillis != nil {
-            throw FieldError(
-                "bad_value", "a split or filter by platform takes no from/to; give one or the other",
-                field: by == .platform ? "by" : "platform")
-        }
         return ReportRequest(ReportSubject(kind), filter: filter, by: report.takes("by") ? by : nil)
     }
 }
