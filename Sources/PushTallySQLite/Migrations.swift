@@ -99,6 +99,9 @@ package enum Migrations {
         migrator.registerMigration("v12-media-permission") { db in
             for column in EventColumns.mediaAndPermission { try db.execute(sql: sql.addEventColumn(column)) }
         }
+        migrator.registerMigration("v15-platform-dimension") { db in
+            for statement in sql.platformBackfill { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -1,29 +1,36 @@
 import GRDB
 import GRDBSQLite
+import PushTallyCore
 
 /// The current row of a statement read through SQLite's C API, by position.
 ///
 /// A campaign report reads a few thousand rows; GRDB's `Row` subscripts (a generic decode per value, with
 /// its type checks) were a large part of its read time in the profile. Only valid while the statement
 /// stands on a row, as in ``forEachRow(_:arguments:_:)``.
-struct RawColumns {
+struct RawColumns: ReportRow {
     let handle: SQLiteStatement
 
-    func int64(_ index: CInt) -> Int64 {
-        sqlite3_column_int64(handle, index)
+    func int64(_ column: Int) -> Int64 {
+        sqlite3_column_int64(handle, CInt(column))
     }
 
-    func optionalInt64(_ index: CInt) -> Int64? {
-        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+    func optionalInt64(_ column: Int) -> Int64? {
+        sqlite3_column_type(handle, CInt(column)) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, CInt(column))
     }
 
     /// A `TEXT NOT NULL` column (`""` if it were `NULL`, as SQLite itself reads one).
-    func text(_ index: CInt) -> String {
-        String(sqliteStatement: handle, index: index)
+    func text(_ column: Int) -> String {
+        String(sqliteStatement: handle, index: CInt(column))
     }
 
-    func optionalText(_ index: CInt) -> String? {
-        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : String(sqliteStatement: handle, index: index)
+    func optionalText(_ column: Int) -> String? {
+        sqlite3_column_type(handle, CInt(column)) == SQLITE_NULL ? nil : String(sqliteStatement: handle, index: CInt(column))
+    }
+
+    /// The histogram's buckets are the columns from `column` on, read in place: a report reads 40 of them per
+    /// push, and decoding each through a `Row` (or an array per row) showed in a campaign report's profile.
+    func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) rethrows {
+        try body { sqlite3_column_int64(handle, CInt(column + $0)) }
     }
 
     /// Steps `statement` with `arguments` through GRDB's cursor (its error handling and reset), calling `body`
@@ -34,5 +41,24 @@ struct RawColumns {
         while try rows.next() != nil {
             try body(columns)
         }
+    }
+
+    /// Runs `statement` (cached by the connection: compiling a report's statements, and GRDB's authorizer
+    /// pass over each, showed in its profile), calling `body` on each row.
+    static func forEachRow(_ statement: ReportStatement, in db: Database, _ body: (RawColumns) throws -> Void) throws {
+        let values: [any DatabaseValueConvertible] = statement.values.map { value in
+            switch value {
+            case .text(let text): text
+            case .integer(let integer): integer
+            }
+        }
+        try forEachRow(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(values), body)
+    }
+
+    /// `transform` of each row of `statement`.
+    static func map<T>(_ statement: ReportStatement, in db: Database, _ transform: (RawColumns) throws -> T) throws -> [T] {
+        var results: [T] = []
+        try forEachRow(statement, in: db) { results.append(try transform($0)) }
+        return results
     }
 }

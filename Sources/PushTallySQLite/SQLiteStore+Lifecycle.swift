@@ -119,6 +119,7 @@ extension StoredEvent {
         valueMicros = row[offset + 8]
         currency = row[offset + 9]
         attribution = Attribution(code: row[offset + 10], pushID: row[offset + 11])
+        platform = row[offset + 12]
     }
 }
 

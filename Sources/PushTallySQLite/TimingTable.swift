@@ -39,23 +39,4 @@ enum TimingTable {
             return statement
         }
     }
-
-    /// Calls `body` with each push's id and its counts (`count(bucket)`) in `table`, for the pushes `scope` (a
-    /// `WHERE` clause) selects.
-    ///
-    /// The counts are read straight from SQLite's statement (GRDB's public column fast path) into the push's
-    /// histogram: a report reads 40 of them per push, and decoding each through a `Row` was a third of a
-    /// campaign report's time; a histogram built per row (an array each) showed too.
-    static func forEachHistogram(
-        in table: String, scope: String, arguments: StatementArguments, db: Database,
-        _ body: (String, (_ bucket: Int) -> Int64) -> Void
-    ) throws {
-        let statement = try db.cachedStatement(
-            sql: "SELECT push_id, \(TimingColumns.names.joined(separator: ", ")) FROM \(table) \(scope)")
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        let sqlite = statement.sqliteStatement
-        while let row = try rows.next() {
-            body(row[0]) { Int64(sqliteStatement: sqlite, index: CInt($0 + 1)) }
-        }
-    }
 }

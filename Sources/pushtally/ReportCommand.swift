@@ -92,9 +92,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Campaigns: ReportSubcommand {
         static let report = ReportDeclaration.campaigns
-        @Option(help: "A row per campaign and value of this APNs attribute: priority or push_type.") var by: String?
+        @Option(help: "A row per campaign and value of this APNs attribute (priority or push_type), or per platform.") var by: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.campaigns, [("by", by)]) }
+        func run() async throws { try await options.run(.campaigns, [("by", by), ("platform", platform)]) }
     }
 
     struct Campaign: ReportSubcommand {
@@ -134,7 +135,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Versions: ReportSubcommand {
         static let report = ReportDeclaration.versions
-        @Option(help: "app_version or os_version.") var dimension = "app_version"
+        @Option(help: "app_version, os_version or platform.") var dimension = "app_version"
         @Option(help: "Only this campaign.") var campaign: String?
         @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
         @OptionGroup var options: ReportOptions

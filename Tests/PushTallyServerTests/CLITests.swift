@@ -143,7 +143,7 @@ import FoundationNetworking
         for (arguments, message) in [
             (["report", "campaigns", "--environment", "prod"], "environment must be one of production, sandbox, not prod"),
             (["report", "timeseries", "--bucket", "week"], "bucket must be one of hour, day, not week"),
-            (["report", "versions", "--dimension", "sdk"], "dimension must be one of app_version, os_version, not sdk"),
+            (["report", "versions", "--dimension", "sdk"], "dimension must be one of app_version, os_version, platform, not sdk"),
             (["report", "push", "p1", "--from", "1795000000"], "the push report takes no parameter from; it takes format, bom"),
         ] {
             let refused = try await runPushtally(arguments + ["--database", server.databasePath])

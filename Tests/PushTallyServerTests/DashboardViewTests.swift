@@ -34,6 +34,9 @@ import Testing
             try await post("POST", "v1/actions", "[\(taps.joined(separator: ","))]")
         }
         try await post("POST", "v1/receipts", #"[{"push_id":"unregistered-1","device_id":"x"}]"#)
+        // Web receipts of the long-named campaign's push, for the platform filter.
+        let web = (0..<5).map { #"{"push_id":"long-1","device_id":"w\#($0)","platform":"web","ts":\#(now - 3_540)}"# }
+        try await post("POST", "v1/receipts", "[\(web.joined(separator: ","))]")
     }
 
     @Test func aViewsLinkBackAndForwardColumnGroupsAndAccessibility() async throws {
@@ -70,6 +73,12 @@ import Testing
         #expect(back["controls"] as? [String: String] == deep["controls"] as? [String: String])
         #expect(forward["address"] as? String == every["address"] as? String && forward["detail"] is NSNull, "\(forward)")
         #expect((deep["address"] as? String)?.contains("tz=Asia%2FShanghai") == true, "\(deep)")
+
+        // The platform filter: the headline of the web receipts alone (sends stay with unknown), in the address.
+        let web = try #require(seen["web"] as? [String: Any]), expectedWeb = try #require(seen["expected_web"] as? [String: Any])
+        #expect(web["headline"] as? [String: String] == expectedWeb["headline"] as? [String: String], "\(web) \(expectedWeb)")
+        #expect((web["headline"] as? [String: String])?["displayed"] == "5" && (web["headline"] as? [String: String])?["sent"] == "0", "\(web)")
+        #expect((web["address"] as? String)?.contains("platform=web") == true, "\(web)")
 
         // Each group of columns within 1,280 px beside the campaign column; the group picked survives a reload.
         let layout = try #require(seen["layout"] as? [String: [String: Any]])

@@ -22,8 +22,8 @@ import Testing
         let cases: [([String], String)] = [
             (["timeseries", "--bucket", ""], "bucket must be one of hour, day, not "),
             (["timeseries", "--tz", "Nowhere/Land"], "Nowhere/Land"),
-            (["campaigns", "--by", "region"], "by must be one of priority, push_type, not region"),
-            (["versions", "--dimension", ""], "dimension must be one of app_version, os_version, not "),
+            (["campaigns", "--by", "region"], "by must be one of priority, push_type, platform, not region"),
+            (["versions", "--dimension", ""], "dimension must be one of app_version, os_version, platform, not "),
             (["attribution", "--app", "com.example"], "the attribution report takes no parameter app"),
         ]
         for (arguments, message) in cases {

@@ -26,10 +26,12 @@ import Testing
             try next.add(second, pushID: "p", in: db)
             try next.add(first, pushID: "p", in: db)
             var found: [String: LatencyHistogram] = [:]
-            try TimingTable.forEachHistogram(in: RollupTarget.rollups.timing, scope: "", arguments: [], db: db) { pushID, count in
+            try RawColumns.forEachRow(PushRowRead.timing.statement(.sqlite, .all), in: db) { row in
                 var histogram = LatencyHistogram()
-                for bucket in 0..<TimingColumns.count { histogram.add(bucket: bucket, count: count(bucket)) }
-                found[pushID] = histogram
+                row.withHistogram(at: 1) { count in
+                    for bucket in 0..<TimingColumns.count { histogram.add(bucket: bucket, count: count(bucket)) }
+                }
+                found[row.text(0)] = histogram
             }
             return found
         }

@@ -59,9 +59,11 @@ def view(driver):
     }
 
 
-def expected(base, token, campaign, params, bucket, zone):
-    """The same figures from the CSVs: the campaign's row, or the registered campaigns summed."""
-    rows = [row for row in csv_rows(base, token, "/v1/reports/campaigns", params) if row["campaign"]]
+def expected(base, token, campaign, params, bucket, zone, platform=None):
+    """The same figures from the CSVs: the campaign's row, or the registered campaigns summed (of one platform's
+    events when given)."""
+    narrowed = {**params, "platform": platform} if platform else params
+    rows = [row for row in csv_rows(base, token, "/v1/reports/campaigns", narrowed) if row["campaign"]]
     if campaign:
         rows = [row for row in rows if row["campaign"] == campaign]
     total = lambda key: sum(int(row[key] or 0) for row in rows)
@@ -142,6 +144,16 @@ def main(base, token, campaign, zone, days):
         wait("every campaign again", lambda: not driver.find_element(By.ID, "campaign-detail").is_displayed())
         forward = view(driver)
 
+        # The platform filter narrows the campaigns table and the headline, and is part of the view's address.
+        driver.find_element(By.CSS_SELECTOR, "#platform option[value=web]").click()
+        driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        wait("the web view", lambda: "platform=web" in driver.current_url and loaded(driver))
+        web = view(driver)
+        console_errors(driver, "platform", errors)
+        driver.find_element(By.CSS_SELECTOR, "#platform option[value='']").click()
+        driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        wait("every platform again", lambda: "platform=" not in driver.current_url and loaded(driver))
+
         driver.refresh()
         wait("the page after a reload", lambda: loaded(driver))
         remembered = [element.get_attribute("value") for element in driver.find_elements(By.CSS_SELECTOR, "#column-groups input") if element.is_selected()]
@@ -152,6 +164,7 @@ def main(base, token, campaign, zone, days):
         "link": link, "deep": deep, "every": every, "back": back, "forward": forward,
         "expected_deep": expected(base, token, campaign, params, "hour", zone),
         "expected_every": expected(base, token, None, params, "hour", zone),
+        "web": web, "expected_web": expected(base, token, None, params, "hour", zone, platform="web"),
         "controls": {"from": first.isoformat(), "to": today.isoformat(), "tz": zone, "bucket": "hour"},
         "layout": shapes, "remembered": remembered, "console_errors": errors, "violations": violations,
     }, ensure_ascii=False))

@@ -1,7 +1,7 @@
 // The campaigns table, its column groups, and the hints shown when it is empty.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
-import { filters } from "./filters.js";
+import { filters, platformFilter } from "./filters.js";
 import { money, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
@@ -70,7 +70,7 @@ function drawTable() {
 
 export async function loadCampaigns(select, href) {
   links = { select, href };
-  const report = await api("/v1/reports/campaigns", filters());
+  const report = await api("/v1/reports/campaigns", { ...filters(), ...platformFilter() });
   state.campaigns = report.campaigns;
   const filtered = Boolean($("from").value || $("to").value);
   $("campaigns-empty").hidden = report.campaigns.length > 0 || filtered;

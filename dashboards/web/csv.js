@@ -2,14 +2,14 @@
 import { api } from "./api.js";
 import { campaignPath } from "./campaign-detail.js";
 import { el, setStatus } from "./dom.js";
-import { filters } from "./filters.js";
+import { filters, platformFilter } from "./filters.js";
 import { versionsParams } from "./receipt-health.js";
 import { seriesParams } from "./timeseries.js";
 import { variantsParams, variantsPath } from "./variants.js";
 
 export async function downloadCSV(report) {
   const paths = {
-    campaigns: ["/v1/reports/campaigns", filters()],
+    campaigns: ["/v1/reports/campaigns", { ...filters(), ...platformFilter() }],
     campaign: [campaignPath(), filters()],
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],

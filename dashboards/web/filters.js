@@ -12,6 +12,9 @@ export function filters() {
   return params;
 }
 
+// The platform picked narrows the campaigns table and the headline (the other reports are not split by it).
+export const platformFilter = () => $("platform").value ? { platform: $("platform").value } : {};
+
 // The campaign picked in the table narrows the headline, time series and receipt health too (and their CSVs).
 export const campaignFilter = () => state.campaign ? { campaign: state.campaign } : {};
 

@@ -1,11 +1,14 @@
-// The view in the address bar: campaign, date range, time zone, buckets and the health dimension, as the
+// The view in the address bar: campaign, date range, time zone, buckets, platform and the health dimension, as the
 // fragment (`#campaign=…&from=2026-11-18&to=2026-11-24&tz=Asia/Shanghai&bucket=hour`). Every change of view is
 // a history entry, so a view can be bookmarked or shared and Back returns to the previous one.
 import { $, el } from "./dom.js";
 import { browserZone, dayParts } from "./filters.js";
 import { state } from "./state.js";
 
-const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version"] };
+const choices = {
+  bucket: ["day", "hour"], dimension: ["app_version", "os_version", "platform"],
+  platform: ["", "ios", "android", "web", "unknown"],
+};
 
 // Puts the address's view into the form and the state; what it lacks takes the defaults.
 export function readView() {
@@ -34,7 +37,7 @@ function validZone(zone) {
 // The fragment for the form's view, with `changes` (such as another campaign) applied.
 export function viewHash(changes = {}) {
   const view = { campaign: state.campaign, from: $("from").value, to: $("to").value, tz: $("tz").value,
-    bucket: $("bucket").value, dimension: $("dimension").value, ...changes };
+    bucket: $("bucket").value, platform: $("platform").value, dimension: $("dimension").value, ...changes };
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(view)) if (value) params.set(key, value);
   return "#" + params;

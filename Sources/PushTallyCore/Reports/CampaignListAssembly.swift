@@ -10,6 +10,10 @@
 ///
 /// A filter on time (`from`/`to`) needs each push's first event before it can tell whether the push counts,
 /// so such a filter is not ``covers(_:)``ed: the report reads the figures, filters them, and adds them here.
+///
+/// Split by platform (`by=platform`, or a `platform` filter), a push's own row is its campaign's `unknown`
+/// one; each platform's events are then moved from it to their platform's row. What belongs to the push and
+/// not to an event (its count, sends, failures, time to display, outcomes, supersession) stays in `unknown`.
 package struct CampaignListAssembly: PushRowSink, Sendable {
     /// What one push contributes beyond the sums.
     private struct Push: Sendable {
@@ -18,25 +22,32 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         let row: Int?
         let sentAtMillis: Int64?
         let collapses: Bool
+        /// The platform rows its events were moved to (``platform(pushID:platform:kind:action:count:)``).
+        var platformRows: [Int] = []
         var sent: Int64 = 0
         var displays = EventCount()
     }
 
     private let filter: ReportFilter
+    private let only: Set<String>?
     private let grouping: ReportGrouping?
+    /// Whether events are split by the platform they named.
+    private let splitsPlatforms: Bool
     private var built: [CampaignRow] = []
+    /// Each row's platform when split (``built``'s order).
+    private var rowPlatforms: [String?] = []
     private var rowIndex: [RowKey: Int] = [:]
     private var pushes: [Push] = []
     private var index: [String: Int] = [:]
     private var order: PushOrder?
-    /// The orphan row's index in ``built``, made at the first orphan the filter keeps.
-    private var orphanRow: Int?
     /// Whether pushes came as whole figures (``add(_:)``): rows list those in the order given.
     private var givenInOrder = false
 
+    /// `campaign` `nil`: an orphan row.
     private struct RowKey: Hashable, Sendable {
-        let campaign: String
+        let campaign: String?
         let attribute: ReportValue?
+        let platform: String?
     }
 
     /// Whether the assembly gives the rows of `filter`: every filter but a time range.
@@ -44,10 +55,13 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         filter.fromMillis == nil && filter.toMillis == nil
     }
 
-    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, expectedPushes: Int = 1024) {
+    /// - Parameter only: when given, the pushes kept (those a time range picked), whatever else `filter` keeps.
+    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, only: Set<String>? = nil, expectedPushes: Int = 1024) {
         precondition(Self.covers(filter), "a time range needs the figures path")
         self.filter = filter
+        self.only = only
         self.grouping = grouping
+        splitsPlatforms = grouping == .platform || filter.platform != nil
         index.reserveCapacity(expectedPushes)
         pushes.reserveCapacity(expectedPushes)
     }
@@ -64,7 +78,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         // The pushes table is keyed by push id: a second registration of one cannot come.
         guard index[pushID] == nil else { return }
         var row: Int?
-        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment) {
+        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment), only?.contains(pushID) ?? true {
             row = self.row(campaign: campaign, attributes: attributes)
             built[row!].funnel.pushes += 1
         }
@@ -83,22 +97,26 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         pushes.append(Push(pushID: push.pushID, row: row, sentAtMillis: push.sentAtMillis, collapses: false))
     }
 
-    /// The index of the row of `campaign` and the grouping's value of `attributes`, made at its first push.
-    private mutating func row(campaign: String, attributes: SendAttributes) -> Int {
-        let attribute = grouping?.cell(attributes)
-        let key = RowKey(campaign: campaign, attribute: attribute)
+    /// The index of the row of `campaign` (`nil`: the orphans) and the grouping's value of `attributes`, of
+    /// `platform` when split (the `unknown` row by default), made at its first push.
+    private mutating func row(campaign: String?, attributes: SendAttributes?, platform: String = ReportGrouping.unknownPlatform) -> Int {
+        row(campaign: campaign, attribute: campaign == nil ? grouping?.cell(nil) : grouping?.cell(attributes), platform: platform)
+    }
+
+    /// The index of the row of `campaign`, `attribute` (the platform's, by platform) and `platform`.
+    private mutating func row(campaign: String?, attribute: ReportValue?, platform: String) -> Int {
+        let attribute = grouping == .platform ? .text(platform) : attribute
+        let key = RowKey(campaign: campaign, attribute: attribute, platform: splitsPlatforms ? platform : nil)
         if let row = rowIndex[key] { return row }
         built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
+        rowPlatforms.append(key.platform)
         rowIndex[key] = built.count - 1
         return built.count - 1
     }
 
     /// The index of the orphan row, made at the first orphan kept.
     private mutating func orphanRowIndex() -> Int {
-        if let orphanRow { return orphanRow }
-        built.append(CampaignRow(campaign: nil, funnel: Funnel(), pushIDs: [], attribute: grouping?.cell(nil)))
-        orphanRow = built.count - 1
-        return built.count - 1
+        row(campaign: nil, attributes: nil)
     }
 
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
@@ -128,6 +146,21 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         built[row].funnel.outcomes.add(measure: measure, currency: currency, count: count, valueMicros: valueMicros)
     }
 
+    package var readsPlatforms: Bool { splitsPlatforms }
+
+    /// Moves the events that named `platform` from the push's own row to its campaign's row of that platform.
+    package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
+        guard let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
+        let target = row(campaign: built[home].campaign, attribute: built[home].attribute, platform: platform)
+        guard target != home else { return }
+        built[home].funnel.removeRollup(count, kind: kind, action: action)
+        built[target].funnel.addRollup(count, kind: kind, action: action, late: 0)
+        if !pushes[position].platformRows.contains(target) {
+            pushes[position].platformRows.append(target)
+            built[target].funnel.pushes += 1
+        }
+    }
+
     /// The campaign rows as ``CampaignReport/rows(_:by:)`` orders them, each superseded push's loss counted in
     /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
     package mutating func rows(supersessions: [String: Supersession] = [:]) -> [CampaignRow] {
@@ -137,17 +170,22 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
             let push = pushes[position]
             guard let row = push.row else { continue }
             built[row].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis)
+            for platformRow in push.platformRows { built[platformRow].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis) }
             if supersessions[push.pushID] != nil {
                 built[row].funnel.supersededPushes += 1
                 built[row].funnel.supersededLoss += max(0, push.sent - push.displays.unique)
             }
         }
-        var campaigns = built.indices.filter { $0 != orphanRow }.map { built[$0] }
+        // A platform filter keeps that platform's rows (`unknown`: the events that named none).
+        let kept = built.indices.filter { filter.platform == nil || rowPlatforms[$0] == filter.platform }
+        var campaigns = kept.filter { built[$0].campaign != nil }.map { built[$0] }
         campaigns.sort {
             $0.campaign! != $1.campaign! ? $0.campaign! < $1.campaign! : ReportGrouping.precedes($0.attribute, $1.attribute)
         }
-        if let orphanRow { campaigns.append(built[orphanRow]) }
+        let orphans = kept.filter { built[$0].campaign == nil }.map { built[$0] }
+        campaigns += orphans.sorted { ReportGrouping.precedes($0.attribute, $1.attribute) }
         built = []
+        rowPlatforms = []
         return campaigns
     }
 
@@ -165,7 +203,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     private mutating func position(ofOrphan pushID: String) -> Int? {
         if let position = position(of: pushID) { return position }
         var row: Int?
-        if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil) {
+        if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil), only?.contains(pushID) ?? true {
             row = orphanRowIndex()
             built[row!].funnel.pushes += 1
         }

@@ -112,6 +112,18 @@ public struct Funnel: Sendable, Hashable {
         }
     }
 
+    /// Takes back counts ``addRollup(_:kind:action:late:)`` added (a platform split moves them to another
+    /// row); an action left with no events is no column of this funnel.
+    package mutating func removeRollup(_ count: EventCount, kind: EventKind, action: String) {
+        let negative = EventCount(total: -count.total, duplicates: -count.duplicates)
+        if kind == .display {
+            displays.add(negative)
+        } else {
+            actions[action, default: EventCount()].add(negative)
+            if actions[action] == EventCount() { actions[action] = nil }
+        }
+    }
+
     /// Adds another funnel's counts (for a campaign: the sum of its pushes).
     public mutating func add(_ other: Funnel) {
         pushes += other.pushes

@@ -52,10 +52,13 @@ public struct ReportFilter: Sendable, Hashable {
     public var pushID: String?
     public var app: String?
     public var environment: String?
+    /// Campaigns: only the events that named this platform (`unknown`: those that named none), see
+    /// ``CampaignListAssembly``.
+    public var platform: String?
 
     public init(
         fromMillis: Int64? = nil, toMillis: Int64? = nil, campaign: String? = nil, pushID: String? = nil,
-        app: String? = nil, environment: String? = nil
+        app: String? = nil, environment: String? = nil, platform: String? = nil
     ) {
         self.fromMillis = fromMillis
         self.toMillis = toMillis
@@ -63,6 +66,7 @@ public struct ReportFilter: Sendable, Hashable {
         self.pushID = pushID
         self.app = app
         self.environment = environment
+        self.platform = platform
     }
 
     package func includes(_ push: PushFigures) -> Bool {

@@ -18,9 +18,17 @@ package protocol PushRowSink {
     mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64)
     /// One outcome rollup row of a push; a push credited before anyone registered it is an orphan.
     mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64)
+    /// Whether the sink splits counts by platform: only then is it fed ``platform(pushID:platform:kind:action:count:)``.
+    var readsPlatforms: Bool { get }
+    /// The events of a push's rollup row that named `platform`, fed after every other row.
+    mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount)
 }
 
 extension PushRowSink {
+    package var readsPlatforms: Bool { false }
+
+    package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {}
+
     /// One row of a push's histogram as a whole (PostgreSQL reads it as one array).
     package mutating func timing(pushID: String, histogram: LatencyHistogram) {
         timing(pushID: pushID) { histogram.counts[$0] }

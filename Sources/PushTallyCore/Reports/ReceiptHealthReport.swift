@@ -1,10 +1,18 @@
-/// Which version a receipt-health report groups by.
+/// Which version a receipt-health report groups by: the app's, the OS's, or the platform the receipt names
+/// (`ios`, `android`, `web`, or any other value as sent).
 public enum VersionDimension: Int, Sendable, Hashable, CaseIterable {
     case appVersion = 0
     case osVersion = 1
+    case platform = 2
 
-    /// The query and CLI name: `app_version` or `os_version`.
-    public var name: String { self == .appVersion ? "app_version" : "os_version" }
+    /// The query and CLI name: `app_version`, `os_version` or `platform`.
+    public var name: String {
+        switch self {
+        case .appVersion: "app_version"
+        case .osVersion: "os_version"
+        case .platform: "platform"
+        }
+    }
 
     public init?(name: String) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }

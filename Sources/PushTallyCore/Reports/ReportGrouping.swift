@@ -1,13 +1,20 @@
-/// An APNs send attribute a campaigns report can split its rows by (`?by=priority`, `--by push_type`).
+/// What a campaigns report can split its rows by (`?by=priority`, `--by push_type`): an APNs send attribute
+/// of each push, or the platform each receipt and action named (`platform`).
 public enum ReportGrouping: String, Sendable, Hashable, CaseIterable {
     case priority
     case pushType = "push_type"
+    case platform
+
+    /// The platform of events that named none (``VersionDimension/platform``).
+    public static let unknownPlatform = "unknown"
 
     /// The row's attribute cell, under ``rawValue``: `null` for pushes registered without it, and for orphans.
+    /// A push's own row under `platform` is the `unknown` one, where what no platform can claim is counted.
     func cell(_ attributes: SendAttributes?) -> ReportValue {
         switch self {
         case .priority: .optionalInteger(attributes?.priority.map(Int64.init))
         case .pushType: .text(attributes?.pushType)
+        case .platform: .text(Self.unknownPlatform)
         }
     }
 

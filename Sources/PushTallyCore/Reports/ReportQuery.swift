@@ -53,6 +53,7 @@ public struct ReportQuery: Sendable, Equatable {
         case "to": filter.toMillis = try Timestamp.millis(from: .string(value), field: name)
         case "campaign": filter.campaign = value
         case "push_id": filter.pushID = value
+        case "platform": filter.platform = value
         case "app": filter.app = value
         case "environment": filter.environment = try Self.environment(value)
         // The format was always read case-insensitively (`CSV` is csv).
@@ -106,7 +107,7 @@ extension ReportQuery {
         try oneOf(ReportGrouping.self, value, name: "by")
     }
 
-    /// A receipt-health dimension: `app_version` or `os_version`.
+    /// A receipt-health dimension: `app_version`, `os_version` or `platform`.
     public static func dimension(_ value: String) throws(FieldError) -> VersionDimension {
         guard let dimension = VersionDimension(name: value) else {
             throw notAllowed("dimension", value, VersionDimension.allCases.map(\.name))

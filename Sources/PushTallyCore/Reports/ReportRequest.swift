@@ -64,6 +64,7 @@ public struct ReportRequest: Sendable, Hashable {
             ("environment", filter.environment),
             ("campaign", filter.campaign),
             ("push_id", filter.pushID),
+            ("platform", filter.platform),
         ]
         var query: [URLQueryItem] = []
         for (name, value) in filterValues where declaration.takes(name) {

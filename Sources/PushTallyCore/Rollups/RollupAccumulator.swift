@@ -48,7 +48,7 @@ package struct RollupAccumulator {
 
     package struct VersionKey: Hashable {
         package var push: PushKey
-        /// 0: app version, 1: OS version.
+        /// ``VersionDimension``'s raw value: 0 app version, 1 OS version, 2 platform.
         package var dimension: Int
         package var version: String
     }
@@ -118,18 +118,22 @@ package struct RollupAccumulator {
 
     package mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, duplicate: Bool, appVersion: String?,
-        osVersion: String?
+        osVersion: String?, platform: String?
     ) {
         guard kind.namesPush else { return }
         let key = PushKey(pushID: pushID, kind: kind, action: action)
         // Only named versions: the unnamed rest is derived at read time (rollup_push minus the named ones).
-        // Two plain checks, not a loop over a literal array: this runs once per event.
+        // Plain checks, not a loop over a literal array: this runs once per event.
         if let appVersion {
             versions[VersionKey(push: key, dimension: 0, version: appVersion), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
         }
         if let osVersion {
             versions[VersionKey(push: key, dimension: 1, version: osVersion), default: Delta()]
+                .add(eventTime: eventTime, duplicate: duplicate)
+        }
+        if let platform {
+            versions[VersionKey(push: key, dimension: 2, version: platform), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
         }
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)

@@ -21,11 +21,11 @@ package struct RollupCounter {
     /// Counts one event. `sentAt` is called at most once per push, only for unique displays.
     package mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
-        appVersion: String?, osVersion: String?, sentAt: (String) throws -> Int64?
+        appVersion: String?, osVersion: String?, platform: String?, sentAt: (String) throws -> Int64?
     ) rethrows {
         accumulator.add(
             pushID: pushID, kind: kind, action: actions.folded(pushID: pushID, kind: kind, action: action), eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
-            osVersion: osVersion)
+            osVersion: osVersion, platform: platform)
         guard kind == .display, !duplicate else { return }
         let known: Int64?
         if let cached = sentAtByPush[pushID] {
@@ -51,7 +51,7 @@ package struct RollupCounter {
         try add(
             pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
             receivedAt: event.receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
-            sentAt: sentAt)
+            platform: event.platform, sentAt: sentAt)
     }
 
     /// Moves a session's or conversion's credit from its stored attribution (if any) to the new one.

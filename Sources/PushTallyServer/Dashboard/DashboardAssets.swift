@@ -327,7 +327,7 @@ function outcomesChart(row) {
 // The campaigns table, its column groups, and the hints shown when it is empty.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
-import { filters } from "./filters.js";
+import { filters, platformFilter } from "./filters.js";
 import { money, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
@@ -396,7 +396,7 @@ function drawTable() {
 
 export async function loadCampaigns(select, href) {
   links = { select, href };
-  const report = await api("/v1/reports/campaigns", filters());
+  const report = await api("/v1/reports/campaigns", { ...filters(), ...platformFilter() });
   state.campaigns = report.campaigns;
   const filtered = Boolean($("from").value || $("to").value);
   $("campaigns-empty").hidden = report.campaigns.length > 0 || filtered;
@@ -489,14 +489,14 @@ function svgNode(tag, attributes = {}, ...children) {
 import { api } from "./api.js";
 import { campaignPath } from "./campaign-detail.js";
 import { el, setStatus } from "./dom.js";
-import { filters } from "./filters.js";
+import { filters, platformFilter } from "./filters.js";
 import { versionsParams } from "./receipt-health.js";
 import { seriesParams } from "./timeseries.js";
 import { variantsParams, variantsPath } from "./variants.js";
 
 export async function downloadCSV(report) {
   const paths = {
-    campaigns: ["/v1/reports/campaigns", filters()],
+    campaigns: ["/v1/reports/campaigns", { ...filters(), ...platformFilter() }],
     campaign: [campaignPath(), filters()],
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
@@ -562,6 +562,9 @@ export function filters() {
   if (to) params.to = startOfDay(to.year, to.month, to.day + 1, zone);
   return params;
 }
+
+// The platform picked narrows the campaigns table and the headline (the other reports are not split by it).
+export const platformFilter = () => $("platform").value ? { platform: $("platform").value } : {};
 
 // The campaign picked in the table narrows the headline, time series and receipt health too (and their CSVs).
 export const campaignFilter = () => state.campaign ? { campaign: state.campaign } : {};
@@ -742,6 +745,10 @@ export function showHeadline() {
         <label>Buckets
           <select id="bucket"><option value="day">Days</option><option value="hour">Hours</option></select>
         </label>
+        <label>Platform
+          <select id="platform"><option value="">All</option><option value="ios">iOS</option>
+            <option value="android">Android</option><option value="web">Web</option><option value="unknown">Unknown</option></select>
+        </label>
         <button type="submit">Apply</button>
       </form>
       <p id="filter-note" class="filter-note" hidden>Showing campaign <strong id="filter-campaign"></strong>
@@ -849,6 +856,7 @@ export function showHeadline() {
           <h2 id="health-title">Receipt health by app version</h2>
           <label>By <select id="dimension">
             <option value="app_version">App version</option><option value="os_version">OS version</option>
+            <option value="platform">Platform</option>
           </select></label>
           <button type="button" class="csv" data-report="versions">Download CSV</button>
         </div>
@@ -1157,14 +1165,17 @@ export function pickControl(name) {
         "view.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// The view in the address bar: campaign, date range, time zone, buckets and the health dimension, as the
+// The view in the address bar: campaign, date range, time zone, buckets, platform and the health dimension, as the
 // fragment (`#campaign=…&from=2026-11-18&to=2026-11-24&tz=Asia/Shanghai&bucket=hour`). Every change of view is
 // a history entry, so a view can be bookmarked or shared and Back returns to the previous one.
 import { $, el } from "./dom.js";
 import { browserZone, dayParts } from "./filters.js";
 import { state } from "./state.js";
 
-const choices = { bucket: ["day", "hour"], dimension: ["app_version", "os_version"] };
+const choices = {
+  bucket: ["day", "hour"], dimension: ["app_version", "os_version", "platform"],
+  platform: ["", "ios", "android", "web", "unknown"],
+};
 
 // Puts the address's view into the form and the state; what it lacks takes the defaults.
 export function readView() {
@@ -1193,7 +1204,7 @@ function validZone(zone) {
 // The fragment for the form's view, with `changes` (such as another campaign) applied.
 export function viewHash(changes = {}) {
   const view = { campaign: state.campaign, from: $("from").value, to: $("to").value, tz: $("tz").value,
-    bucket: $("bucket").value, dimension: $("dimension").value, ...changes };
+    bucket: $("bucket").value, platform: $("platform").value, dimension: $("dimension").value, ...changes };
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(view)) if (value) params.set(key, value);
   return "#" + params;

@@ -1,9 +1,9 @@
-/// `GET /v1/reports/campaigns`: one row per campaign (or per campaign and send attribute, `by=`), plus the
-/// orphan row.
+/// `GET /v1/reports/campaigns`: one row per campaign (or per campaign and send attribute or platform, `by=`),
+/// plus the orphan row.
 public struct CampaignsReportKind: ReportKind {
     public static let declaration = ReportDeclaration(
         name: "campaigns", path: "/v1/reports/campaigns",
-        parameters: ReportDeclaration.commonParameters + ["campaign", "by"],
+        parameters: ReportDeclaration.commonParameters + ["campaign", "by", "platform"],
         summary: "Sent vs displayed vs opened, one row per campaign.", kind: Self.self)
 
     public init() {}

@@ -45,10 +45,18 @@ extension ReportReader {
         _ filter: ReportFilter, by grouping: ReportGrouping?,
         read: (CampaignListAssembly) async throws -> CampaignListAssembly
     ) async throws -> [CampaignRow] {
-        guard CampaignListAssembly.covers(filter) else {
-            return CampaignReport.rows(try await supersededPushFigures(filter), by: grouping)
+        var only: Set<String>?
+        var covered = filter
+        if !CampaignListAssembly.covers(filter) {
+            let figures = try await supersededPushFigures(filter)
+            guard grouping == .platform || filter.platform != nil else { return CampaignReport.rows(figures, by: grouping) }
+            // Platform counts are kept per push, not per time: the range picks the pushes, as it does without a
+            // split, and their rows are then split as a report without a range splits them.
+            only = Set(figures.map(\.pushID))
+            (covered.fromMillis, covered.toMillis) = (nil, nil)
         }
-        var assembly = try await read(CampaignListAssembly(filter, by: grouping, expectedPushes: filter.pushID == nil ? 1024 : 1))
+        var assembly = try await read(
+            CampaignListAssembly(covered, by: grouping, only: only, expectedPushes: filter.pushID == nil ? 1024 : 1))
         // As for the figures: only pushes with a collapse id can be superseded, most reports need no second read.
         let supersessions = assembly.needsSupersessions ? Superseding.supersessions(try await collapsePeers(filter)) : [:]
         return assembly.rows(supersessions: supersessions)

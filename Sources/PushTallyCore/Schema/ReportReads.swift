@@ -1,0 +1,200 @@
+/// A report read rendered for one engine: its SQL and the values its placeholders stand for, in order.
+package struct ReportStatement: Sendable, Hashable {
+    package let sql: String
+    package let values: [ScopeValue]
+}
+
+/// One row of a report read as its engine hands it over, its columns by position (0 first). The reads below
+/// decode through it, so the order of a statement's columns and their meaning stand in one place.
+package protocol ReportRow {
+    func int64(_ column: Int) throws -> Int64
+    func optionalInt64(_ column: Int) throws -> Int64?
+    func text(_ column: Int) throws -> String
+    func optionalText(_ column: Int) throws -> String?
+    /// `body` given the counts (`count(bucket)`) of the histogram that starts at `column`, in the form
+    /// ``SQLDialect/histogram(_:)`` renders it for this row's engine.
+    func withHistogram(at column: Int, _ body: (_ count: (_ bucket: Int) -> Int64) throws -> Void) throws
+}
+
+extension SQLDialect {
+    /// The placeholder of a statement's value at `index` (0 first).
+    package func placeholder(_ index: Int) -> String { self == .sqlite ? "?" : "$\(index + 1)" }
+
+    /// A column's sum as a 64-bit integer (PostgreSQL sums `BIGINT` into `NUMERIC` unless cast back).
+    func sum(_ column: String) -> String { self == .sqlite ? "SUM(\(column))" : "SUM(\(column))::bigint" }
+
+    /// A histogram's bucket columns as one read renders them: SQLite's are read in place, column by column,
+    /// with no allocation per row; PostgreSQL's come as one `ARRAY`, one value to decode instead of forty.
+    func histogram(_ columns: [String]) -> String {
+        self == .sqlite ? columns.joined(separator: ", ") : "ARRAY[\(columns.joined(separator: ", "))]"
+    }
+
+    /// Whether the per-push reads sum a key's rows in SQL. PostgreSQL's rows are per collector (``shards(_:)``)
+    /// and each row crosses the wire; SQLite's `SUM … GROUP BY` took three times its plain scan, and the
+    /// sinks add a key's rows up themselves.
+    var sumsPushRows: Bool { self == .postgres }
+
+    /// `select` over the rows `scope` selects (and `condition`, if any), grouped by `groupBy` when ``sumsPushRows``.
+    func pushRows(_ select: String, _ scope: PushScope, where condition: String? = nil, groupBy: String? = nil) -> ReportStatement {
+        var (clause, value) = scope.clause(placeholder: placeholder(0))
+        if let condition { clause += clause.isEmpty ? "WHERE \(condition)" : " AND \(condition)" }
+        let grouping = sumsPushRows ? groupBy.map { " GROUP BY \($0)" } ?? "" : ""
+        return ReportStatement(sql: "\(select) \(clause)\(grouping)", values: value.map { [.text($0)] } ?? [])
+    }
+
+    /// `select` over a rollup table aliased `b`, narrowed by `scope` and grouped by `groupBy`.
+    func rollupRows(_ select: String, _ scope: RollupScope, groupBy: String) -> ReportStatement {
+        ReportStatement(sql: "\(select) \(scope.sql(placeholder: placeholder)) GROUP BY \(groupBy)", values: scope.conditions.map(\.value))
+    }
+}
+
+/// The tables a push's figures are read from, in the order a ``PushRowSink`` is fed them: registrations,
+/// send totals, failures, rollups, timing, outcomes, then platform counts for a sink that splits by them.
+package enum PushRowRead: CaseIterable, Sendable {
+    case registrations, sends, failures, rollups, timing, outcomes, platforms
+
+    /// The reads `sink` takes: the platform counts only when it splits by them.
+    package static func reads(for sink: some PushRowSink) -> [PushRowRead] {
+        sink.readsPlatforms ? allCases : allCases.filter { $0 != .platforms }
+    }
+
+    /// This read of the pushes `scope` selects, rendered for `dialect`.
+    package func statement(_ dialect: SQLDialect, _ scope: PushScope) -> ReportStatement {
+        let sum = dialect.sumsPushRows ? dialect.sum : { $0 }
+        switch self {
+        case .registrations:
+            return dialect.pushRows(
+                "SELECT push_id, campaign, title, sent_at, app, environment, \(SendAttributeColumns.names.joined(separator: ", ")) FROM pushes",
+                scope)
+        case .sends:
+            // Sends by their own scan, in key order, rather than joined: the join cost most of a report's time.
+            return dialect.pushRows("SELECT push_id, \(sum("targeted")), \(sum("sent")) FROM push_sends", scope, groupBy: "push_id")
+        case .failures:
+            return dialect.pushRows("SELECT push_id, reason, \(sum("count")) FROM push_failures", scope, groupBy: "push_id, reason")
+        case .rollups:
+            return dialect.pushRows("SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push", scope)
+        case .timing:
+            return dialect.pushRows("SELECT push_id, \(dialect.histogram(TimingColumns.names)) FROM rollup_timing", scope)
+        case .outcomes:
+            return dialect.pushRows(
+                "SELECT push_id, measure, currency, \(sum("count")), \(sum("value_micros")) FROM rollup_outcome", scope,
+                groupBy: "push_id, measure, currency")
+        case .platforms:
+            return dialect.pushRows(
+                "SELECT push_id, version, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope,
+                where: "dimension = \(VersionDimension.platform.rawValue)", groupBy: "push_id, version, kind, action")
+        }
+    }
+
+    /// Feeds `sink` one row of this read.
+    @inlinable
+    package func feed<Row: ReportRow, Sink: PushRowSink>(_ row: Row, into sink: inout Sink) throws {
+        switch self {
+        case .registrations:
+            sink.registered(
+                pushID: try row.text(0), campaign: try row.text(1), title: try row.optionalText(2),
+                sentAtMillis: try row.optionalInt64(3), app: try row.optionalText(4), environment: try row.optionalText(5),
+                attributes: SendAttributeColumns.attributes(
+                    variant: try row.optionalText(6), collapseID: try row.optionalText(7), priority: try row.optionalInt64(8),
+                    pushType: try row.optionalText(9), expiration: try row.optionalInt64(10)))
+        case .sends:
+            sink.sends(pushID: try row.text(0), targeted: try row.int64(1), sent: try row.int64(2))
+        case .failures:
+            sink.failures(pushID: try row.text(0), reason: try row.text(1), count: try row.int64(2))
+        case .rollups:
+            sink.rollup(
+                pushID: try row.text(0), kind: EventKind(rawValue: Int(try row.int64(1))) ?? .display, action: try row.text(2),
+                count: EventCount(total: try row.int64(3), duplicates: try row.int64(4)), late: try row.int64(6),
+                firstEvent: try row.int64(5))
+        case .timing:
+            let pushID = try row.text(0)
+            try row.withHistogram(at: 1) { count in sink.timing(pushID: pushID, count: count) }
+        case .outcomes:
+            // Unattributed outcomes are kept under push id '' and belong to no push.
+            let pushID = try row.text(0)
+            guard !pushID.isEmpty, let measure = OutcomeMeasure(rawValue: Int(try row.int64(1))) else { return }
+            sink.outcome(
+                pushID: pushID, measure: measure, currency: try row.text(2), count: try row.int64(3), valueMicros: try row.int64(4))
+        case .platforms:
+            sink.platform(
+                pushID: try row.text(0), platform: try row.text(1), kind: EventKind(rawValue: Int(try row.int64(2))) ?? .display,
+                action: try row.text(3), count: EventCount(total: try row.int64(4), duplicates: try row.int64(5)))
+        }
+    }
+}
+
+/// The report reads over rollups summed across pushes, each with the decoding of its rows.
+extension SQLDialect {
+    /// Sessions and conversions by credit whose 15-minute bucket falls in `range`.
+    package func outcomeTotals(_ range: OutcomeTimeRange) -> ReportStatement {
+        ReportStatement(
+            sql: """
+                SELECT measure, currency, \(sum("count")), \(sum("value_micros")) FROM rollup_outcome_time
+                WHERE bucket >= \(placeholder(0)) AND bucket <= \(placeholder(1)) GROUP BY measure, currency
+                """,
+            values: [.integer(range.firstBucket), .integer(range.lastBucket)])
+    }
+
+    /// 15-minute rollup counts of the pushes `filter` selects, whose `from`/`to` bound the event time.
+    package func bucketCounts(_ filter: ReportFilter) -> ReportStatement {
+        let scope = RollupScope(filter, bucketRange: true)
+        return rollupRows(
+            "SELECT b.bucket, b.kind, b.action, \(sum("b.total")), \(sum("b.duplicates")) FROM \(scope.bucketTable) b",
+            scope, groupBy: "b.bucket, b.kind, b.action")
+    }
+
+    /// Receipts and actions per value of `dimension` over the pushes `filter` selects, then their totals
+    /// over every value (``VersionCount/completing(_:pushTotals:)``), both read in one snapshot.
+    package func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) -> (named: ReportStatement, totals: ReportStatement) {
+        let counts = "\(sum("b.total")), \(sum("b.duplicates"))"
+        return (
+            rollupRows(
+                "SELECT b.version, b.kind, b.action, \(counts) FROM rollup_version b",
+                RollupScope(filter).requiring("b.dimension =", .integer(Int64(dimension.rawValue))),
+                groupBy: "b.version, b.kind, b.action"),
+            rollupRows("SELECT b.kind, b.action, \(counts) FROM rollup_push b", RollupScope(filter), groupBy: "b.kind, b.action")
+        )
+    }
+
+    /// Pushes sharing an app and collapse id with those `filter` selects (``CollapsePeersQuery``).
+    package func collapsePeers(_ filter: ReportFilter) -> ReportStatement {
+        let (sql, value) = CollapsePeersQuery.sql(PushScope(filter), placeholder: placeholder(0))
+        return ReportStatement(sql: sql, values: value.map { [.text($0)] } ?? [])
+    }
+}
+
+/// The rows of ``SQLDialect``'s summed reads, decoded once for both engines.
+package enum ReportRowDecoding {
+    /// A row of ``SQLDialect/outcomeTotals(_:)`` added to `totals`.
+    package static func addOutcome<Row: ReportRow>(_ row: Row, to totals: inout Outcomes) throws {
+        guard let measure = OutcomeMeasure(rawValue: Int(try row.int64(0))) else { return }
+        totals.add(measure: measure, currency: try row.text(1), count: try row.int64(2), valueMicros: try row.int64(3))
+    }
+
+    /// A row of ``SQLDialect/bucketCounts(_:)``.
+    package static func bucketCount<Row: ReportRow>(_ row: Row) throws -> BucketCount {
+        BucketCount(
+            bucket: try row.int64(0), kind: EventKind(rawValue: Int(try row.int64(1))) ?? .display, action: try row.text(2),
+            count: EventCount(total: try row.int64(3), duplicates: try row.int64(4)))
+    }
+
+    /// A row of ``SQLDialect/versionCounts(_:dimension:)``'s `named` read.
+    package static func versionCount<Row: ReportRow>(_ row: Row) throws -> VersionCount {
+        VersionCount(
+            version: try row.text(0), kind: EventKind(rawValue: Int(try row.int64(1))) ?? .display, action: try row.text(2),
+            count: EventCount(total: try row.int64(3), duplicates: try row.int64(4)))
+    }
+
+    /// A row of ``SQLDialect/versionCounts(_:dimension:)``'s `totals` read.
+    package static func pushTotal<Row: ReportRow>(_ row: Row) throws -> (kind: EventKind, action: String, count: EventCount) {
+        (EventKind(rawValue: Int(try row.int64(0))) ?? .display, try row.text(1),
+         EventCount(total: try row.int64(2), duplicates: try row.int64(3)))
+    }
+
+    /// A row of ``SQLDialect/collapsePeers(_:)``.
+    package static func collapsePush<Row: ReportRow>(_ row: Row) throws -> CollapsePush {
+        CollapsePush(
+            pushID: try row.text(0), app: try row.text(1), collapseID: try row.text(2), sentAtMillis: try row.int64(3),
+            expirationMillis: try row.optionalInt64(4))
+    }
+}

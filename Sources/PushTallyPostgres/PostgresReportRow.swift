@@ -1,0 +1,36 @@
+import PostgresNIO
+import PushTallyCore
+
+/// A PostgreSQL row of a report read, its cells by position for ``ReportRow``'s decoding.
+struct PostgresReportRow: ReportRow {
+    let cells: PostgresRandomAccessRow
+
+    init(_ row: PostgresRow) {
+        cells = row.makeRandomAccess()
+    }
+
+    func int64(_ column: Int) throws -> Int64 { try cells[column].decode(Int64.self) }
+    func optionalInt64(_ column: Int) throws -> Int64? { try cells[column].decode(Int64?.self) }
+    func text(_ column: Int) throws -> String { try cells[column].decode(String.self) }
+    func optionalText(_ column: Int) throws -> String? { try cells[column].decode(String?.self) }
+
+    /// The histogram is one `ARRAY` value (``SQLDialect/histogram(_:)``).
+    func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) throws {
+        let counts = try cells[column].decode([Int64].self)
+        try body { counts[$0] }
+    }
+}
+
+extension PostgresQuery {
+    /// `statement` with its values bound in order.
+    init(_ statement: ReportStatement) {
+        var bindings = PostgresBindings()
+        for value in statement.values {
+            switch value {
+            case .text(let text): bindings.append(text)
+            case .integer(let integer): bindings.append(integer)
+            }
+        }
+        self.init(unsafeSQL: statement.sql, binds: bindings)
+    }
+}
