@@ -72,6 +72,7 @@ extension PostgresStore: ReportReader {
                 guard !id.isEmpty, let measure = OutcomeMeasure(rawValue: measure) else { continue }
                 assembly.outcome(pushID: id, measure: measure, currency: currency, count: count, valueMicros: value)
             }
+            try await Self.readMediaRows(filter, into: &assembly, read: read)
             return assembly
         }
     }

@@ -119,6 +119,8 @@ extension StoredEvent {
         valueMicros = row[offset + 8]
         currency = row[offset + 9]
         attribution = Attribution(code: row[offset + 10], pushID: row[offset + 11])
+        media = (row[offset + 12] as String?).flatMap(ReceiptMedia.init(rawValue:))
+        extensionMillis = row[offset + 13]
     }
 }
 

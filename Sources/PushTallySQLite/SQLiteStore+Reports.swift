@@ -67,6 +67,7 @@ extension SQLiteStore: ReportReader {
             guard !pushID.isEmpty, let measure = OutcomeMeasure(rawValue: Int(row.int64(1))) else { return }
             assembly.outcome(pushID: pushID, measure: measure, currency: row.text(2), count: row.int64(3), valueMicros: row.int64(4))
         }
+        try readMediaRows(filter, into: &assembly, in: db)
     }
 
     /// Pushes sharing an app and collapse id with those `filter` selects (``CollapsePeersQuery``).

@@ -1,5 +1,5 @@
 /// What a store's report reads feed, table by table and in this order: registrations first, then send totals,
-/// failures, rollups, timing and outcomes, each row naming its push. Both engines read the same rows into it, so
+/// failures, rollups, timing, outcomes and media, each row naming its push. Both engines read the same rows into it, so
 /// the figures a sink makes cannot differ between them; ``PushFiguresAssembly`` keeps every push's figures,
 /// ``CampaignListAssembly`` only the campaign rows' sums.
 package protocol PushRowSink {
@@ -18,6 +18,9 @@ package protocol PushRowSink {
     mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64)
     /// One outcome rollup row of a push; a push credited before anyone registered it is an orphan.
     mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64)
+    /// One media rollup row of a push (its unique displays by media outcome, with their extension times),
+    /// added to its other rows; a push with one and no registration is an orphan.
+    mutating func media(pushID: String, outcomes: MediaOutcomes)
 }
 
 extension PushRowSink {
