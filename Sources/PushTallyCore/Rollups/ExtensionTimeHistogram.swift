@@ -33,13 +33,7 @@ public struct ExtensionTimeHistogram: Sendable, Hashable {
 
     /// The bucket of a time; a negative one counts as zero.
     public static func bucket(ofMillis millis: Int64) -> Int {
-        var low = 0
-        var high = upperBoundsMillis.count
-        while low < high {
-            let mid = (low + high) / 2
-            if millis < upperBoundsMillis[mid] { high = mid } else { low = mid + 1 }
-        }
-        return low
+        histogramBucket(of: millis, upperBounds: upperBoundsMillis)
     }
 
     /// The value a bucket reports: between its least and greatest time, where the relative error to both is
