@@ -5,7 +5,7 @@ import PushTallyCore
 /// statement: every raw row and rollup row travels as a column array that `unnest` turns back into rows, so
 /// the text is the same whatever the batch. PostgreSQL parses and plans it once per connection instead of
 /// once per commit (a third of its time per commit when the text varied with the batch), and the collector
-/// binds some fifty arrays instead of building a statement of a few hundred placeholders.
+/// binds some sixty arrays instead of building a statement of a few hundred placeholders.
 ///
 /// It does what ``PostgresOneStatementCommit``'s built statement does, in the same order: the main query's
 /// `pushtally_ingest_guard` call runs first, then the unreferenced `WITH` clauses last to first, each

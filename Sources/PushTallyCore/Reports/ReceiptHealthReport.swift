@@ -32,7 +32,8 @@ public struct VersionCount: Sendable, Hashable {
 /// Opens come from the app itself, so a version with opens but few receipts has an extension that is
 /// broken or not posting: such a version is flagged. Events that name no version are a row of their own
 /// (`unknown`) with no shares and never a flag: they say nothing about any one release, and counting them in
-/// the totals would make every release's share look smaller than it is.
+/// the totals would make every release's share look smaller than it is. Each version also shows its displays'
+/// media outcomes and extension time, so a release whose media times out stands out too.
 public enum ReceiptHealthReport {
     /// A version is flagged when its share of receipts is under half its share of opens.
     public static let flagRatio = 0.5
@@ -55,7 +56,8 @@ public enum ReceiptHealthReport {
         let totalReceipts = receipts.filter { !$0.key.isEmpty }.values.reduce(0, +)
         let totalOpens = opens.filter { !$0.key.isEmpty }.values.reduce(0, +)
         // Known versions in order, "unknown" (clients that sent none) last.
-        let versions = Set(receipts.keys).union(opens.keys).union(media.keys).sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }
+        let versions = Set(receipts.keys).union(opens.keys).union(media.keys)
+            .sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }
         let columns = { (version: String) -> [(String, ReportValue)] in
             let known = !version.isEmpty
             let receiptShare = known ? Funnel.ratio(receipts[version] ?? 0, totalReceipts) : nil
