@@ -87,6 +87,30 @@ enum PostgresSchema {
         }
     }
 
+    /// Checks, without writing, that a database (a read replica) holds no PushTally schema newer than this
+    /// code; `false` when it holds none yet (a standby that has not replayed its primary's first migration, or
+    /// one that is not a standby of a collectors' database at all).
+    ///
+    /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` when a newer PushTally migrated it.
+    static func requireReadable(_ url: PostgresURL, logger: Logger) async throws -> Bool {
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try url.connectionConfiguration(), id: 0,
+            logger: logger)
+        do {
+            let newest = try await connection.run(
+                "SELECT (SELECT max(version) FROM pushtally_migrations) WHERE to_regclass('pushtally_migrations') IS NOT NULL",
+                logger: logger
+            ).decode(Int?.self).first
+            try await connection.close()
+            guard let newest, let version = newest else { return false }
+            if version > migrations.map(\.version).max() ?? 0 { throw StoreError.databaseNewerThanCode(path: url.description) }
+            return true
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
     private static func applyPending(on connection: PostgresConnection, location: String, logger: Logger) async throws {
         try await connection.run(
             """

@@ -50,10 +50,12 @@ public final class PostgresStore: Sendable {
     ///   - connectionTimeout: how long a request waits for a pooled connection before it fails as unavailable.
     ///   - writers: group-commit writers (transactions in flight) of this collector.
     ///   - rollupShard: this collector's first rollup shard (0..<16); drawn at random when `nil`.
+    ///   - migrates: whether to bring the schema up to date; off for a read replica (``openReadReplica(url:configuration:maximumConnections:logger:)``),
+    ///     which cannot be written and follows its primary's schema.
     public init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
         maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 1, rollupShard: Int64? = nil,
-        logger: Logger = Logger(label: "pushtally.postgres")
+        migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)
         self.url = parsed
@@ -65,7 +67,24 @@ public final class PostgresStore: Sendable {
         self.client = client
         self.runTask = Task { await client.run() }
         do {
-            try await PostgresSchema.migrate(parsed, logger: logger)
+            if migrates {
+                try await PostgresSchema.migrate(parsed, logger: logger)
+            } else {
+                do {
+                    if try await !PostgresSchema.requireReadable(parsed, logger: logger) {
+                        logger.warning(
+                            "the read replica holds no PushTally data yet; reports are read from the primary until it does",
+                            metadata: ["replica": "\(parsed)"])
+                    }
+                } catch let refusal as StoreError {
+                    throw refusal
+                } catch {
+                    // A replica down at start may come back: reports read from the primary meanwhile.
+                    logger.warning(
+                        "the read replica does not answer; reports are read from the primary until it does",
+                        metadata: ["replica": "\(parsed)", "error": "\(String(reflecting: error))"])
+                }
+            }
             self.deviceHasher = try await deviceSecretPath.asyncMap {
                 try await Self.loadDeviceSecret(at: $0, client: client, logger: logger)
             }

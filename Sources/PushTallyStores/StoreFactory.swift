@@ -32,10 +32,14 @@ public struct StoreOptions: Sendable {
 public enum StoreOpenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A SQLite file that does not exist, opened with ``StoreOptions/createIfMissing`` off.
     case missingDatabase(path: String)
+    /// A read replica that is not a PostgreSQL URL: SQLite has no replicas to read from.
+    case replicaNeedsPostgres(String)
 
     public var description: String {
         switch self {
         case .missingDatabase(let path): "no database at \(path) (pushtally serve --database \(path) creates one)"
+        case .replicaNeedsPostgres(let text):
+            "--read-database takes a PostgreSQL standby's URL (postgres://…), not \(text): only PostgreSQL databases have replicas"
         }
     }
 }
@@ -63,5 +67,16 @@ public enum StoreFactory {
                 maximumConnections: options.maximumConnections, writers: options.postgresWriters,
                 rollupShard: options.rollupShard, logger: options.logger)
         }
+    }
+
+    /// Opens a streaming standby of a PostgreSQL primary for report reads (``ReportReads``).
+    /// - Throws: ``StoreOpenError/replicaNeedsPostgres(_:)`` for a SQLite location, ``StoreError`` when the
+    ///   standby holds no PushTally schema or a newer one, or the engine's error.
+    public static func openReadReplica(_ location: StoreLocation, _ options: StoreOptions = StoreOptions()) async throws -> any ReadReplica {
+        guard case .postgres(let url) = location else { throw StoreOpenError.replicaNeedsPostgres(location.description) }
+        var logger = options.logger
+        logger[metadataKey: "database"] = "replica"
+        return try await PostgresStore.openReadReplica(
+            url: url, configuration: options.configuration, maximumConnections: max(2, options.maximumConnections / 2), logger: logger)
     }
 }

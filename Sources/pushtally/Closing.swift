@@ -12,6 +12,12 @@ func closing<T>(_ source: SourceOptions.Source, _ body: () async throws -> T) as
     try await closing(body) { await source.shutdown() }
 }
 
+/// Closes the read replica, if one was opened, whichever way `body` ends.
+func closing<T>(replica: (any ReadReplica)?, _ body: () async throws -> T) async throws -> T {
+    guard let replica else { return try await body() }
+    return try await closing(replica, body)
+}
+
 private func closing<T>(_ body: () async throws -> T, then shutdown: () async -> Void) async throws -> T {
     let result: T
     do {

@@ -28,6 +28,8 @@ struct ReportCommand: AsyncParsableCommand {
     struct ReportOptions: ParsableArguments {
         @OptionGroup var source: SourceOptions
 
+        @OptionGroup var replica: ReadReplicaOptions
+
         @Option(help: "Output format: table, csv or json (default: table on a terminal, csv otherwise).")
         var format: OutputFormat?
 
@@ -69,16 +71,21 @@ struct ReportCommand: AsyncParsableCommand {
             query.filter.app = filter.app
             query.filter.environment = filter.environment
             let request = try checked { () throws(FieldError) in try query.request(report, pathValue: pathValue) }
+            try replica.check(primary: source)
             let source = try await source.open()
             try await closing(source) {
-                let format = format ?? (Terminal.isInteractive ? .table : .csv)
-                let output: String
-                switch format {
-                case .table: output = HumanTableRenderer.render(try await source.table(request), style: Terminal.style(wide: wide))
-                case .csv: output = try await source.text(request, json: false, bom: bom)
-                case .json: output = try await source.text(request, json: true, bom: false) + "\n"
+                let reads = try await replica.reads(for: source, primary: self.source.database)
+                try await closing(replica: reads?.replica) {
+                    let format = format ?? (Terminal.isInteractive ? .table : .csv)
+                    let output: String
+                    switch format {
+                    case .table:
+                        output = HumanTableRenderer.render(try await source.table(request, reads: reads), style: Terminal.style(wide: wide))
+                    case .csv: output = try await source.text(request, json: false, bom: bom, reads: reads)
+                    case .json: output = try await source.text(request, json: true, bom: false, reads: reads) + "\n"
+                    }
+                    FileHandle.standardOutput.write(Data(output.utf8))
                 }
-                FileHandle.standardOutput.write(Data(output.utf8))
             }
         }
     }
@@ -198,6 +205,8 @@ struct RateCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
 
+    @OptionGroup var replica: ReadReplicaOptions
+
     enum RateFormat: String, ExpressibleByArgument, CaseIterable {
         case plain, table, csv, json
     }
@@ -207,24 +216,30 @@ struct RateCommand: AsyncParsableCommand {
         if let since {
             filter.fromMillis = try Self.sinceMillis(since, now: StoreConfiguration.systemClock())
         }
+        try replica.check(primary: source)
         let source = try await source.open()
         try await closing(source) {
-            let request = ReportRequest(.campaigns, filter: filter)
-            if format == .json {
-                print(try await source.text(request, json: true, bom: false))
-                return
-            }
-            let table = try await source.table(request)
-            guard let rate = table.values(of: "display_rate").first else {
-                printError("no push is registered in campaign \(campaign)\(since.map { " sent since \($0)" } ?? "")")
-                throw Exit.notFound
-            }
-            switch format {
-            case nil where Terminal.isInteractive: print(rate.map { HumanTableRenderer.cell($0) } ?? "–")
-            case nil, .plain: print(rate.map(CSVRenderer.cell) ?? "")
-            case .csv: FileHandle.standardOutput.write(Data(CSVRenderer.render(table).utf8))
-            default: FileHandle.standardOutput.write(Data(HumanTableRenderer.render(table, style: Terminal.style(wide: false)).utf8))
-            }
+            let reads = try await replica.reads(for: source, primary: self.source.database)
+            try await closing(replica: reads?.replica) { try await show(from: source, reads: reads, filter: filter) }
+        }
+    }
+
+    private func show(from source: SourceOptions.Source, reads: ReportReads?, filter: ReportFilter) async throws {
+        let request = ReportRequest(.campaigns, filter: filter)
+        if format == .json {
+            print(try await source.text(request, json: true, bom: false, reads: reads))
+            return
+        }
+        let table = try await source.table(request, reads: reads)
+        guard let rate = table.values(of: "display_rate").first else {
+            printError("no push is registered in campaign \(campaign)\(since.map { " sent since \($0)" } ?? "")")
+            throw Exit.notFound
+        }
+        switch format {
+        case nil where Terminal.isInteractive: print(rate.map { HumanTableRenderer.cell($0) } ?? "–")
+        case nil, .plain: print(rate.map(CSVRenderer.cell) ?? "")
+        case .csv: FileHandle.standardOutput.write(Data(CSVRenderer.render(table).utf8))
+        default: FileHandle.standardOutput.write(Data(HumanTableRenderer.render(table, style: Terminal.style(wide: false)).utf8))
         }
     }
 

@@ -37,18 +37,19 @@ struct SourceOptions: ParsableArguments {
 
 extension SourceOptions.Source {
     /// The report's table: the rows the renderers and the terminal table draw from.
-    func table(_ request: ReportRequest) async throws -> ReportTable {
+    /// - Parameter reads: a read replica beside the database (`--read-database`), if one was named.
+    func table(_ request: ReportRequest, reads: ReportReads? = nil) async throws -> ReportTable {
         switch self {
-        case .database(let store): try await Self.local(request, on: store)
+        case .database(let store): try await Self.local(request, on: store, reads: reads)
         case .server(let client): try await Self.remote { try await client.report(request) }
         }
     }
 
     /// The report rendered as CSV or JSON, exactly as the HTTP API renders it.
-    func text(_ request: ReportRequest, json: Bool, bom: Bool) async throws -> String {
+    func text(_ request: ReportRequest, json: Bool, bom: Bool, reads: ReportReads? = nil) async throws -> String {
         switch self {
         case .database(let store):
-            let table = try await Self.local(request, on: store)
+            let table = try await Self.local(request, on: store, reads: reads)
             return json ? String(decoding: JSONRenderer.render(table), as: UTF8.self) : CSVRenderer.render(table, bom: bom)
         case .server(let client):
             return try await Self.remote { try await client.reportText(request, json: json, bom: bom) }
@@ -60,9 +61,10 @@ extension SourceOptions.Source {
         if case .database(let store) = self { await store.shutdown() }
     }
 
-    private static func local(_ request: ReportRequest, on store: any ReportReader) async throws -> ReportTable {
+    private static func local(_ request: ReportRequest, on store: any ReportReader, reads: ReportReads?) async throws -> ReportTable {
         do {
-            return try await store.report(request)
+            guard let reads else { return try await store.report(request) }
+            return try await reads.read { reader in try await reader.report(request) }.value
         } catch let error as ReportNotFound {
             printError(error.description)
             throw Exit.notFound

@@ -20,6 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var readReplica: ReadReplicaOptions
+
     @Flag(help: "Require an ingest token on receipts and actions (Authorization: Bearer, or ?key=).")
     var requireIngestKey = false
 
@@ -105,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.trustedProxies = trustedProxy
         configuration.cors = try corsPolicy()
+        configuration.maxReadLagSeconds = try readReplica.maxLagSeconds()
         configuration.ingestFastPath = fastPath
         configuration.allowPrivateWebhooks = allowPrivateWebhooks
         guard alertInterval >= 0.1, alertInterval <= 86_400 else {
@@ -126,7 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
         } ?? ActionIDs.defaultBound
         // Lowering it never takes a column away (admitted ids stay admitted); it only stops new ones sooner.
         guard (1...10_000).contains(actionIDs) else { throw ValidationError("--max-action-ids must be from 1 to 10000") }
+        try readReplica.check(database: database)
         let store = try await database.open(mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs)
+        let replica = try await readReplica.open(primary: database)
         if let token = try await store.bootstrapAdminToken(label: "created by first serve") {
             say("No tokens in \(store.location) yet; created an admin token (shown once, keep it):")
             say("PUSHTALLY_TOKEN=\(token)")
@@ -134,8 +139,9 @@ struct ServeCommand: AsyncParsableCommand {
         let host = configuration.host
         let scheme = configuration.tls == nil ? "http" : "https"
         let app = try orExit("cannot load the TLS certificate or key") {
-            try buildApplication(configuration: configuration, store: store, logger: logger) { port in
-                say("PushTally listening on \(scheme)://\(host):\(port) (database \(store.location))")
+            try buildApplication(configuration: configuration, store: store, readReplica: replica, logger: logger) { port in
+                let reports = replica.map { ", reports from \($0.location)" } ?? ""
+                say("PushTally listening on \(scheme)://\(host):\(port) (database \(store.location)\(reports))")
             }
         }
         try await app.runService()

@@ -17,8 +17,9 @@ public func buildRouter(
 }
 
 /// The router, what it registered, and the ingest pipeline the fast path shares with it.
+/// - Parameter reads: where reports are read; the store itself unless given.
 func buildRoutes(
-    configuration: ServerConfiguration, store: any PushTallyStore
+    configuration: ServerConfiguration, store: any PushTallyStore, reads: ReportReads? = nil
 ) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription], ingest: IngestPipeline) {
     ServerMetrics.bootstrap()
     let router = Router(context: PushTallyRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -36,7 +37,7 @@ func buildRoutes(
     router.add(middleware: JSONErrorMiddleware())
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
-    ReportController(store: store, authorizer: authorizer).register(on: routes)
+    ReportController(reads: reads ?? ReportReads(primary: store), authorizer: authorizer).register(on: routes)
     WebhookController(
         store: store, authorizer: authorizer, reader: reader,
         management: WebhookManagement(
@@ -57,12 +58,15 @@ func buildRoutes(
 ///
 /// Services stop in reverse order, so the HTTP server finishes its in-flight requests before the store
 /// closes, and every request that got a 2xx is committed.
+/// - Parameter readReplica: a streaming standby of `store` to read reports from (`serve --read-database`);
+///   it is closed with the application.
 /// - Throws: when the TLS certificate or key cannot be read.
 public func buildApplication(
-    configuration: ServerConfiguration, store: any PushTallyStore, logger: Logger = Logger(label: "pushtally"),
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    configuration: ServerConfiguration, store: any PushTallyStore, readReplica: (any ReadReplica)? = nil,
+    logger: Logger = Logger(label: "pushtally"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let (router, _, ingest) = buildRoutes(configuration: configuration, store: store)
+    let reads = ReportReads(primary: store, replica: readReplica, maxLagSeconds: configuration.maxReadLagSeconds)
+    let (router, _, ingest) = buildRoutes(configuration: configuration, store: store, reads: reads)
     // The fast path keeps every connection's idle and slow-client clock, so Hummingbird's is off.
     let registry = ConnectionRegistry()
     let shared = IngestFastPath.Shared(
@@ -88,11 +92,16 @@ public func buildApplication(
             backlog: 4096,
             availableConnectionsDelegate: EvictingConnectionLimit(maximum: configuration.maxConnections, registry: registry)),
         services: [
-            StoreService(store: store), RetentionService(store: store, configuration: configuration, logger: logger),
+            StoreService(store: store), ReplicaMonitor(reads: reads, interval: configuration.replicaSampleInterval, logger: logger), RetentionService(store: store, configuration: configuration, logger: logger),
             WebhookDispatcher(store: store, clock: store.configuration.clock, configuration: configuration, logger: logger),
             AlertScheduler(store: store, intervalSeconds: configuration.alertIntervalSeconds, logger: logger),
         ],
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            // Sampled once before the server says it is listening, so its first reports already go to a
+            // current replica; the monitor keeps the sample fresh from then on.
+            await reads.sample()
+            await onServerRunning(channel.localAddress?.port ?? configuration.port)
+        },
         logger: logger
     )
 }

@@ -38,6 +38,11 @@ public struct ServerConfiguration: Sendable {
     public var alertIntervalSeconds: Double = 60
     /// Web origins whose pages and service workers may post events (`serve --cors-origin`); none by default.
     public var cors = CORSPolicy(origins: [])
+    /// The most a read replica may trail its primary before reports are read from the primary
+    /// (`serve --max-read-lag`).
+    public var maxReadLagSeconds: Double = 30
+    /// How often the read replica's lag is sampled.
+    public var replicaSampleInterval: Duration = .seconds(1)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import PushTallyCore
 
-/// `GET /v1/reports/...`: sent vs displayed vs opened, from rollups only.
+/// `GET /v1/reports/...`: sent vs displayed vs opened, from rollups only, read from a replica when one is
+/// configured and current (``ReportReads``); each answer says which (`PushTally-Read-Source`, `PushTally-Data-Lag`).
 struct ReportController<Context: RequestContext>: Sendable {
-    let store: any ReportReader
+    let reads: ReportReads
     let authorizer: Authorizer
 
     func register(on routes: RouteTable<Context>) {
@@ -21,7 +22,11 @@ struct ReportController<Context: RequestContext>: Sendable {
             let reportRequest = try query.request(report, pathValue: pathValue)
             if let role = route.role { try await authorizer.require(role, request) }
             do {
-                return try ReportResponse.make(try await store.report(reportRequest), name: report.name, query: query, request: request)
+                let answer = try await reads.read { reader in try await reader.report(reportRequest) }
+                ServerMetrics.reportRead(from: answer.source)
+                return try ReportResponse.make(
+                    answer.value, name: report.name, query: query, request: request,
+                    readFrom: (answer.source, answer.lagSeconds))
             } catch let notFound as ReportNotFound {
                 throw APIError(.notFound, "not_found", notFound.description, field: notFound.field)
             }

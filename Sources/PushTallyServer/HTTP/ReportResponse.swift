@@ -1,5 +1,6 @@
 import CompressNIO
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PushTallyCore
 
@@ -12,8 +13,13 @@ struct ReportResponse {
         return accept.contains("text/csv") ? .csv : .json
     }
 
-    static func make(_ table: ReportTable, name: String, query: ReportQuery, request: Request, now: Date = Date()) throws -> Response {
+    static func make(
+        _ table: ReportTable, name: String, query: ReportQuery, request: Request,
+        readFrom: (source: ReadSource, lagSeconds: Double) = (.primary, 0), now: Date = Date()
+    ) throws -> Response {
         var headers: HTTPFields = [:]
+        headers[.readSource] = readFrom.source.rawValue
+        headers[.dataLag] = ReportReads.secondsText(readFrom.lagSeconds)
         let data: Data
         switch format(query, request: request) {
         case .json:
@@ -41,4 +47,11 @@ struct ReportResponse {
             return parts.first == "gzip" && !parts.dropFirst().contains("q=0")
         }
     }
+}
+
+extension HTTPField.Name {
+    /// Which database answered a report: `replica` or `primary`.
+    static let readSource = HTTPField.Name("PushTally-Read-Source")!
+    /// How many seconds the answer's data may trail the primary (`0` from the primary).
+    static let dataLag = HTTPField.Name("PushTally-Data-Lag")!
 }

@@ -30,6 +30,11 @@ public enum ServerMetrics {
         _ = bootstrapped
     }
 
+    /// Counts a report answered from `source` (`pushtally_report_reads_total`): how often reports fall back to the primary.
+    static func reportRead(from source: ReadSource) {
+        Counter(label: "pushtally_report_reads_total", dimensions: [("source", source.rawValue)]).increment()
+    }
+
     static func rejected(_ code: String, count: Int = 1) {
         Counter(label: "pushtally_events_rejected_total", dimensions: [("reason", code)]).increment(by: count)
     }
