@@ -22,6 +22,7 @@ enum PostgresRollupWriter {
     /// Each table's upsert for one target, rendered once (``SQLDialect/upsert(_:into:values:)``).
     struct Upserts {
         let push, bucket, time, version, pending, outcome, outcomeTime, timing: RollupUpsert
+        let media, mediaBucket, mediaVersion: RollupUpsert
 
         init(_ target: RollupTarget) {
             let sql = SQLDialect.postgres
@@ -32,6 +33,9 @@ enum PostgresRollupWriter {
             (pending, outcome, outcomeTime, timing) = (
                 sql.upsert(.pending, into: target), sql.upsert(.outcome, into: target),
                 sql.upsert(.outcomeTime, into: target), sql.upsert(.timing, into: target)
+            )
+            (media, mediaBucket, mediaVersion) = (
+                sql.upsert(.media, into: target), sql.upsert(.mediaBucket, into: target), sql.upsert(.mediaVersion, into: target)
             )
         }
 
@@ -81,7 +85,26 @@ enum PostgresRollupWriter {
                 [sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.clock)), sql.bind(entry.key.second), sql.bind(entry.value)]
                     + shardValue(&sql)
             },
-        ] + outcomeParts(accumulator, upserts: upserts, shard: shard)
+        ] + outcomeParts(accumulator, upserts: upserts, shard: shard) + mediaParts(sorted, upserts: upserts, shard: shard)
+    }
+
+    /// The media upserts: counts, and the extension-time buckets of the tables that keep them, whole.
+    private static func mediaParts(_ sorted: SortedRollups, upserts: Upserts, shard: Int64?) -> [ValuesPart] {
+        func values(_ media: MediaOutcomes, histogram: Bool, _ sql: inout SQLBuilder) -> [String] {
+            (media.counts + (histogram ? media.extensionTime.counts : [])).map { sql.bind($0) } + (shard.map { [sql.bind($0)] } ?? [])
+        }
+        return [
+            ValuesPart(sorted.media, upsert: upserts.media) { entry, sql in
+                [sql.bind(entry.key)] + values(entry.value, histogram: true, &sql)
+            },
+            ValuesPart(sorted.mediaBuckets, upsert: upserts.mediaBucket) { entry, sql in
+                [sql.bind(entry.key.pushID), sql.bind(entry.key.bucket)] + values(entry.value, histogram: false, &sql)
+            },
+            ValuesPart(sorted.mediaVersions, upsert: upserts.mediaVersion) { entry, sql in
+                [sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.dimension)), sql.bind(entry.key.version)]
+                    + values(entry.value, histogram: true, &sql)
+            },
+        ]
     }
 
     /// The outcome upserts: counts and values may be negative (a credit moved away), so moves that cancel out
@@ -134,6 +157,9 @@ struct SortedRollups {
     let latency: [(key: String, value: LatencyHistogram)]
     let versions: [(key: RollupAccumulator.VersionKey, value: RollupAccumulator.Delta)]
     let pending: [(key: RollupAccumulator.PendingKey, value: Int64)]
+    let media: [(key: String, value: MediaOutcomes)]
+    let mediaBuckets: [(key: RollupAccumulator.MediaBucketKey, value: MediaOutcomes)]
+    let mediaVersions: [(key: RollupAccumulator.MediaVersionKey, value: MediaOutcomes)]
 
     init(_ accumulator: RollupAccumulator) {
         pushes = accumulator.pushes.sorted {
@@ -153,6 +179,11 @@ struct SortedRollups {
         }
         pending = accumulator.pending.sorted {
             ($0.key.pushID, $0.key.clock, $0.key.second) < ($1.key.pushID, $1.key.clock, $1.key.second)
+        }
+        media = accumulator.media.sorted { $0.key < $1.key }
+        mediaBuckets = accumulator.mediaBuckets.sorted { ($0.key.pushID, $0.key.bucket) < ($1.key.pushID, $1.key.bucket) }
+        mediaVersions = accumulator.mediaVersions.sorted {
+            ($0.key.pushID, $0.key.dimension, $0.key.version) < ($1.key.pushID, $1.key.dimension, $1.key.version)
         }
     }
 }

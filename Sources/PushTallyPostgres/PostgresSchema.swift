@@ -23,6 +23,7 @@ enum PostgresSchema {
         (8, "v8-ingest-guard", IngestGuardSchema.version8),
         (9, "v9-action-ids", [ActionIDTable.create]),
         (10, "v10-media-permission", EventColumns.mediaAndPermission.map(sql.addEventColumn)),
+        (11, "v11-media-rollups", MediaRollupSchema.statements(dialect: .postgres)),
         (13, "v13-platform-dimension", sql.platformBackfill),
     ]
 

@@ -26,6 +26,7 @@ extension PostgresStore: ReportReader {
                     try table.feed(PostgresReportRow(row), into: &assembly)
                 }
             }
+            try await Self.readMediaRows(filter, into: &assembly, read: read)
             return assembly
         }
     }

@@ -5,7 +5,7 @@ import PushTallyCore
 /// statement: every raw row and rollup row travels as a column array that `unnest` turns back into rows, so
 /// the text is the same whatever the batch. PostgreSQL parses and plans it once per connection instead of
 /// once per commit (a third of its time per commit when the text varied with the batch), and the collector
-/// binds some fifty arrays instead of building a statement of a few hundred placeholders.
+/// binds some sixty arrays instead of building a statement of a few hundred placeholders.
 ///
 /// It does what ``PostgresOneStatementCommit``'s built statement does, in the same order: the main query's
 /// `pushtally_ingest_guard` call runs first, then the unreferenced `WITH` clauses last to first, each
@@ -14,7 +14,7 @@ import PushTallyCore
 struct ReceiptCommitStatement: PostgresPreparedStatement {
     typealias Row = Bool
 
-    static let name = "pushtally_receipt_commit_v2"
+    static let name = "pushtally_receipt_commit_v3"
 
     /// The statement's text, rendered once: the raw rows and upserts are the shared ones (``SQLDialect``),
     /// each fed by `unnest` over column arrays instead of a `VALUES` list; the parameters count on from `$1`
@@ -39,11 +39,24 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
             "($\(timingCounts)::bigint[])[(u.o - 1) * \(TimingColumns.count) + \(index + 1)]"
         }
         let (version, pending) = (keyed(.version), keyed(.pending))
+        // The media rollups: key columns as arrays, every value of a row in one flat array (sixty-odd columns).
+        func flat(_ table: RollupTable) -> (keys: String, values: String) {
+            let keys = arrays(table.key.map { $0.type == .text ? "text" : "bigint" })
+            let values = arrays(["bigint"])
+            let names = table.key.indices.map { "k\($0)" }
+            let stride = table.values.count
+            let columns = names.map { "u.\($0)" } + table.values.indices.map { "(\(values))[(u.o - 1) * \(stride) + \($0 + 1)]" }
+            return ("unnest(\(keys)) WITH ORDINALITY AS u(\(names.joined(separator: ", ")), o)", columns.joined(separator: ", "))
+        }
+        let media = [RollupTable.media, .mediaBucket, .mediaVersion].map(flat)
         let shard = "$\(next + 1)::bigint"
         let guardArguments = (next + 2...next + 12).map { "$\($0)" }
         let guardTypes = ["text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint"]
         func rows(_ upsert: RollupUpsert, _ arrays: String) -> String {
             "\(upsert.head)\n    SELECT *, \(shard) FROM unnest(\(arrays))\n    \(upsert.conflict)"
+        }
+        func flatRows(_ upsert: RollupUpsert, _ rows: (keys: String, values: String)) -> String {
+            "\(upsert.head)\n    SELECT \(rows.values), \(shard) FROM \(rows.keys)\n    \(upsert.conflict)"
         }
         return """
             WITH w0 AS (
@@ -63,6 +76,12 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
                 \(rows(upserts.version, version))
             ), w6 AS (
                 \(rows(upserts.pending, pending))
+            ), w7 AS (
+                \(flatRows(upserts.media, media[0]))
+            ), w8 AS (
+                \(flatRows(upserts.mediaBucket, media[1]))
+            ), w9 AS (
+                \(flatRows(upserts.mediaVersion, media[2]))
             )
             SELECT pushtally_ingest_guard(\(zip(guardArguments, guardTypes).map { "\($0)::\($1)" }.joined(separator: ", ")))
             """
@@ -87,7 +106,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
     /// The statement for `receipts` (each with whether it is a retry) and their counted `rollups`, written to
     /// rollup shard `shard`, behind `guarding`'s checks.
     init(receipts: [(StoredEvent, Bool)], rollups: RollupAccumulator, shard: Int64, guarding: Guard) {
-        var binds = PostgresBindings(capacity: 55)
+        var binds = PostgresBindings(capacity: 64)
         for column in EventColumns.receipt {
             // Column by column, through one switch on the shared column's value per row.
             switch column.type {
@@ -131,6 +150,15 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         binds.append(sorted.pending.map { Int64($0.key.clock) })
         binds.append(sorted.pending.map(\.key.second))
         binds.append(sorted.pending.map(\.value))
+        binds.append(sorted.media.map(\.key))
+        binds.append(sorted.media.flatMap { $0.value.counts + $0.value.extensionTime.counts })
+        binds.append(sorted.mediaBuckets.map(\.key.pushID))
+        binds.append(sorted.mediaBuckets.map(\.key.bucket))
+        binds.append(sorted.mediaBuckets.flatMap(\.value.counts))
+        binds.append(sorted.mediaVersions.map(\.key.pushID))
+        binds.append(sorted.mediaVersions.map { Int64($0.key.dimension) })
+        binds.append(sorted.mediaVersions.map(\.key.version))
+        binds.append(sorted.mediaVersions.flatMap { $0.value.counts + $0.value.extensionTime.counts })
         binds.append(shard)
         binds.append(guarding.lockPushes)
         binds.append(guarding.lockDevices)

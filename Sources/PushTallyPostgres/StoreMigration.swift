@@ -12,7 +12,9 @@ public struct StoreMigration: Sendable {
         "meta", "pushes", "push_sends", "push_failures", "tokens", "imported_events", "dedupe",
         "rollup_push", "rollup_bucket", "rollup_timing", "pending_timing", "rollup_version",
         "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version",
-        "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time", "events",
+        "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time",
+        "rollup_media", "rollup_media_bucket", "rollup_media_version", "ledger_media", "ledger_media_bucket",
+        "ledger_media_version", "events",
         "webhooks", "alerts", "action_ids",
     ]
 
@@ -120,6 +122,12 @@ public struct StoreMigration: Sendable {
             != asSet(try await target.versionCounts(ReportFilter(), dimension: dimension))
         {
             mismatches.append("version counts (\(dimension))")
+        }
+        for dimension in VersionDimension.allCases
+        where try await source.versionMedia(ReportFilter(), dimension: dimension)
+            != target.versionMedia(ReportFilter(), dimension: dimension)
+        {
+            mismatches.append("media per version (\(dimension))")
         }
         if try await source.outcomeTotals(fromMillis: nil, toMillis: nil)
             != target.outcomeTotals(fromMillis: nil, toMillis: nil)

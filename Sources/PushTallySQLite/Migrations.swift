@@ -99,6 +99,10 @@ package enum Migrations {
         migrator.registerMigration("v12-media-permission") { db in
             for column in EventColumns.mediaAndPermission { try db.execute(sql: sql.addEventColumn(column)) }
         }
+        migrator.registerMigration("v13-media-rollups") { db in
+            // Unique displays by media outcome and extension time, filled from the ledger and the stored events.
+            for statement in MediaRollupSchema.statements(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
         migrator.registerMigration("v15-platform-dimension") { db in
             for statement in sql.platformBackfill { try db.execute(sql: statement) }
         }

@@ -78,6 +78,8 @@ enum RollupWriter {
             try pendingStatement.execute(arguments: [key.pushID, key.clock, key.second, count])
         }
         try writeOutcomes(accumulator, sql: sql, in: db)
+        var media = MediaRollupWriter(target: target)
+        try media.write(accumulator, in: db)
     }
 
     private static func writeOutcomes(_ accumulator: RollupAccumulator, sql: Statements, in db: Database) throws {

@@ -120,6 +120,8 @@ extension StoredEvent {
         currency = row[offset + 9]
         attribution = Attribution(code: row[offset + 10], pushID: row[offset + 11])
         platform = row[offset + 12]
+        media = (row[offset + 13] as String?).flatMap(ReceiptMedia.init(rawValue:))
+        extensionMillis = row[offset + 14]
     }
 }
 

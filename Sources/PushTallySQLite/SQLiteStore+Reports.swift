@@ -31,6 +31,7 @@ extension SQLiteStore: ReportReader {
         for read in PushRowRead.reads(for: assembly) {
             try RawColumns.forEachRow(read.statement(.sqlite, scope), in: db) { row in try read.feed(row, into: &assembly) }
         }
+        try readMediaRows(filter, into: &assembly, in: db)
     }
 
     public func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] {

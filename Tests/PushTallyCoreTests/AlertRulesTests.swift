@@ -114,6 +114,7 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
         record(filter)
         return dimension == .appVersion ? versions : []
     }
+    func versionMedia(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [String: MediaOutcomes] { [:] }
 
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
 }

@@ -18,8 +18,9 @@ import Testing
     @Test func theCampaignTableShowsOutcomesWhereItHasRoom() throws {
         let roomy = HumanTableRenderer.render(Self.campaignTable(name: "spring"), style: HumanTableStyle(width: 200))
         let lines = roomy.split(separator: "\n").map(String.init)
-        #expect(lines[0].hasSuffix("p50 to display  influenced opens  conversions            value"), "\(roomy)")
-        #expect(lines[1].hasSuffix("–                12            3  EUR 5, USD 9.99"), "\(roomy)")
+        #expect(lines[0].hasSuffix("p50 to display  rich rate  influenced opens  conversions            value"), "\(roomy)")
+        // No display asked for media: no rich rate.
+        #expect(lines[1].hasSuffix("–          –                12            3  EUR 5, USD 9.99"), "\(roomy)")
         // Direct opens are taps, already under `opened`: the campaign table does not show them apart.
         #expect(!roomy.contains("direct"))
     }

@@ -188,6 +188,8 @@ import Testing
             ["rollup_push", "ledger_push"], ["rollup_bucket", "ledger_bucket"], ["rollup_timing", "ledger_timing"],
             ["pending_timing", "ledger_pending"], ["rollup_version", "ledger_version"],
             ["rollup_outcome", "ledger_outcome"], ["rollup_outcome_time", "ledger_outcome_time"], ["rollup_time", "ledger_time"],
+            ["rollup_media", "ledger_media"], ["rollup_media_bucket", "ledger_media_bucket"],
+            ["rollup_media_version", "ledger_media_version"],
         ])
         #expect(TimingColumns.count == LatencyHistogram.upperBoundsSeconds.count + 1)
     }

@@ -129,10 +129,14 @@ import FoundationNetworking
                     let receiptID: String? = index % 3 == 0 ? "r\(index)" : nil
                     let appVersion: String? = index % 2 == 0 ? "3.1" : nil
                     let deviceTime: Int64 = now - Int64(index) * 60_000
-                    events.append(IncomingEvent(
+                    var event = IncomingEvent(
                         pushID: "p\(index % 7)", kind: isAction ? .action : .display, action: isAction ? "open" : "",
                         deviceID: "device-\(index % 40)", receiptID: receiptID, deviceTimeMillis: deviceTime,
-                        appVersion: appVersion))
+                        appVersion: appVersion)
+                    // Media outcomes and extension times (some unknown): their rollups and ledger move too.
+                    event.media = [.attached, .timedOut, .failed, nil][index % 4]
+                    event.extensionMillis = index % 5 == 0 ? nil : Int64(index) * 97
+                    events.append(event)
                 }
                 // Sessions and conversions too: their credits, outcome rollups and ledger move with the rest.
                 for index in 0..<40 {
@@ -173,6 +177,7 @@ import FoundationNetworking
             let copied = try await PostgresStore(url: url, deviceSecretPath: nil)
             #expect(try await copied.outcomeTotals(fromMillis: nil, toMillis: nil).sessions == 40)
             #expect(try await copied.pushFigures().contains { $0.funnel.outcomes.influencedOpens > 0 })
+            #expect(try await copied.pushFigures().contains { $0.funnel.media.timedOut > 0 && $0.funnel.media.extensionTime.total > 0 })
             await copied.shutdown()
             // A second run refuses: the target is no longer empty.
             let again = try await runPushtally(["migrate-store", "--from", sqlitePath, "--to", url, "--device-secret", secret])

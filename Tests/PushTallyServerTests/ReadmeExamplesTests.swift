@@ -77,7 +77,8 @@ import Testing
         let csv = try String(contentsOf: directory.appendingPathComponent("campaigns.csv"), encoding: .utf8)
         #expect(csv.contains("新文章推荐"))
         let header = csv.split(separator: "\r\n").first.map { $0.split(separator: ",").map(String.init) } ?? []
-        let row = csv.split(separator: "\r\n").first { $0.contains("新文章推荐") }.map { $0.split(separator: ",").map(String.init) } ?? []
+        let row = csv.split(separator: "\r\n").first { $0.contains("新文章推荐") }
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
         return (header, row)
     }
 

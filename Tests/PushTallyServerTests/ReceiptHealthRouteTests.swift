@@ -32,8 +32,11 @@ import Testing
             #expect(unknown["receipt_share"] is NSNull && unknown["open_share"] is NSNull)
             let csv = try await client.send(.get, "/v1/reports/versions?format=csv", headers: fixture.bearer(.read))
             let table = parseCSV(csv.text)
-            #expect(table.first == ["version", "receipts", "opens", "receipt_share", "open_share", "flagged"], "\(csv.text)")
-            #expect(table.last == ["unknown", "0", "40", "", "", "false"], "\(csv.text)")
+            #expect(table.first == [
+                "version", "receipts", "opens", "receipt_share", "open_share", "flagged", "media_attached", "media_failed",
+                "media_timed_out", "rich_rate", "extension_ms_p50", "extension_ms_p90",
+            ], "\(csv.text)")
+            #expect(table.last == ["unknown", "0", "40", "", "", "false", "0", "0", "0", "", "", ""], "\(csv.text)")
         }
     }
 }

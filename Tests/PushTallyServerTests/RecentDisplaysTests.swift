@@ -113,5 +113,6 @@ final class FakeReader: ReportReader, @unchecked Sendable {
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] { [] }
 
     func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] { [] }
+    func versionMedia(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [String: MediaOutcomes] { [:] }
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
 }

@@ -14,6 +14,8 @@ import Testing
         var snapshot: [String: [[String?]]] = [:]
         func sum(_ column: String) -> String { "CAST(SUM(\(column)) AS BIGINT)" }
         let timing = TimingColumns.names.map(sum).joined(separator: ", ")
+        let media = RollupTable.media.values.map { sum($0.name) }.joined(separator: ", ")
+        let mediaCounts = RollupTable.mediaBucket.values.map { sum($0.name) }.joined(separator: ", ")
         for (table, query) in [
             ("rollup_push", """
                 SELECT push_id, kind, action, \(sum("total")), \(sum("duplicates")), MIN(first_time), MAX(last_time), \(sum("late"))
@@ -27,6 +29,9 @@ import Testing
                 SELECT push_id, dimension, version, kind, action, \(sum("total")), \(sum("duplicates"))
                 FROM rollup_version GROUP BY 1, 2, 3, 4, 5
                 """),
+            ("rollup_media", "SELECT push_id, \(media) FROM rollup_media GROUP BY push_id"),
+            ("rollup_media_bucket", "SELECT push_id, bucket, \(mediaCounts) FROM rollup_media_bucket GROUP BY 1, 2"),
+            ("rollup_media_version", "SELECT push_id, dimension, version, \(media) FROM rollup_media_version GROUP BY 1, 2, 3"),
         ] {
             // Summed by key: PostgreSQL keeps a row per key and collector shard, which reports add up the same
             // way. Sorted here, not by SQL: the stores order text by different collations.
@@ -41,12 +46,16 @@ import Testing
             try await store.report(ReportRequest(.campaigns)),
             try await store.report(ReportRequest(.pushes(orphan: nil))),
             try await store.report(ReportRequest(.timeseries(TimeseriesOptions(width: .hour)))),
+            try await store.report(ReportRequest(.versions(.appVersion))),
+            try await store.report(ReportRequest(.versions(.osVersion))),
         ]
     }
 
     /// A random stream over ten simulated days, registrations in between, some pushes never registered.
     func load(_ store: any PushTallyStore, clock: TestClock, seed: UInt64) async throws {
         var rng = SplitMix64(state: seed)
+        // Media from a generator of its own, so the rest of the stream is what it was without it.
+        var mediaRNG = SplitMix64(state: ~seed)
         let sentBase = clock.now / 1000 * 1000 - 2 * 86_400_000
         for day in 0..<10 {
             var events: [IncomingEvent] = []
@@ -61,6 +70,9 @@ import Testing
                 if Int.random(in: 0..<3, using: &rng) == 0 {
                     event.kind = .action
                     event.action = ["open", "view", "dismiss"].randomElement(using: &rng)!
+                } else {
+                    event.media = [.attached, .failed, .timedOut, ReceiptMedia.none, nil].randomElement(using: &mediaRNG)!
+                    event.extensionMillis = Bool.random(using: &mediaRNG) ? Int64.random(in: 0...30_000, using: &mediaRNG) : nil
                 }
                 events.append(event)
             }

@@ -34,6 +34,8 @@ struct SplitMix64: RandomNumberGenerator {
         var duplicate: Bool
         var eventTime: Int64
         var receivedAt: Int64
+        var media: ReceiptMedia?
+        var extensionMillis: Int64?
     }
 
     @Test(arguments: StoreKind.allCases, seeds) func reportsEqualARecountFromRawEvents(kind storeKind: StoreKind, seed: UInt64) async throws {
@@ -50,6 +52,9 @@ struct SplitMix64: RandomNumberGenerator {
                 if Int.random(in: 0..<3, using: &rng) == 0 {
                     event.kind = .action
                     event.action = ["open", "dismiss", "view", "favorite"].randomElement(using: &rng)!
+                } else {
+                    event.media = [.attached, .failed, .timedOut, ReceiptMedia.none, nil].randomElement(using: &rng)!
+                    event.extensionMillis = Bool.random(using: &rng) ? Int64.random(in: 0...30_000, using: &rng) : nil
                 }
                 events.append(event)
                 if Int.random(in: 0..<4, using: &rng) == 0 { events.append(event) }  // a retry
@@ -77,13 +82,14 @@ struct SplitMix64: RandomNumberGenerator {
             }
 
             let raw = try await store.textRows("""
-                SELECT push_id, kind, action, device_id, receipt_id, duplicate, event_time, received_at
+                SELECT push_id, kind, action, device_id, receipt_id, duplicate, event_time, received_at, media, extension_ms
                 FROM events ORDER BY \(storeKind == .sqlite ? "rowid" : "id")
                 """
             ).map { row in
                 RawRow(
                     pushID: row[0]!, kind: EventKind(rawValue: Int(row[1]!)!)!, action: row[2]!, deviceID: row[3],
-                    receiptID: row[4], duplicate: row[5] == "1", eventTime: Int64(row[6]!)!, receivedAt: Int64(row[7]!)!)
+                    receiptID: row[4], duplicate: row[5] == "1", eventTime: Int64(row[6]!)!, receivedAt: Int64(row[7]!)!,
+                    media: row[8].flatMap(ReceiptMedia.init(rawValue:)), extensionMillis: row[9].flatMap { Int64($0) })
             }
             #expect(raw.count == events.count, "seed \(seed)")
 
@@ -122,6 +128,8 @@ struct SplitMix64: RandomNumberGenerator {
                 let count = EventCount(total: 1, duplicates: row.duplicate ? 1 : 0)
                 if row.kind == .display {
                     funnel.displays = count
+                    // Media outcome and extension time of unique displays; a receipt that did not say is unknown.
+                    if !row.duplicate { funnel.media.add(row.media, extensionMillis: row.extensionMillis) }
                     // Time to display and lateness, recounted from raw rows, whenever the push was registered.
                     if let sentAt = sentAtOf[push] ?? nil, !row.duplicate {
                         let seconds = floorSeconds(row.eventTime) * 1000

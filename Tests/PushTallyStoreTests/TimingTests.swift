@@ -262,10 +262,10 @@ import Testing
             let table = try await store.report(ReportRequest(.versions(.appVersion)))
             let csv = CSVRenderer.render(table)
             #expect(csv == """
-                version,receipts,opens,receipt_share,open_share,flagged\r
-                2.0,1,10,0.09090909090909091,0.5,true\r
-                2.1,10,10,0.9090909090909091,0.5,false\r
-                unknown,1,0,,,false\r
+                version,receipts,opens,receipt_share,open_share,flagged,media_attached,media_failed,media_timed_out,rich_rate,extension_ms_p50,extension_ms_p90\r
+                2.0,1,10,0.09090909090909091,0.5,true,0,0,0,,,\r
+                2.1,10,10,0.9090909090909091,0.5,false,0,0,0,,,\r
+                unknown,1,0,,,false,0,0,0,,,\r
 
                 """)
             #expect(table.header.first?.1 == .text("app_version"))

@@ -3,7 +3,7 @@ import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, money, number, outcomeColumns, percent, seconds } from "./format.js";
+import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 import { loadVariants } from "./variants.js";
@@ -15,6 +15,8 @@ const pushColumns = [
   ...funnelColumns,
   ...outcomeColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
+  { key: "rich_rate", title: "Rich rate", format: percent },
+  { key: "extension_ms_p90", title: "p90 extension time", format: milliseconds },
 ];
 
 // APNs kept only the later push of the same collapse id for a device offline meanwhile: shown when any push was.
@@ -38,6 +40,7 @@ export async function loadCampaign() {
     ...(row.targeted ? [{ label: "Targeted", value: row.targeted }] : []),
     { label: "Sent (APNs)", value: row.sent || 0 },
     { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
+    ...mediaBars(row),
     { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
   ], { label: "Funnel" });
   outcomesChart(row);
@@ -55,6 +58,16 @@ export async function loadCampaign() {
   renderTable($("pushes-table"), superseded ? [...pushColumns, supersededColumn] : pushColumns, report.pushes,
     { sort: { key: "sent_at", dir: -1 } });
   await loadVariants();
+}
+
+// Of the displays whose push asked for media, those shown with it (the rich rate) and those the extension ran
+// out of time for; nothing when no display asked for media.
+function mediaBars(row) {
+  if (row.rich_rate === null || row.rich_rate === undefined) return [];
+  return [
+    { label: "With media", value: row.media_attached || 0, text: `${number(row.media_attached)} (${percent(row.rich_rate)} rich)` },
+    ...(row.media_timed_out ? [{ label: "Media timed out", value: row.media_timed_out, second: true }] : []),
+  ];
 }
 
 // Sessions and conversions credited to the campaign's pushes. Direct opens are sessions right after a tap,

@@ -10,12 +10,16 @@ const GROUP_KEY = "pushtally.columns";
 
 // Every column at once is far wider than a laptop's window: the campaign stays first, the rest come in groups
 // the marketer switches. Superseded pushes show only when a campaign has some, as most senders never set a
-// collapse id.
+// collapse id; rich media only when a campaign's displays asked for some.
 const groups = {
-  delivery: (superseded) => [
+  delivery: (superseded, media) => [
     { key: "sent", title: "Sent", format: number },
     { key: "displayed_unique", title: "Displayed", format: number },
     { key: "display_rate", title: "Display rate", format: percent },
+    ...(media ? [
+      { key: "rich_rate", title: "Rich rate", format: percent },
+      { key: "media_timed_out", title: "Media timed out", format: number },
+    ] : []),
     ...(superseded ? [{ key: "superseded_pushes", title: "Superseded pushes", format: number }] : []),
     { key: "unexplained_loss", title: "Unexplained loss", format: number },
     { key: "time_to_display_p50", title: "Median time to display", format: seconds },
@@ -64,7 +68,8 @@ function campaignColumn() {
 
 function drawTable() {
   const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
-  const columns = [campaignColumn(), ...groups[columnGroup()](superseded)];
+  const media = state.campaigns.some((row) => row.rich_rate !== null && row.rich_rate !== undefined);
+  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media)];
   renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
 }
 

@@ -12,6 +12,9 @@ export const lift = (value) => value === null || value === undefined ? "–"
 // Three decimals read as a probability; smaller than that says so rather than "0.000".
 export const pValue = (value) => value === null || value === undefined ? "–"
   : value < 0.001 ? "< 0.001" : value.toFixed(3);
+// Extension times: milliseconds under a second, else seconds with one decimal.
+export const milliseconds = (value) => value === null || value === undefined ? "–"
+  : value < 1000 ? `${value} ms` : `${(value / 1000).toFixed(1)} s`;
 export const seconds = (value) => {
   if (value === null || value === undefined) return "–";
   if (value < 120) return `${value} s`;

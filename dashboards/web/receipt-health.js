@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { $ } from "./dom.js";
 import { campaignFilter, filters } from "./filters.js";
-import { number, percent } from "./format.js";
+import { milliseconds, number, percent } from "./format.js";
 import { renderTable } from "./table.js";
 
 const versionColumns = [
@@ -11,6 +11,10 @@ const versionColumns = [
   { key: "opens", title: "Opens", format: number },
   { key: "receipt_share", title: "Share of receipts", format: percent },
   { key: "open_share", title: "Share of opens", format: percent },
+  // A release whose media times out stands out here, beside one whose extension does not post.
+  { key: "rich_rate", title: "Rich rate", format: percent },
+  { key: "media_timed_out", title: "Media timed out", format: number },
+  { key: "extension_ms_p90", title: "p90 extension time", format: milliseconds },
   { key: "flagged", title: "Extension", format: (value) => value ? "⚠ not posting?" : "ok" },
 ];
 

@@ -52,6 +52,9 @@ public enum HumanTableRenderer {
         KeyColumn(name: "open_rate_lift", label: "open lift", only: "variants"),
         KeyColumn(name: "open_rate_p_value", label: "open p", only: "variants"),
         KeyColumn(name: "time_to_display_p50", label: "p50 to display"),
+        // Push and version rows carry it too: the campaign list is where people compare campaigns' media. Given up
+        // on a narrow terminal before a campaign's name is cut.
+        KeyColumn(name: "rich_rate", label: "rich rate", optional: true, only: "campaigns"),
         KeyColumn(name: "sessions", label: "sessions"),
         // A direct open is a tap, already in `opened`: only the attribution totals show it apart.
         KeyColumn(name: "direct_opens", label: "direct opens", only: "attribution"),

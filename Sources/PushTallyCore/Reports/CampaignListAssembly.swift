@@ -161,6 +161,11 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         }
     }
 
+    package mutating func media(pushID: String, outcomes: MediaOutcomes) {
+        guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
+        built[row].funnel.media.add(outcomes)
+    }
+
     /// The campaign rows as ``CampaignReport/rows(_:by:)`` orders them, each superseded push's loss counted in
     /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
     package mutating func rows(supersessions: [String: Supersession] = [:]) -> [CampaignRow] {

@@ -41,6 +41,8 @@ public struct Funnel: Sendable, Hashable {
     public var supersededPushes = 0
     /// Of superseded pushes, `max(0, sent - displayed_unique)` each: loss the later push explains.
     public var supersededLoss: Int64 = 0
+    /// Unique displays by rich-media outcome, with their extension times.
+    public var media = MediaOutcomes()
 
     public init() {}
 
@@ -138,5 +140,6 @@ public struct Funnel: Sendable, Hashable {
         outcomes.add(other.outcomes)
         supersededPushes += other.supersededPushes
         supersededLoss += other.supersededLoss
+        media.add(other.media)
     }
 }

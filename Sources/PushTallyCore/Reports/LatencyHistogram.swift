@@ -25,14 +25,7 @@ public struct LatencyHistogram: Sendable, Hashable {
 
     /// The bucket of a latency; negative latencies (a display before `sent_at`) count as zero.
     public static func bucket(ofMillis latency: Int64) -> Int {
-        let seconds = max(latency, 0) / 1000
-        var low = 0
-        var high = upperBoundsSeconds.count
-        while low < high {
-            let mid = (low + high) / 2
-            if seconds < upperBoundsSeconds[mid] { high = mid } else { low = mid + 1 }
-        }
-        return low
+        histogramBucket(of: max(latency, 0) / 1000, upperBounds: upperBoundsSeconds)
     }
 
     public mutating func add(bucket: Int, count: Int64) {

@@ -77,6 +77,11 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
             measure: measure, currency: currency, count: count, valueMicros: valueMicros)
     }
 
+    /// One media rollup row of a push, added to its other rows.
+    package mutating func media(pushID: String, outcomes: MediaOutcomes) {
+        pushes[position(ofOrphan: pushID)].funnel.media.add(outcomes)
+    }
+
     /// One row of a push's histogram read count by count (`count(bucket)`), with no histogram built per row.
     package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
         guard let position = position(of: pushID) else { return }

@@ -19,7 +19,7 @@ public enum PushReport {
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
         ] + CampaignReport.outcomeColumns(push.funnel) + supersessionColumns(push)
-            + sendAttributeColumns(push.attributes) + [
+            + sendAttributeColumns(push.attributes) + push.funnel.media.columns + [
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
         ]

@@ -1,5 +1,5 @@
 /// What a store's report reads feed, table by table and in this order: registrations first, then send totals,
-/// failures, rollups, timing and outcomes, each row naming its push. Both engines read the same rows into it, so
+/// failures, rollups, timing, outcomes and media, each row naming its push. Both engines read the same rows into it, so
 /// the figures a sink makes cannot differ between them; ``PushFiguresAssembly`` keeps every push's figures,
 /// ``CampaignListAssembly`` only the campaign rows' sums.
 package protocol PushRowSink {
@@ -22,6 +22,9 @@ package protocol PushRowSink {
     var readsPlatforms: Bool { get }
     /// The events of a push's rollup row that named `platform`, fed after every other row.
     mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount)
+    /// One media rollup row of a push (its unique displays by media outcome, with their extension times),
+    /// added to its other rows; a push with one and no registration is an orphan.
+    mutating func media(pushID: String, outcomes: MediaOutcomes)
 }
 
 extension PushRowSink {

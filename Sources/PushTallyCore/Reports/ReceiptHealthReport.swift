@@ -40,12 +40,17 @@ public struct VersionCount: Sendable, Hashable {
 /// Opens come from the app itself, so a version with opens but few receipts has an extension that is
 /// broken or not posting: such a version is flagged. Events that name no version are a row of their own
 /// (`unknown`) with no shares and never a flag: they say nothing about any one release, and counting them in
-/// the totals would make every release's share look smaller than it is.
+/// the totals would make every release's share look smaller than it is. Each version also shows its displays'
+/// media outcomes and extension time, so a release whose media times out stands out too.
 public enum ReceiptHealthReport {
     /// A version is flagged when its share of receipts is under half its share of opens.
     public static let flagRatio = 0.5
 
-    public static func table(_ counts: [VersionCount], dimension: VersionDimension) -> ReportTable {
+    /// The table of `counts`, each version with its unique displays' media outcomes and extension times from
+    /// `media` (keyed as `counts` are, `""` for displays that named no version).
+    public static func table(
+        _ counts: [VersionCount], media: [String: MediaOutcomes] = [:], dimension: VersionDimension
+    ) -> ReportTable {
         var receipts: [String: Int64] = [:]
         var opens: [String: Int64] = [:]
         for count in counts {
@@ -59,7 +64,8 @@ public enum ReceiptHealthReport {
         let totalReceipts = receipts.filter { !$0.key.isEmpty }.values.reduce(0, +)
         let totalOpens = opens.filter { !$0.key.isEmpty }.values.reduce(0, +)
         // Known versions in order, "unknown" (clients that sent none) last.
-        let versions = Set(receipts.keys).union(opens.keys).sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }
+        let versions = Set(receipts.keys).union(opens.keys).union(media.keys)
+            .sorted { a, b in a.isEmpty != b.isEmpty ? !a.isEmpty : a < b }
         let columns = { (version: String) -> [(String, ReportValue)] in
             let known = !version.isEmpty
             let receiptShare = known ? Funnel.ratio(receipts[version] ?? 0, totalReceipts) : nil
@@ -72,7 +78,7 @@ public enum ReceiptHealthReport {
                 ("receipt_share", .rate(receiptShare)),
                 ("open_share", .rate(openShare)),
                 ("flagged", .flag(flagged)),
-            ]
+            ] + (media[version] ?? MediaOutcomes()).columns
         }
         return ReportTable(
             name: "versions", rows: versions.map(columns), template: columns(""),

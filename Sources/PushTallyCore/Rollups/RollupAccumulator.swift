@@ -79,6 +79,19 @@ package struct RollupAccumulator {
         package var isZero: Bool { count == 0 && valueMicros == 0 }
     }
 
+    /// A row of the per-version media rollup: one push and one named app (0) or OS (1) version.
+    package struct MediaVersionKey: Hashable {
+        package var pushID: String
+        package var dimension: Int
+        package var version: String
+    }
+
+    /// A row of the per-bucket media rollup.
+    package struct MediaBucketKey: Hashable {
+        package var pushID: String
+        package var bucket: Int64
+    }
+
     package private(set) var versions: [VersionKey: Delta] = [:]
     package private(set) var pushes: [PushKey: Delta] = [:]
     package private(set) var buckets: [BucketKey: Delta] = [:]
@@ -87,6 +100,11 @@ package struct RollupAccumulator {
     package private(set) var pending: [PendingKey: Int64] = [:]
     package private(set) var outcomes: [OutcomeKey: OutcomeDelta] = [:]
     package private(set) var outcomeTimes: [OutcomeTimeKey: OutcomeDelta] = [:]
+    /// Unique displays by media outcome and extension time, per push, per push and bucket (whose histograms
+    /// are not stored), and per push and named version.
+    package private(set) var media: [String: MediaOutcomes] = [:]
+    package private(set) var mediaBuckets: [MediaBucketKey: MediaOutcomes] = [:]
+    package private(set) var mediaVersions: [MediaVersionKey: MediaOutcomes] = [:]
 
     package init() {}
 
@@ -139,6 +157,25 @@ package struct RollupAccumulator {
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
         let bucketKey = BucketKey(push: key, bucket: EventTime.bucket(ofMillis: eventTime))
         buckets[bucketKey, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
+    }
+
+    /// Counts a unique display's media outcome and extension time. Only named versions have rows, as in
+    /// ``versions``: the rest is a push's total minus them.
+    package mutating func addMedia(
+        pushID: String, media outcome: ReceiptMedia?, extensionMillis: Int64?, eventTime: Int64, appVersion: String?,
+        osVersion: String?
+    ) {
+        media[pushID, default: MediaOutcomes()].add(outcome, extensionMillis: extensionMillis)
+        mediaBuckets[MediaBucketKey(pushID: pushID, bucket: EventTime.bucket(ofMillis: eventTime)), default: MediaOutcomes()]
+            .add(outcome, extensionMillis: nil)
+        if let appVersion {
+            mediaVersions[MediaVersionKey(pushID: pushID, dimension: 0, version: appVersion), default: MediaOutcomes()]
+                .add(outcome, extensionMillis: extensionMillis)
+        }
+        if let osVersion {
+            mediaVersions[MediaVersionKey(pushID: pushID, dimension: 1, version: osVersion), default: MediaOutcomes()]
+                .add(outcome, extensionMillis: extensionMillis)
+        }
     }
 
     /// Times a unique display: into the histogram when `sent_at` is known, else into pending timing.

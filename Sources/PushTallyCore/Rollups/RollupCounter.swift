@@ -52,6 +52,10 @@ package struct RollupCounter {
             pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
             receivedAt: event.receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
             platform: event.platform, sentAt: sentAt)
+        guard event.kind == .display, !duplicate else { return }
+        accumulator.addMedia(
+            pushID: event.pushID, media: event.media, extensionMillis: event.extensionMillis, eventTime: event.eventTime,
+            appVersion: event.appVersion, osVersion: event.osVersion)
     }
 
     /// Moves a session's or conversion's credit from its stored attribution (if any) to the new one.

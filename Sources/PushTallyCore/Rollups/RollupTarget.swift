@@ -17,6 +17,13 @@ package enum RollupTarget: Sendable {
     /// row per bucket here instead of a row per push and bucket.
     package var time: String { self == .rollups ? "rollup_time" : "ledger_time" }
 
+    /// Unique displays by media outcome and extension time, per push.
+    package var media: String { self == .rollups ? "rollup_media" : "ledger_media" }
+    /// Unique displays by media outcome, per push and 15-minute bucket.
+    package var mediaBucket: String { self == .rollups ? "rollup_media_bucket" : "ledger_media_bucket" }
+    /// Unique displays by media outcome and extension time, per push and named app or OS version.
+    package var mediaVersion: String { self == .rollups ? "rollup_media_version" : "ledger_media_version" }
+
     /// Every table of the set, in one order: a rebuild pairs each rollup table with its ledger twin by position.
-    package var tables: [String] { [push, bucket, timing, pending, version, outcome, outcomeTime, time] }
+    package var tables: [String] { [push, bucket, timing, pending, version, outcome, outcomeTime, time, media, mediaBucket, mediaVersion] }
 }

@@ -68,6 +68,6 @@ package struct StoredEvent: Sendable, Hashable {
     /// counting needs.
     package static let countedColumns = """
         push_id, kind, action, received_at, event_time, duplicate, app_version, os_version, value_micros, currency, \
-        attribution, attributed_push, platform
+        attribution, attributed_push, platform, media, extension_ms
         """
 }

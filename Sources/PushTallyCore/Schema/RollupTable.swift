@@ -3,6 +3,9 @@
 /// so every write is an additive upsert, never a read-modify-write.
 package enum RollupTable: CaseIterable, Sendable {
     case push, bucket, time, version, pending, outcome, outcomeTime, timing
+    /// Unique displays by media outcome with their extension times, per push; per push and 15-minute bucket
+    /// (counts only); per push and named app or OS version (``MediaOutcomes``).
+    case media, mediaBucket, mediaVersion
 
     /// How a value column takes a new row's value when its key is already stored.
     package enum Merge: Sendable { case add, least, greatest }
@@ -25,6 +28,9 @@ package enum RollupTable: CaseIterable, Sendable {
         case .outcome: target.outcome
         case .outcomeTime: target.outcomeTime
         case .timing: target.timing
+        case .media: target.media
+        case .mediaBucket: target.mediaBucket
+        case .mediaVersion: target.mediaVersion
         }
     }
 
@@ -33,16 +39,18 @@ package enum RollupTable: CaseIterable, Sendable {
         let bucket = Column(name: "bucket", type: .integer)
         let kindAction = [Column(name: "kind", type: .integer), Column(name: "action", type: .text)]
         let measure = [Column(name: "measure", type: .integer), Column(name: "currency", type: .text)]
+        let version = [Column(name: "dimension", type: .integer), Column(name: "version", type: .text)]
         switch self {
         case .push: return [pushID] + kindAction
         case .bucket: return [pushID, bucket] + kindAction
         case .time: return [bucket] + kindAction
-        case .version:
-            return [pushID, Column(name: "dimension", type: .integer), Column(name: "version", type: .text)] + kindAction
+        case .version: return [pushID] + version + kindAction
         case .pending: return [pushID, Column(name: "clock", type: .integer), Column(name: "second", type: .integer)]
         case .outcome: return [pushID] + measure
         case .outcomeTime: return [bucket] + measure
-        case .timing: return [pushID]
+        case .timing, .media: return [pushID]
+        case .mediaBucket: return [pushID, bucket]
+        case .mediaVersion: return [pushID] + version
         }
     }
 
@@ -59,7 +67,16 @@ package enum RollupTable: CaseIterable, Sendable {
         case .pending: return [Column(name: "count", type: .integer)]
         case .outcome, .outcomeTime: return [Column(name: "count", type: .integer), Column(name: "value_micros", type: .integer)]
         case .timing: return TimingColumns.names.map { Column(name: $0, type: .integer, defaultsToZero: true) }
+        case .mediaBucket: return Self.mediaCounts
+        case .media, .mediaVersion: return Self.mediaCounts + Self.extensionTimes
         }
+    }
+
+    /// The media tables' counts (``MediaOutcomes/countColumns``), then their extension-time buckets
+    /// (``ExtensionTimeHistogram``): all zero by default, as an upsert names only the buckets it changes.
+    private static let mediaCounts = MediaOutcomes.countColumns.map { Column(name: $0, type: .integer, defaultsToZero: true) }
+    package static let extensionTimes = ExtensionTimeHistogram.columnNames.map {
+        Column(name: $0, type: .integer, defaultsToZero: true)
     }
 }
 

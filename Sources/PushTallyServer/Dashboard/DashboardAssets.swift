@@ -253,7 +253,7 @@ import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { funnelColumns, money, number, outcomeColumns, percent, seconds } from "./format.js";
+import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 import { loadVariants } from "./variants.js";
@@ -265,6 +265,8 @@ const pushColumns = [
   ...funnelColumns,
   ...outcomeColumns,
   { key: "time_to_display_p90", title: "p90 time to display", format: seconds },
+  { key: "rich_rate", title: "Rich rate", format: percent },
+  { key: "extension_ms_p90", title: "p90 extension time", format: milliseconds },
 ];
 
 // APNs kept only the later push of the same collapse id for a device offline meanwhile: shown when any push was.
@@ -288,6 +290,7 @@ export async function loadCampaign() {
     ...(row.targeted ? [{ label: "Targeted", value: row.targeted }] : []),
     { label: "Sent (APNs)", value: row.sent || 0 },
     { label: "Displayed", value: row.displayed_unique || 0, text: `${number(row.displayed_unique)} (${percent(row.display_rate)})` },
+    ...mediaBars(row),
     { label: "Opened", value: row.opened_unique || 0, second: true, text: `${number(row.opened_unique)} (${percent(row.open_rate)})` },
   ], { label: "Funnel" });
   outcomesChart(row);
@@ -305,6 +308,16 @@ export async function loadCampaign() {
   renderTable($("pushes-table"), superseded ? [...pushColumns, supersededColumn] : pushColumns, report.pushes,
     { sort: { key: "sent_at", dir: -1 } });
   await loadVariants();
+}
+
+// Of the displays whose push asked for media, those shown with it (the rich rate) and those the extension ran
+// out of time for; nothing when no display asked for media.
+function mediaBars(row) {
+  if (row.rich_rate === null || row.rich_rate === undefined) return [];
+  return [
+    { label: "With media", value: row.media_attached || 0, text: `${number(row.media_attached)} (${percent(row.rich_rate)} rich)` },
+    ...(row.media_timed_out ? [{ label: "Media timed out", value: row.media_timed_out, second: true }] : []),
+  ];
 }
 
 // Sessions and conversions credited to the campaign's pushes. Direct opens are sessions right after a tap,
@@ -336,12 +349,16 @@ const GROUP_KEY = "pushtally.columns";
 
 // Every column at once is far wider than a laptop's window: the campaign stays first, the rest come in groups
 // the marketer switches. Superseded pushes show only when a campaign has some, as most senders never set a
-// collapse id.
+// collapse id; rich media only when a campaign's displays asked for some.
 const groups = {
-  delivery: (superseded) => [
+  delivery: (superseded, media) => [
     { key: "sent", title: "Sent", format: number },
     { key: "displayed_unique", title: "Displayed", format: number },
     { key: "display_rate", title: "Display rate", format: percent },
+    ...(media ? [
+      { key: "rich_rate", title: "Rich rate", format: percent },
+      { key: "media_timed_out", title: "Media timed out", format: number },
+    ] : []),
     ...(superseded ? [{ key: "superseded_pushes", title: "Superseded pushes", format: number }] : []),
     { key: "unexplained_loss", title: "Unexplained loss", format: number },
     { key: "time_to_display_p50", title: "Median time to display", format: seconds },
@@ -390,7 +407,8 @@ function campaignColumn() {
 
 function drawTable() {
   const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
-  const columns = [campaignColumn(), ...groups[columnGroup()](superseded)];
+  const media = state.campaigns.some((row) => row.rich_rate !== null && row.rich_rate !== undefined);
+  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media)];
   renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
 }
 
@@ -619,6 +637,9 @@ export const lift = (value) => value === null || value === undefined ? "–"
 // Three decimals read as a probability; smaller than that says so rather than "0.000".
 export const pValue = (value) => value === null || value === undefined ? "–"
   : value < 0.001 ? "< 0.001" : value.toFixed(3);
+// Extension times: milliseconds under a second, else seconds with one decimal.
+export const milliseconds = (value) => value === null || value === undefined ? "–"
+  : value < 1000 ? `${value} ms` : `${(value / 1000).toFixed(1)} s`;
 export const seconds = (value) => {
   if (value === null || value === undefined) return "–";
   if (value < 120) return `${value} s`;
@@ -880,7 +901,7 @@ export function showHeadline() {
 import { api } from "./api.js";
 import { $ } from "./dom.js";
 import { campaignFilter, filters } from "./filters.js";
-import { number, percent } from "./format.js";
+import { milliseconds, number, percent } from "./format.js";
 import { renderTable } from "./table.js";
 
 const versionColumns = [
@@ -889,6 +910,10 @@ const versionColumns = [
   { key: "opens", title: "Opens", format: number },
   { key: "receipt_share", title: "Share of receipts", format: percent },
   { key: "open_share", title: "Share of opens", format: percent },
+  // A release whose media times out stands out here, beside one whose extension does not post.
+  { key: "rich_rate", title: "Rich rate", format: percent },
+  { key: "media_timed_out", title: "Media timed out", format: number },
+  { key: "extension_ms_p90", title: "p90 extension time", format: milliseconds },
   { key: "flagged", title: "Extension", format: (value) => value ? "⚠ not posting?" : "ok" },
 ];
 

@@ -25,7 +25,9 @@ public struct VersionsReportKind: ReportKind {
     }
 
     public func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable {
-        ReceiptHealthReport.table(try await reader.versionCounts(request.filter, dimension: dimension), dimension: dimension)
+        ReceiptHealthReport.table(
+            try await reader.versionCounts(request.filter, dimension: dimension),
+            media: try await reader.versionMedia(request.filter, dimension: dimension), dimension: dimension)
     }
 }
 

@@ -8,6 +8,9 @@ public protocol ReportReader: Sendable {
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount]
     /// Receipts and actions per app or OS version over the pushes `filter` selects.
     func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount]
+    /// Unique displays by media outcome and extension time per app or OS version over the pushes `filter`
+    /// selects; `""` holds the displays that named no version.
+    func versionMedia(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [String: MediaOutcomes]
     /// Sessions and conversions whose event time falls in `[fromMillis, toMillis)` (to 15-minute buckets),
     /// by credit, unattributed included.
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import PushTallySQLite
+import PushTallyTestSupport
+import Testing
+
+@testable import PushTallyCore
+
+/// Media outcomes and extension times in the rollups on each store: they equal a recount of the stored
+/// receipts (through retries, pruning and rebuilds), and the migration that adds them fills them from what a
+/// database already holds.
+@Suite struct MediaRollupTests {
+    /// A cutoff past every event stored so far: a prune before it takes them all.
+    static var afterNow: Int64 { Int64(Date().timeIntervalSince1970 * 1000) + 60_000 }
+
+    /// The unique displays' media per push, and per named app and OS version, recounted from raw events.
+    struct Recount: Equatable {
+        var pushes: [String: MediaOutcomes] = [:]
+        var versions: [VersionDimension: [String: MediaOutcomes]] = [:]
+
+        mutating func add(pushID: String, media: ReceiptMedia?, millis: Int64?, app: String?, os: String?) {
+            pushes[pushID, default: MediaOutcomes()].add(media, extensionMillis: millis)
+            for (dimension, version) in [(VersionDimension.appVersion, app), (.osVersion, os)] {
+                versions[dimension, default: [:]][version ?? "", default: MediaOutcomes()].add(media, extensionMillis: millis)
+            }
+        }
+    }
+
+    static func recount(_ store: any TestStore) async throws -> Recount {
+        var recount = Recount()
+        for row in try await store.textRows(
+            "SELECT push_id, media, extension_ms, app_version, os_version, duplicate FROM events WHERE kind = 0")
+        where row[5] == "0" {
+            recount.add(
+                pushID: row[0]!, media: row[1].flatMap(ReceiptMedia.init(rawValue:)), millis: row[2].flatMap { Int64($0) },
+                app: row[3], os: row[4])
+        }
+        return recount
+    }
+
+    /// What the reports read: each push's media, and each version's.
+    static func read(_ store: any TestStore) async throws -> Recount {
+        var read = Recount()
+        for push in try await store.pushFigures() where !push.funnel.media.isEmpty { read.pushes[push.pushID] = push.funnel.media }
+        for dimension in VersionDimension.allCases {
+            read.versions[dimension] = try await store.versionMedia(ReportFilter(), dimension: dimension)
+        }
+        return read
+    }
+
+    /// A stream of displays with every outcome, unknown ones, retries that say something else, and taps.
+    static func stream(seed: UInt64, prefix: String) -> [IncomingEvent] {
+        var rng = SplitMix64(state: seed)
+        var events: [IncomingEvent] = []
+        for index in 0..<300 {
+            var event = IncomingEvent(
+                pushID: "p\(Int.random(in: 0..<4, using: &rng))", kind: .display,
+                receiptID: "\(prefix)\(Int.random(in: 0..<240, using: &rng))", deviceTimeMillis: nil,
+                appVersion: ["3.0", "3.1", nil].randomElement(using: &rng)!, osVersion: ["18.0", nil].randomElement(using: &rng)!)
+            event.media = [.attached, .failed, .timedOut, ReceiptMedia.none, nil].randomElement(using: &rng)!
+            event.extensionMillis = Bool.random(using: &rng) ? Int64.random(in: 0...ExtensionTime.maximumMillis, using: &rng) : nil
+            if index % 7 == 0 {
+                event.kind = .action
+                event.action = "open"
+            }
+            events.append(event)
+        }
+        return events
+    }
+
+    @Test(arguments: StoreKind.allCases) func reportsEqualARecountThroughRetriesPruningAndRebuilds(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let events = Self.stream(seed: 5, prefix: "r")
+            for chunk in stride(from: 0, to: events.count, by: 40) {
+                _ = try await store.ingest(Array(events[chunk..<min(chunk + 40, events.count)]))
+            }
+            let expected = try await Self.recount(store)
+            #expect(try await store.integers("SELECT count(*) FROM events WHERE duplicate = \(kind == .sqlite ? "1" : "true")") != [0])
+            #expect(expected.pushes.values.contains { $0.unknown > 0 && $0.none > 0 && $0.timedOut > 0 })
+            #expect(try await Self.read(store) == expected)
+            let buckets = try await store.integers("SELECT CAST(SUM(media_attached + media_failed + media_timed_out + media_none + media_unknown) AS BIGINT) FROM rollup_media_bucket")
+            #expect(buckets == [expected.pushes.values.reduce(0) { $0 + $1.counts.reduce(0, +) }])
+
+            // Pruned receipts live on in the ledger; a rebuild is ledger + raw events.
+            #expect(try await store.prune(receivedBefore: Self.afterNow, batchSize: 70) == events.count)
+            #expect(try await Self.read(store) == expected)
+            try await store.rebuildRollups()
+            #expect(try await Self.read(store) == expected)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aRetriedReceiptCountsOnceAndASilentOneIsUnknown(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            func display(_ receipt: String, _ media: ReceiptMedia?, _ millis: Int64?) -> IncomingEvent {
+                var event = IncomingEvent(pushID: "p1", kind: .display, receiptID: receipt)
+                (event.media, event.extensionMillis) = (media, millis)
+                return event
+            }
+            _ = try await store.ingest([display("a", .attached, 900), display("a", .timedOut, 30_000), display("b", nil, nil)])
+            _ = try await store.ingest([display("a", .failed, 100), display("c", ReceiptMedia.none, 20)])
+            let media = try #require(try await store.pushFigures().first?.funnel.media)
+            #expect(media.counts == [1, 0, 0, 1, 1])
+            #expect(media.richRate == 1 && media.extensionTime.total == 2)
+        }
+    }
+
+    /// A database from before the media rollups: its pruned displays count as unknown (their media is
+    /// gone), its stored ones by what they said, and a rebuild agrees.
+    @Test(arguments: StoreKind.allCases) func theMigrationFillsTheMediaRollups(kind: StoreKind) async throws {
+        try await withTestPostgresOrSQLite(kind) { open in
+            let first = try await open(ActionIDs.defaultBound)
+            let old = Self.stream(seed: 8, prefix: "old")
+            _ = try await first.ingest(old)
+            let prunedUnique = try await Self.recount(first)
+            #expect(try await first.prune(receivedBefore: Self.afterNow, batchSize: MaintenancePlan.batchSize) == old.count)
+            _ = try await first.ingest(Self.stream(seed: 9, prefix: "new"))
+            var expected = try await Self.recount(first)
+            for (pushID, media) in prunedUnique.pushes { expected.pushes[pushID, default: MediaOutcomes()].unknown += media.counts.reduce(0, +) }
+            for (dimension, versions) in prunedUnique.versions {
+                for (version, media) in versions {
+                    expected.versions[dimension, default: [:]][version, default: MediaOutcomes()].unknown += media.counts.reduce(0, +)
+                }
+            }
+            // Back to the schema before the media rollups.
+            let tables = RollupTarget.rollups.tables.suffix(3) + RollupTarget.ledger.tables.suffix(3)
+            #expect(tables.allSatisfy { $0.contains("media") })
+            switch kind {
+            case .postgres:
+                _ = try await first.textRows("DROP TABLE \(tables.joined(separator: ", "))")
+                _ = try await first.textRows("DELETE FROM pushtally_migrations WHERE version = 11")
+                await first.shutdown()
+            case .sqlite:
+                let path = try #require((first as? SQLiteStore)?.path)
+                await first.shutdown()
+                let queue = try DatabaseQueue(path: path)
+                try await queue.write { db in
+                    for table in tables { try db.execute(sql: "DROP TABLE \(table)") }
+                    try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v13-media-rollups'")
+                }
+                try queue.close()
+            }
+            let migrated = try await open(ActionIDs.defaultBound)
+            defer { migrated.closeInBackground() }
+            #expect(try await Self.read(migrated) == expected)
+            try await migrated.rebuildRollups()
+            #expect(try await Self.read(migrated) == expected)
+        }
+    }
+}
