@@ -23,6 +23,8 @@ enum PostgresSchema {
         (8, "v8-ingest-guard", IngestGuardSchema.version8),
         (9, "v9-action-ids", [ActionIDTable.create]),
         (10, "v10-media-permission", EventColumns.mediaAndPermission.map(sql.addEventColumn)),
+        // Devices by their latest notification setting (AudienceTable), filled from the raw sessions kept.
+        (12, "v12-audience", sql.audienceMigration),
     ]
 
     /// The series over every push (`RollupTarget.time`), filled from the bucket rollups it sums. The live

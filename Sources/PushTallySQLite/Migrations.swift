@@ -99,6 +99,10 @@ package enum Migrations {
         migrator.registerMigration("v12-media-permission") { db in
             for column in EventColumns.mediaAndPermission { try db.execute(sql: sql.addEventColumn(column)) }
         }
+        migrator.registerMigration("v14-audience") { db in
+            // Devices by their latest notification setting (AudienceTable), filled from the raw sessions kept.
+            for statement in sql.audienceMigration { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -116,6 +116,7 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
     }
 
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
+    func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount] { [] }
 }
 
 @Suite struct AlertEvaluatorTests {

@@ -114,4 +114,5 @@ final class FakeReader: ReportReader, @unchecked Sendable {
 
     func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] { [] }
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
+    func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount] { [] }
 }
