@@ -10,7 +10,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import chromium, sign_in, table, wait
+from browser_support import apply_day_range, chromium, sign_in, table, wait
 
 
 def card(driver):
@@ -28,11 +28,7 @@ def main(base, token):
         sign_in(driver, base, token)
         wait("the audience table", lambda: table(driver, "audience-table"))
         seen = card(driver)
-        for field in ("from", "to"):
-            element = driver.find_element(By.ID, field)
-            element.send_keys("01022020")
-            wait(f"the {field} date", lambda: element.get_attribute("value") == "2020-01-02")
-        driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        apply_day_range(driver)
         wait("the empty audience state", lambda: driver.find_element(By.ID, "audience-empty").is_displayed())
         empty_range = card(driver)
     finally:
