@@ -5,29 +5,40 @@ extension PushTallyClient {
     /// (`sceneDidBecomeActive(_:)`, `applicationDidBecomeActive(_:)`, or `scenePhase` turning `.active`).
     ///
     /// The session goes through the same durable outbox as receipts, to `POST /v1/sessions`, with the install
-    /// id (`device_id`), `ts`, `app` (`Configuration.app`, the bundle identifier by default) and `app_version`.
+    /// id (`device_id`), `ts`, `app` (`Configuration.app`, the bundle identifier by default), `app_version`
+    /// and the notification setting given (`notification_permission`), which the collector's audience report
+    /// counts devices by.
     /// Like the other `record` calls it then sends what is queued, so it also delivers what the extension
     /// left behind.
     ///
     /// ```swift
     /// func sceneDidBecomeActive(_ scene: UIScene) {
-    ///     Task { await client.recordSession() }
+    ///     Task {
+    ///         let settings = await UNUserNotificationCenter.current().notificationSettings()
+    ///         await client.recordSession(notificationPermission: NotificationPermission(settings.authorizationStatus))
+    ///     }
     /// }
     /// ```
+    ///
+    /// On Apple platforms ``recordSessionWithCurrentPermission(id:deadline:)`` reads the setting itself.
     ///
     /// - Parameters:
     ///   - id: the session's id, new by default. The collector counts one session per install and id, so
     ///     the outbox's retries never add sessions; pass your own to tie the session to one you already track.
     ///     An id the collector would refuse (empty, over 128 bytes, or with control characters) records
     ///     nothing (`recorded` is false).
+    ///   - notificationPermission: the app's notification setting now; `nil` (the default) sends none, and
+    ///     the collector counts the device as unknown unless another of its sessions said.
     ///   - deadline: when to stop sending; what is not sent by then stays queued.
     @discardableResult
-    public func recordSession(id: String = UUID().uuidString, deadline: Date = .distantFuture) async -> DeliveryReport {
+    public func recordSession(
+        id: String = UUID().uuidString, notificationPermission: NotificationPermission? = nil, deadline: Date = .distantFuture
+    ) async -> DeliveryReport {
         guard FieldRules.isText(id, limit: FieldRules.maxSessionIDBytes) else { return await flush(deadline: deadline) }
         let now = Date()
         let session = SessionEvent(
             device_id: installID, session_id: id, ts: now.timeIntervalSince1970, app: configuration.app,
-            app_version: configuration.appVersion)
+            app_version: configuration.appVersion, notification_permission: notificationPermission?.rawValue)
         return await enqueue(.session(session), now: now, deadline: deadline)
     }
 

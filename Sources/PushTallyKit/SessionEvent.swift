@@ -10,4 +10,7 @@ struct SessionEvent: Codable, Equatable, Sendable {
     /// The bundle identifier, or whatever `Configuration.app` says.
     var app: String?
     var app_version: String?
+    /// The app's notification setting when the session started (``NotificationPermission``); left out when
+    /// the app did not say, and of sessions queued by an older Kit.
+    var notification_permission: String?
 }

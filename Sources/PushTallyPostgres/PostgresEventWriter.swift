@@ -55,7 +55,8 @@ enum PostgresEventWriter {
             plan.touches, events: counted, windows: attributionWindows, counter: &counter, on: connection, logger: logger)
         let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
         let outboxRows = try await PostgresOutbox.parts(plan, subscriptions: subscriptions, on: connection, logger: logger)
-        for query in SQLBuilder.combined(outboxRows + rawRows(counted, credits: credits) + rollups) {
+        let audience = PostgresAudience.part(plan.audience)
+        for query in SQLBuilder.combined(outboxRows + rawRows(counted, credits: credits) + rollups + [audience]) {
             try await connection.run(query, logger: logger)
         }
         return plan.duplicates

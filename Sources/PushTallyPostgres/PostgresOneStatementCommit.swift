@@ -43,7 +43,10 @@ enum PostgresOneStatementCommit {
                 let statement = ReceiptCommitStatement(receipts: counted, rollups: counter.accumulator, shard: shard, guarding: guarding)
                 for try await _ in try await connection.execute(statement, logger: logger) {}
             } else {
-                guard let query = builtStatement(counted, rollups: counter.accumulator, shard: shard, guarding: guarding) else { return nil }
+                guard
+                    let query = builtStatement(
+                        counted, rollups: counter.accumulator, audience: plan.audience, shard: shard, guarding: guarding)
+                else { return nil }
                 try await connection.run(query, logger: logger)
             }
         } catch let error as PSQLError where error.code == .server && error.serverInfo?[.sqlState] == IngestGuardSchema.missState {
@@ -58,10 +61,11 @@ enum PostgresOneStatementCommit {
     /// The statement built for these events (sessions and conversions among them, which the prepared
     /// receipt statement has no columns for), `nil` when its bindings do not fit in one statement.
     private static func builtStatement(
-        _ counted: [(StoredEvent, Bool)], rollups: RollupAccumulator, shard: Int64, guarding: ReceiptCommitStatement.Guard
+        _ counted: [(StoredEvent, Bool)], rollups: RollupAccumulator, audience: [AudienceRow], shard: Int64,
+        guarding: ReceiptCommitStatement.Guard
     ) -> PostgresQuery? {
         let parts = PostgresEventWriter.rawRows(counted, credits: [:])
-            + PostgresRollupWriter.parts(rollups, to: .rollups, shard: shard)
+            + PostgresRollupWriter.parts(rollups, to: .rollups, shard: shard) + [PostgresAudience.part(audience)]
         return SQLBuilder.guarded(parts) { sql in
             let arguments = [
                 sql.bind(guarding.lockPushes) + "::text[]", sql.bind(guarding.lockDevices) + "::text[]", sql.bind(guarding.perDevice),

@@ -24,6 +24,8 @@ enum PostgresSchema {
         (9, "v9-action-ids", [ActionIDTable.create]),
         (10, "v10-media-permission", EventColumns.mediaAndPermission.map(sql.addEventColumn)),
         (11, "v11-media-rollups", MediaRollupSchema.statements(dialect: .postgres)),
+        // Devices by their latest notification setting (AudienceTable), filled from the raw sessions kept.
+        (12, "v12-audience", sql.audienceMigration),
         (13, "v13-platform-dimension", sql.platformBackfill),
     ]
 

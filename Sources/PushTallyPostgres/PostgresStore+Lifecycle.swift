@@ -15,7 +15,7 @@ extension PostgresStore: StoreMaintenance {
         return try await foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
     }
 
-    /// Deletes every raw event of one device (by its keyed hash) and its dedupe keys; counts stay.
+    /// Deletes every raw event of one device (by its keyed hash), its dedupe keys and its audience rows; counts stay.
     @discardableResult
     public func forget(deviceID: String) async throws -> Int {
         guard let deviceHasher else { throw StoreError.misconfigured("forget needs the device secret (--device-secret)") }
@@ -23,6 +23,7 @@ extension PostgresStore: StoreMaintenance {
         let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: MaintenancePlan.batchSize)
         let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
         try await query("DELETE FROM dedupe WHERE right(key, \(Int32(suffix.count))) = \(suffix)")
+        try await query(PostgresQuery(unsafeSQL: SQLDialect.postgres.forgetAudience(placeholder: "$1"), binds: binds(hashed)))
         return forgotten
     }
 

@@ -15,7 +15,7 @@ public struct StoreMigration: Sendable {
         "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time",
         "rollup_media", "rollup_media_bucket", "rollup_media_version", "ledger_media", "ledger_media_bucket",
         "ledger_media_version", "events",
-        "webhooks", "alerts", "action_ids",
+        "webhooks", "alerts", "action_ids", "rollup_audience",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.
@@ -133,6 +133,10 @@ public struct StoreMigration: Sendable {
             != target.outcomeTotals(fromMillis: nil, toMillis: nil)
         {
             mismatches.append("outcome totals (attribution report)")
+        }
+        let everything = AudienceQuery(grouping: .day, fromMillis: nil, toMillis: nil)
+        if asSet(try await source.audienceCounts(everything)) != asSet(try await target.audienceCounts(everything)) {
+            mismatches.append("audience (audience report)")
         }
         let rawEvents = try await source.rawEventCount()
         if try await target.rawEventCount() != rawEvents { mismatches.append("raw event count") }

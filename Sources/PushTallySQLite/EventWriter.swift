@@ -42,6 +42,7 @@ enum EventWriter {
         }
         try SQLiteAttribution.attribute(plan.touches, windows: attributionWindows, counter: &rollups, in: db)
         try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
+        try SQLiteAudience.write(plan.audience, in: db)
         if let rows { try SQLiteOutbox.store(plan, rows: rows.first...rows.last, at: receivedAt, in: db) }
         var offset = 0
         let flags = batches.map { batch in

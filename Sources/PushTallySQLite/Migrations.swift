@@ -103,6 +103,10 @@ package enum Migrations {
             // Unique displays by media outcome and extension time, filled from the ledger and the stored events.
             for statement in MediaRollupSchema.statements(dialect: .sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v14-audience") { db in
+            // Devices by their latest notification setting (AudienceTable), filled from the raw sessions kept.
+            for statement in sql.audienceMigration { try db.execute(sql: statement) }
+        }
         migrator.registerMigration("v15-platform-dimension") { db in
             for statement in sql.platformBackfill { try db.execute(sql: statement) }
         }

@@ -63,6 +63,7 @@ extension SQLiteStore {
             }
             try SQLiteAttribution.attribute(plan.touches, windows: windows, counter: &counter, in: db)
             try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+            try SQLiteAudience.write(plan.audience, in: db)
             return added.count
         }
     }

@@ -13,8 +13,8 @@ extension SQLiteStore: StoreMaintenance, FileStore {
         return try await foldIntoLedger(where: "received_at < ?", arguments: [cutoffMillis], batchSize: batchSize)
     }
 
-    /// Deletes every raw event of one device (by its keyed hash), folding their counts into the ledger.
-    /// Rollup counts stay: they are aggregates that no longer name the device.
+    /// Deletes every raw event of one device (by its keyed hash), folding their counts into the ledger, and
+    /// its audience rows. Rollup counts stay: they are aggregates that no longer name the device.
     @discardableResult
     public func forget(deviceID: String) async throws -> Int {
         let hashed = deviceHasher.hash(deviceID)
@@ -23,6 +23,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
         let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
         try await write { db in
             try db.execute(sql: "DELETE FROM dedupe WHERE substr(key, -?) = ?", arguments: [suffix.count, suffix])
+            try db.execute(sql: SQLDialect.sqlite.forgetAudience(placeholder: "?"), arguments: [hashed])
         }
         return forgotten
     }

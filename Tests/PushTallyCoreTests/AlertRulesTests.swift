@@ -117,6 +117,7 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
     func versionMedia(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [String: MediaOutcomes] { [:] }
 
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
+    func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount] { [] }
 }
 
 @Suite struct AlertEvaluatorTests {

@@ -13,7 +13,9 @@ import Testing
             "campaign": "a+b & c", "push_id": "p 1", "by": "push_type", "orphan": "false", "bucket": "hour",
             "tz": "Asia/Kolkata", "dimension": "os_version", "control": "B",
         ]
-        return FormBody.encode(report.parameters.compactMap { name in values[name].map { (name, $0) } })
+        // `by` is each report's own: a send attribute for campaigns, a grouping for the audience.
+        let own = report == .audience ? ["by": "app_version"] : [:]
+        return FormBody.encode(report.parameters.compactMap { name in (own[name] ?? values[name]).map { (name, $0) } })
     }
 
     @Test(arguments: ReportKinds.all)

@@ -63,6 +63,31 @@ func storedDuplicateFlags(_ databasePath: String) throws -> [Bool] {
         #expect((rows[2]["receipt_id"] as String?).flatMap(UUID.init(uuidString:)) != nil)  // the id the client made up
     }
 
+    /// `recordSession(notificationPermission:)` posts the setting under the collector's names, and the
+    /// collector stores it; a session without one sends none.
+    @Test func aSessionCarriesTheNotificationSetting() async throws {
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try await server.start()
+        let store = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: store) }
+        let client = try recordingClient(store, endpoint: server.baseURL, .forward(losingFirst: 0))
+        let settings: [PushTallyKit.NotificationPermission?] = PushTallyKit.NotificationPermission.allCases + [nil]
+        for setting in settings {
+            let report = await client.recordSession(notificationPermission: setting)
+            #expect(report.recorded && report.sent == 1 && report.rejected == 0)
+        }
+        #expect(try await server.stop() == 0)
+        let names: [String?] = ["authorized", "provisional", "ephemeral", "denied", "not_determined", nil]
+        let posted = try RecordingURLProtocol.exchanges(for: server.baseURL).map { try #require(try $0.objects().first) }
+        #expect(posted.map { $0["notification_permission"] as? String } == names)
+        #expect(posted.last?.keys.contains("notification_permission") == false)
+        let stored = try await DatabaseQueue(path: server.databasePath).read { db in
+            try String?.fetchAll(db, sql: "SELECT notification_permission FROM events WHERE kind = 2 ORDER BY rowid")
+        }
+        #expect(stored == names)
+    }
+
     @Test func aSessionRetriedAfterALostAnswerCountsOnce() async throws {
         try await retriedAfterALostAnswerCountsOnce(route: "/v1/sessions") { await $0.recordSession() }
     }

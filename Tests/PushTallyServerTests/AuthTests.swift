@@ -20,6 +20,7 @@ import Testing
         (.get, "/v1/reports/timeseries", nil, .read),
         (.get, "/v1/reports/versions", nil, .read),
         (.get, "/v1/reports/attribution", nil, .read),
+        (.get, "/v1/reports/audience", nil, .read),
         (.get, "/v1/reports/campaigns/c/variants", nil, .read),
         // A public address literal: no DNS, and allowed without --allow-private-webhooks.
         (.post, "/v1/webhooks", #"{"url":"http://93.184.216.34/hook","events":["push.registered"]}"#, .admin),

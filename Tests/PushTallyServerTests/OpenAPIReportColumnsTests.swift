@@ -31,6 +31,9 @@ import Testing
         ("PushRow", PushReport.table([], maturity: Maturity(nowMillis: 0))),
         ("AttributionRow", AttributionReport.table(Outcomes())),
         ("VariantRow", VariantReport.table(campaign: "c", rows: [], control: nil, withoutVariant: 0)),
+        ("AudienceRow", AudienceReport.table([], grouping: nil)),
+        ("AudienceRow", AudienceReport.table([], grouping: .day)),
+        ("AudienceRow", AudienceReport.table([], grouping: .appVersion)),
     ])
     func documentedRowsMatchTheRenderedOnes(_ schema: String, _ table: ReportTable) throws {
         let documented = try Self.schema(schema)

@@ -23,6 +23,8 @@ import Testing
             (["timeseries", "--bucket", ""], "bucket must be one of hour, day, not "),
             (["timeseries", "--tz", "Nowhere/Land"], "Nowhere/Land"),
             (["campaigns", "--by", "region"], "by must be one of priority, push_type, platform, not region"),
+            (["audience", "--by", "priority"], "by must be one of day, app, app_version, not priority"),
+            (["audience", "--environment", "sandbox"], "the audience report takes no parameter environment"),
             (["versions", "--dimension", ""], "dimension must be one of app_version, os_version, platform, not "),
             (["attribution", "--app", "com.example"], "the attribution report takes no parameter app"),
         ]

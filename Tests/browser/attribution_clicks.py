@@ -13,7 +13,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 
-from browser_support import campaign_row, chromium, show_group, sign_in, table, wait
+from browser_support import apply_day_range, campaign_row, chromium, show_group, sign_in, table, wait
 
 
 def panel(driver):
@@ -50,11 +50,7 @@ def main(base, token, campaign):
         }
 
         # A range long before anything was sent: typed as a person types a date, then applied.
-        for field in ("from", "to"):
-            element = driver.find_element(By.ID, field)
-            element.send_keys("01022020")
-            wait(f"the {field} date", lambda: element.get_attribute("value") == "2020-01-02")
-        driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        apply_day_range(driver)
         wait("the empty attribution state", lambda: driver.find_element(By.ID, "attribution-empty").is_displayed())
         empty_range = panel(driver)
     finally:

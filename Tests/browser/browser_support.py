@@ -39,6 +39,15 @@ def sign_in(driver, base, token):
     wait("the page to load", lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-loaded") == "true")
 
 
+def apply_day_range(driver, typed="01022020", shown="2020-01-02"):
+    """Types one day into both date fields as a person types a date (month, day, year), then applies them."""
+    for field in ("from", "to"):
+        element = driver.find_element(By.ID, field)
+        element.send_keys(typed)
+        wait(f"the {field} date", lambda: element.get_attribute("value") == shown)
+    driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+
+
 def table(driver, table_id):
     """The table's rows as {header: cell}, headers without the sort arrows."""
     headers = [cell.text.rstrip(" ▲▼") for cell in driver.find_elements(By.CSS_SELECTOR, f"#{table_id} thead th")]

@@ -2,6 +2,7 @@
 // views, and wires the page's controls; each view lives in its own module.
 import { loadAlerts } from "./alerts.js";
 import { loadAttribution } from "./attribution.js";
+import { loadAudience } from "./audience.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { columnGroup, loadCampaigns, showColumnGroup } from "./campaigns.js";
@@ -33,7 +34,7 @@ async function refresh() {
   try {
     await loadCampaigns(selectCampaign, campaignHref);
     showHeadline();
-    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadAudience(), loadSeries(), loadVersions()]);
     if (current !== generation) return;
     setStatus("");
     document.body.dataset.loaded = "true";

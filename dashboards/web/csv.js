@@ -14,6 +14,7 @@ export async function downloadCSV(report) {
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
+    audience: ["/v1/reports/audience", filters()],
     variants: [variantsPath(), variantsParams()],
   };
   try {

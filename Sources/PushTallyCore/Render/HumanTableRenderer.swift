@@ -67,7 +67,14 @@ public enum HumanTableRenderer {
         KeyColumn(name: "receipts", label: "receipts"), KeyColumn(name: "opens", label: "opens"),
         KeyColumn(name: "receipt_share", label: "receipt share"), KeyColumn(name: "open_share", label: "open share"),
         KeyColumn(name: "flagged", label: "flagged"),
-    ]
+    ] + audienceColumns
+
+    /// The audience report's columns, its group's key first.
+    private static let audienceColumns = [
+        ("day", "day"), ("app", "app"), ("app_version", "app version"), ("devices", "devices"),
+        ("authorized", "authorized"), ("provisional", "provisional"), ("ephemeral", "ephemeral"), ("denied", "denied"),
+        ("not_determined", "not determined"), ("unknown", "unknown"), ("opt_in_rate", "opt-in rate"),
+    ].map { KeyColumn(name: $0.0, label: $0.1, only: "audience") }
 
     public static func render(_ table: ReportTable, style: HumanTableStyle) -> String {
         let shape = table.rows.first ?? table.template

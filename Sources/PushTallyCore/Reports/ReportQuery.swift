@@ -24,6 +24,8 @@ public struct ReportQuery: Sendable, Equatable {
     public var control: String?
     /// Campaigns: split rows by this send attribute.
     public var by: ReportGrouping?
+    /// Audience: a row per day, app or app version (the audience report's own values of `by`).
+    public var audienceBy: AudienceGrouping?
 
     public init() {}
 
@@ -43,11 +45,11 @@ public struct ReportQuery: Sendable, Equatable {
                 throw FieldError("repeated_parameter", "\(name) is given more than once; give it once", field: name)
             }
             guard !value.isEmpty || !emptyIsAbsent else { continue }
-            try set(name, value)
+            try set(name, value, report: report)
         }
     }
 
-    private mutating func set(_ name: String, _ value: String) throws(FieldError) {
+    private mutating func set(_ name: String, _ value: String, report: ReportDeclaration) throws(FieldError) {
         switch name {
         case "from": filter.fromMillis = try Timestamp.millis(from: .string(value), field: name)
         case "to": filter.toMillis = try Timestamp.millis(from: .string(value), field: name)
@@ -66,6 +68,7 @@ public struct ReportQuery: Sendable, Equatable {
             timeZone = value
         case "dimension": dimension = try Self.dimension(value)
         case "control": control = value
+        case "by" where report == .audience: audienceBy = try Self.oneOf(AudienceGrouping.self, value, name: name)
         case "by": by = try Self.grouping(value)
         default: break
         }

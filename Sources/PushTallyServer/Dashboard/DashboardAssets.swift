@@ -105,6 +105,7 @@ export async function api(path, params = {}, format = "json") {
 // views, and wires the page's controls; each view lives in its own module.
 import { loadAlerts } from "./alerts.js";
 import { loadAttribution } from "./attribution.js";
+import { loadAudience } from "./audience.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { columnGroup, loadCampaigns, showColumnGroup } from "./campaigns.js";
@@ -136,7 +137,7 @@ async function refresh() {
   try {
     await loadCampaigns(selectCampaign, campaignHref);
     showHeadline();
-    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadAudience(), loadSeries(), loadVersions()]);
     if (current !== generation) return;
     setStatus("");
     document.body.dataset.loaded = "true";
@@ -242,6 +243,46 @@ export async function loadAttribution() {
   $("attribution-value").textContent = money(totals.conversion_value);
   $("attribution-unattributed-value").textContent = money(totals.unattributed_conversion_value);
   $("attribution-empty").hidden = Boolean(totals.sessions || totals.conversions || totals.unattributed_conversions);
+}
+"""####
+        ),
+        "audience.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// Who can see a push at all, over the date range: devices with a session by their latest notification setting
+// and the opt-in rate (GET /v1/reports/audience, by event time). Sessions name no campaign, so picking one
+// leaves it as is.
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { filters } from "./filters.js";
+import { number, percent } from "./format.js";
+
+const settings = [
+  { key: "authorized", title: "Authorized" },
+  { key: "provisional", title: "Provisional" },
+  { key: "ephemeral", title: "Ephemeral" },
+  { key: "denied", title: "Denied" },
+  { key: "not_determined", title: "Not asked yet" },
+  { key: "unknown", title: "Unknown (the app did not say)" },
+];
+
+export async function loadAudience() {
+  const report = await api("/v1/reports/audience", filters());
+  const row = report.audience[0] || {};
+  $("audience-opt-in").textContent = percent(row.opt_in_rate);
+  $("audience-devices").textContent = number(row.devices);
+  // Shares of the devices whose setting is known, as the opt-in rate is; unknown ones of all devices.
+  const known = (row.devices || 0) - (row.unknown || 0);
+  const share = (key) => {
+    const whole = key === "unknown" ? row.devices : known;
+    return whole > 0 ? percent((row[key] || 0) / whole) : "–";
+  };
+  $("audience-table").replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Setting"), el("th", { scope: "col" }, "Devices"),
+      el("th", { scope: "col" }, "Share"))),
+    el("tbody", {}, ...settings.map((setting) => el("tr", { "data-setting": setting.key },
+      el("th", { scope: "row" }, setting.title), el("td", {}, number(row[setting.key])), el("td", {}, share(setting.key))))));
+  $("audience-empty").hidden = Boolean(row.devices);
 }
 """####
         ),
@@ -519,6 +560,7 @@ export async function downloadCSV(report) {
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
+    audience: ["/v1/reports/audience", filters()],
     variants: [variantsPath(), variantsParams()],
   };
   try {
@@ -861,6 +903,23 @@ export function showHeadline() {
           <dt>Conversion value credited to pushes</dt><dd id="attribution-value"></dd>
           <dt>Unattributed conversion value</dt><dd id="attribution-unattributed-value"></dd>
         </dl>
+      </section>
+
+      <section aria-labelledby="audience-title">
+        <div class="section-head">
+          <h2 id="audience-title">Audience</h2>
+          <button type="button" class="csv" data-report="audience">Download CSV</button>
+        </div>
+        <p class="help">Devices with an app session in the date range, every app, by their latest notification
+          setting. The opt-in rate is the share of those whose setting is known that can show a push (authorized,
+          provisional or ephemeral).</p>
+        <p class="empty" id="audience-empty" hidden>No sessions in this range: does the app post to
+          <code>/v1/sessions</code> with <code>notification_permission</code> when it becomes active?</p>
+        <dl class="values">
+          <dt>Opt-in rate</dt><dd id="audience-opt-in"></dd>
+          <dt>Devices</dt><dd id="audience-devices"></dd>
+        </dl>
+        <div class="table-wrap" tabindex="0"><table id="audience-table"></table></div>
       </section>
 
       <section aria-labelledby="series-title">

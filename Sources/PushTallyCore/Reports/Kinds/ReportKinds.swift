@@ -10,6 +10,7 @@ public enum ReportKinds {
         VersionsReportKind.declaration,
         AttributionReportKind.declaration,
         VariantsReportKind.declaration,
+        AudienceReportKind.declaration,
     ]
 
     /// The report named `name` (a CLI subcommand, a refusal's wording).

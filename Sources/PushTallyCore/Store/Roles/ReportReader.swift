@@ -21,6 +21,9 @@ public protocol ReportReader: Sendable {
     /// The campaign list's rows (``CampaignListAssembly``): given ``supersededPushFigures(_:)`` whole, or summed
     /// straight from a store's rows (``summedCampaignRows(_:by:read:)``).
     func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow]
+    /// Devices with a session in the query's range by their latest notification setting, per group
+    /// (``SQLDialect/audienceQuery(_:placeholder:)`` over the audience rollup).
+    func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount]
 }
 
 extension ReportReader {
