@@ -69,7 +69,7 @@ public enum StoreFactory {
         }
     }
 
-    /// Opens a streaming standby of a PostgreSQL primary for report reads (``ReportReads``).
+    /// Opens a streaming standby of a PostgreSQL primary for report reads (``ReportReadRouter``).
     /// - Throws: ``StoreOpenError/replicaNeedsPostgres(_:)`` for a SQLite location, ``StoreError`` when the
     ///   standby holds no PushTally schema or a newer one, or the engine's error.
     public static func openReadReplica(_ location: StoreLocation, _ options: StoreOptions = StoreOptions()) async throws -> any ReadReplica {

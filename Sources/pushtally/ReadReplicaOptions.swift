@@ -67,15 +67,15 @@ struct ReadReplicaOptions: ParsableArguments {
     /// Where the CLI's reports read: the replica beside `source`'s database while it is current (sampled once
     /// now), else the database itself; `nil` without `--read-database`. Says on stderr when the replica is
     /// passed over, so a script's output stays the report alone.
-    func reads(for source: SourceOptions.Source, primary: DatabaseOptions) async throws -> ReportReads? {
+    func reads(for source: SourceOptions.Source, primary: DatabaseOptions) async throws -> ReportReadRouter? {
         guard location != nil else { return nil }
         guard case .database(let store) = source else { return nil }
         guard let replica = try await open(primary: primary) else { return nil }
-        let reads = ReportReads(primary: store, replica: replica, maxLagSeconds: try maxLagSeconds())
+        let reads = ReportReadRouter(primary: store, replica: replica, maxLagSeconds: try maxLagSeconds())
         let state = await reads.sample()
         if reads.currentSource.source == .primary {
             let why = state?.lagSeconds.map {
-                $0.isFinite ? "lags \(ReportReads.secondsText($0)) s, more than --max-read-lag" : "has lost its primary and replayed nothing yet"
+                $0.isFinite ? "lags \(ReportReadRouter.secondsText($0)) s, more than --max-read-lag" : "has lost its primary and replayed nothing yet"
             } ?? "does not answer"
             printError("reading from the primary: the replica at \(replica.location) \(why)")
         }

@@ -225,7 +225,7 @@ struct RateCommand: AsyncParsableCommand {
         }
     }
 
-    private func show(from source: SourceOptions.Source, reads: ReportReads?, filter: ReportFilter) async throws {
+    private func show(from source: SourceOptions.Source, reads: ReportReadRouter?, filter: ReportFilter) async throws {
         let request = ReportRequest(.campaigns, filter: filter)
         if format == .json {
             print(try await source.text(request, json: true, bom: false, reads: reads))

@@ -38,7 +38,7 @@ struct SourceOptions: ParsableArguments {
 extension SourceOptions.Source {
     /// The report's table: the rows the renderers and the terminal table draw from.
     /// - Parameter reads: a read replica beside the database (`--read-database`), if one was named.
-    func table(_ request: ReportRequest, reads: ReportReads? = nil) async throws -> ReportTable {
+    func table(_ request: ReportRequest, reads: ReportReadRouter? = nil) async throws -> ReportTable {
         switch self {
         case .database(let store): try await Self.local(request, on: store, reads: reads)
         case .server(let client): try await Self.remote { try await client.report(request) }
@@ -46,7 +46,7 @@ extension SourceOptions.Source {
     }
 
     /// The report rendered as CSV or JSON, exactly as the HTTP API renders it.
-    func text(_ request: ReportRequest, json: Bool, bom: Bool, reads: ReportReads? = nil) async throws -> String {
+    func text(_ request: ReportRequest, json: Bool, bom: Bool, reads: ReportReadRouter? = nil) async throws -> String {
         switch self {
         case .database(let store):
             let table = try await Self.local(request, on: store, reads: reads)
@@ -61,7 +61,7 @@ extension SourceOptions.Source {
         if case .database(let store) = self { await store.shutdown() }
     }
 
-    private static func local(_ request: ReportRequest, on store: any ReportReader, reads: ReportReads?) async throws -> ReportTable {
+    private static func local(_ request: ReportRequest, on store: any ReportReader, reads: ReportReadRouter?) async throws -> ReportTable {
         do {
             guard let reads else { return try await store.report(request) }
             return try await reads.read { reader in try await reader.report(request) }.value

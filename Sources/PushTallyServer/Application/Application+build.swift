@@ -19,7 +19,7 @@ public func buildRouter(
 /// The router, what it registered, and the ingest pipeline the fast path shares with it.
 /// - Parameter reads: where reports are read; the store itself unless given.
 func buildRoutes(
-    configuration: ServerConfiguration, store: any PushTallyStore, reads: ReportReads? = nil
+    configuration: ServerConfiguration, store: any PushTallyStore, reads: ReportReadRouter? = nil
 ) -> (router: Router<PushTallyRequestContext>, routes: [RouteDescription], ingest: IngestPipeline) {
     ServerMetrics.bootstrap()
     let router = Router(context: PushTallyRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -37,7 +37,7 @@ func buildRoutes(
     router.add(middleware: JSONErrorMiddleware())
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
-    ReportController(reads: reads ?? ReportReads(primary: store), authorizer: authorizer).register(on: routes)
+    ReportController(reads: reads ?? ReportReadRouter(primary: store), authorizer: authorizer).register(on: routes)
     WebhookController(
         store: store, authorizer: authorizer, reader: reader,
         management: WebhookManagement(
@@ -65,7 +65,7 @@ public func buildApplication(
     configuration: ServerConfiguration, store: any PushTallyStore, readReplica: (any ReadReplica)? = nil,
     logger: Logger = Logger(label: "pushtally"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let reads = ReportReads(primary: store, replica: readReplica, maxLagSeconds: configuration.maxReadLagSeconds)
+    let reads = ReportReadRouter(primary: store, replica: readReplica, maxLagSeconds: configuration.maxReadLagSeconds)
     let (router, _, ingest) = buildRoutes(configuration: configuration, store: store, reads: reads)
     // The fast path keeps every connection's idle and slow-client clock, so Hummingbird's is off.
     let registry = ConnectionRegistry()

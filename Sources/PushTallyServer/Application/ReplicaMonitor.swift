@@ -3,11 +3,11 @@ import Metrics
 import PushTallyCore
 import ServiceLifecycle
 
-/// Samples the read replica's lag in the background (``ReportReads/sample()``), so reports never wait on a
+/// Samples the read replica's lag in the background (``ReportReadRouter/sample()``), so reports never wait on a
 /// replica that has gone away, and exports it: `pushtally_read_replica_up` and
 /// `pushtally_read_replica_lag_seconds`. Closes the replica at shutdown. Does nothing without a replica.
 struct ReplicaMonitor: Service {
-    let reads: ReportReads
+    let reads: ReportReadRouter
     let interval: Duration
     let logger: Logger
 

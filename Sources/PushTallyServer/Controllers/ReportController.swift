@@ -3,9 +3,9 @@ import Hummingbird
 import PushTallyCore
 
 /// `GET /v1/reports/...`: sent vs displayed vs opened, from rollups only, read from a replica when one is
-/// configured and current (``ReportReads``); each answer says which (`PushTally-Read-Source`, `PushTally-Data-Lag`).
+/// configured and current (``ReportReadRouter``); each answer says which (`PushTally-Read-Source`, `PushTally-Data-Lag`).
 struct ReportController<Context: RequestContext>: Sendable {
-    let reads: ReportReads
+    let reads: ReportReadRouter
     let authorizer: Authorizer
 
     func register(on routes: RouteTable<Context>) {

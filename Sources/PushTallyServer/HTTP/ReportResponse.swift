@@ -19,7 +19,7 @@ struct ReportResponse {
     ) throws -> Response {
         var headers: HTTPFields = [:]
         headers[.readSource] = readFrom.source.rawValue
-        headers[.dataLag] = ReportReads.secondsText(readFrom.lagSeconds)
+        headers[.dataLag] = ReportReadRouter.secondsText(readFrom.lagSeconds)
         let data: Data
         switch format(query, request: request) {
         case .json:

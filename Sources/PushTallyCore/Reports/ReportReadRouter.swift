@@ -12,7 +12,7 @@ public enum ReadSource: String, Sendable {
 /// The replica's state is a sample (``sample()``) that a server refreshes in the background, so a report
 /// never waits on a replica that has gone away; a read that fails on the replica is answered from the primary
 /// and marks it down until the next good sample.
-public final class ReportReads: @unchecked Sendable {
+public final class ReportReadRouter: @unchecked Sendable {
     /// What the last sample of the replica found.
     public struct ReplicaState: Sendable, Equatable {
         /// Whether the replica answered the last sample (and no read has failed on it since).
