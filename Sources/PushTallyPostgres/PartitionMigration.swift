@@ -26,7 +26,10 @@ enum PartitionMigration {
         logger: Logger
     ) async throws {
         if try await relationKind("events", on: connection, logger: logger) == "r" {
-            logger.notice("partitioning raw events by day: creating the partitioned table")
+            // A new database goes through this too, in an instant: only one with rows says so.
+            let filled = try await connection.run("SELECT EXISTS (SELECT 1 FROM events)", logger: logger).first?.decode(Bool.self)
+            logger.log(
+                level: filled == true ? .notice : .debug, "partitioning raw events by day: creating the partitioned table")
             try await inTransaction(connection, logger: logger) {
                 try await convert(on: connection, nowMillis: nowMillis, logger: logger)
             }
@@ -91,6 +94,7 @@ enum PartitionMigration {
         let total = try await connection.run(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(oldTable)"), logger: logger)
             .first?.decode(Int.self) ?? 0
         let columns = try await EventPartitions.columnList(on: connection, logger: logger)
+        guard total > 0 else { return }
         logger.notice("partitioning raw events by day: \(total) to move")
         var moved = 0
         var batches = 0

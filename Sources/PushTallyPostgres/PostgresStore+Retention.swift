@@ -22,12 +22,14 @@ extension PostgresStore {
             do {
                 let due = try await EventPartitions.existing(on: connection, logger: logger)
                     .filter { day, _ in (day + 1) * EventPartitions.dayMillis <= cutoffMillis }
-                for name in due.sorted(by: { $0.key < $1.key }).map(\.value) {
+                // All in one transaction: one brief exclusive lock on `events`, one WAL flush.
+                if !due.isEmpty {
                     try await PartitionMigration.inTransaction(connection, logger: logger) {
-                        try await connection.run(
-                            PostgresQuery(unsafeSQL: "ALTER TABLE events DETACH PARTITION \(name)"), logger: logger)
-                        try await connection.run(
-                            "INSERT INTO retired_events (name) VALUES (\(name))", logger: logger)
+                        for name in due.sorted(by: { $0.key < $1.key }).map(\.value) {
+                            try await connection.run(
+                                PostgresQuery(unsafeSQL: "ALTER TABLE events DETACH PARTITION \(name)"), logger: logger)
+                            try await connection.run("INSERT INTO retired_events (name) VALUES (\(name))", logger: logger)
+                        }
                     }
                 }
                 let folded = try await self.foldRetired(on: connection)

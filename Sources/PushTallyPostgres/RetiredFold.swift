@@ -21,22 +21,15 @@ struct RetiredFold {
     static let pushesPerBatch = 500
     private static let temporaries = ["fold_receipts", "fold_shown", "fold_received", "fold_outcomes"]
 
-    /// Folds the table from `mark` (`nil`: nothing folded yet) and drops it; returns its rows.
+    /// Folds the table from `mark` (`nil`: nothing folded yet) and drops it; returns its rows. Two
+    /// transactions for a day of at most ``pushesPerBatch`` pushes (each commit is a WAL flush): the sums,
+    /// then the fold with the drop.
     func run(from mark: String?) async throws -> Int {
-        let total = try await sum(after: mark)
+        let total = try await PartitionMigration.inTransaction(connection, logger: logger) { try await sum(after: mark) }
         var mark = mark
-        while true {
-            let next: String? = try await PartitionMigration.inTransaction(connection, logger: logger) {
-                try await foldBatch(after: mark)
-            }
-            guard let next else { break }
+        while let next = try await PartitionMigration.inTransaction(connection, logger: logger, { try await foldBatch(after: mark) }) {
             mark = next
         }
-        try await PartitionMigration.inTransaction(connection, logger: logger) {
-            try await run("DROP TABLE \(table)")
-            try await connection.run("DELETE FROM retired_events WHERE name = \(table)", logger: logger)
-        }
-        for temporary in Self.temporaries { try await run("DROP TABLE IF EXISTS pg_temp.\(temporary)") }
         return total
     }
 
@@ -89,14 +82,14 @@ struct RetiredFold {
         return try Int(counted.first?.decode(Int64.self) ?? 0)
     }
 
-    /// Folds the next batch of pushes after `mark` (and the outcomes, first); returns the new mark, `nil`
-    /// when nothing was left.
+    /// Folds the next batch of pushes after `mark` (and the outcomes, first); returns the new mark, or `nil`
+    /// when that was the last batch, whose transaction also drops the table and its sums.
     private func foldBatch(after mark: String?) async throws -> String? {
-        let pushIDs = try await run(
-            "SELECT DISTINCT push_id FROM fold_receipts WHERE push_id > $1 ORDER BY 1 LIMIT \(Self.pushesPerBatch)",
+        let candidates = try await run(
+            "SELECT DISTINCT push_id FROM fold_receipts WHERE push_id > $1 ORDER BY 1 LIMIT \(Self.pushesPerBatch + 1)",
             binds(mark ?? "")
         ).decode(String.self).map { $0 }
-        guard !pushIDs.isEmpty || mark == nil else { return nil }
+        let pushIDs = Array(candidates.prefix(Self.pushesPerBatch))
         var accumulator = RollupAccumulator()
         if mark == nil { try await foldOutcomes(into: &accumulator) }
         if !pushIDs.isEmpty {
@@ -105,7 +98,12 @@ struct RetiredFold {
             try await foldTiming(pushIDs, into: &accumulator)
         }
         try await PostgresRollupWriter.write(accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
-        let next = pushIDs.last ?? ""
+        guard candidates.count > pushIDs.count, let next = pushIDs.last else {
+            try await run("DROP TABLE \(table)")
+            try await connection.run("DELETE FROM retired_events WHERE name = \(table)", logger: logger)
+            for temporary in Self.temporaries { try await run("DROP TABLE pg_temp.\(temporary)") }
+            return nil
+        }
         try await connection.run("UPDATE retired_events SET folded_through = \(next) WHERE name = \(table)", logger: logger)
         return next
     }
