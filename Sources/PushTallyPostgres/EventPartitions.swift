@@ -34,7 +34,7 @@ enum EventPartitions {
 
     /// `events_pYYYYMMDD` for `day`.
     static func name(ofDay day: Int64) -> String {
-        let (year, month, date) = civil(fromDays: day)
+        let (year, month, date) = Timestamp.civilDate(daysSince1970: day)
         func padded(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -113,19 +113,5 @@ enum EventPartitions {
             WHERE attrelid = \(table)::regclass AND attnum > 0 AND NOT attisdropped
             """, logger: logger)
         return try rows.first?.decode(String.self) ?? ""
-    }
-
-    /// Year, month and day of the proleptic Gregorian calendar for days since 1970 (Howard Hinnant's
-    /// `civil_from_days`): partition names need no calendar or time zone.
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let date = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, date)
     }
 }
