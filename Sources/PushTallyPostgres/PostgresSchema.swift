@@ -8,7 +8,7 @@ import PushTallyCore
 /// Tables and columns carry the SQLite names, so `migrate-store` copies table by table. Differences: integers
 /// are `BIGINT`, `duplicate` is `BOOLEAN`, blobs are `BYTEA`, and raw events get an identity `id` where
 /// SQLite has its `rowid`. PostgreSQL starts at the SQLite schema's current shape (SQLite v5).
-enum PostgresSchema {
+package enum PostgresSchema {
     /// An arbitrary constant: the session advisory lock that lets one collector migrate while others wait.
     static let migrationLock: Int64 = 0x5055_5348_5441_4C59  // "PUSHTALY"
 
@@ -27,7 +27,23 @@ enum PostgresSchema {
         // Devices by their latest notification setting (AudienceTable), filled from the raw sessions kept.
         (12, "v12-audience", sql.audienceMigration),
         (13, "v13-platform-dimension", sql.platformBackfill),
+        // Runs as ``PartitionMigration`` (batches of transactions of its own), not as statements.
+        (PartitionMigration.version, PartitionMigration.name, []),
     ]
+
+    /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
+    package struct Limits: Sendable {
+        /// The newest version applied; every one when `nil`.
+        package var through: Int?
+        package var partitionBatchSize = 50_000
+        package var interruptAfterBatches: Int?
+
+        package init(through: Int? = nil, partitionBatchSize: Int = 50_000, interruptAfterBatches: Int? = nil) {
+            self.through = through
+            self.partitionBatchSize = partitionBatchSize
+            self.interruptAfterBatches = interruptAfterBatches
+        }
+    }
 
     /// The series over every push (`RollupTarget.time`), filled from the bucket rollups it sums. The live
     /// table is sharded like the other rollups: every commit of every collector adds to the current quarter
@@ -75,15 +91,23 @@ enum PostgresSchema {
     ///
     /// Runs on a connection of its own, outside the pool: an unreachable server fails start-up at once
     /// instead of after the pool's reconnection attempts.
-    static func migrate(_ url: PostgresURL, logger: Logger) async throws {
+    /// Then creates the raw event partitions of the days around `nowMillis` (``EventPartitions``).
+    /// - Returns: whether raw events are partitioned (an earlier schema's are not).
+    @discardableResult
+    package static func migrate(_ url: PostgresURL, nowMillis: Int64, limits: Limits = Limits(), logger: Logger) async throws -> Bool {
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try url.connectionConfiguration(), id: 0,
             logger: logger)
         do {
             // A session lock: released by the unlock below, or by the server if this process dies meanwhile.
             try await connection.run("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
-            try await applyPending(on: connection, location: url.description, logger: logger)
+            try await applyPending(on: connection, location: url.description, nowMillis: nowMillis, limits: limits, logger: logger)
+            let partitioned = try await PartitionMigration.relationKind("events", on: connection, logger: logger) == "p"
+            if partitioned {
+                try await EventPartitions.ensure(EventPartitions.daysAround(nowMillis), on: connection, logger: logger)
+            }
             try await connection.close()
+            return partitioned
         } catch {
             try? await connection.close()
             throw error
@@ -114,7 +138,9 @@ enum PostgresSchema {
         }
     }
 
-    private static func applyPending(on connection: PostgresConnection, location: String, logger: Logger) async throws {
+    private static func applyPending(
+        on connection: PostgresConnection, location: String, nowMillis: Int64, limits: Limits, logger: Logger
+    ) async throws {
         try await connection.run(
             """
             CREATE TABLE IF NOT EXISTS pushtally_migrations (
@@ -129,8 +155,14 @@ enum PostgresSchema {
         if let newest = applied.max(), newest > migrations.map(\.version).max() ?? 0 {
             throw StoreError.databaseNewerThanCode(path: location)
         }
-        for migration in migrations where !applied.contains(migration.version) {
+        for migration in migrations where !applied.contains(migration.version) && migration.version <= limits.through ?? .max {
             logger.info("migrating PostgreSQL schema", metadata: ["migration": "\(migration.name)"])
+            if migration.version == PartitionMigration.version {
+                try await PartitionMigration.run(
+                    on: connection, nowMillis: nowMillis, batchSize: limits.partitionBatchSize,
+                    interruptAfterBatches: limits.interruptAfterBatches, logger: logger)
+                continue
+            }
             try await connection.run("BEGIN", logger: logger)
             do {
                 for statement in migration.sql {

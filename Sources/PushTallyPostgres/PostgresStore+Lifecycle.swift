@@ -3,8 +3,9 @@ import PostgresNIO
 import PushTallyCore
 
 extension PostgresStore: StoreMaintenance {
-    /// Deletes raw events received before `cutoffMillis`, folding their counts into the ledger first, in
-    /// transactions of `batchSize`. Reports do not change.
+    /// Deletes raw events received before `cutoffMillis`, folding their counts into the ledger first. Day
+    /// partitions wholly before the cutoff go whole (``dropPartitions(before:)``); the rest (the day the
+    /// cutoff falls in, the default partition) row by row in transactions of `batchSize`. Reports do not change.
     @discardableResult
     public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
         // Noted first: from now on, sessions and conversions whose windows reach the cutoff keep their credit.
@@ -12,7 +13,8 @@ extension PostgresStore: StoreMaintenance {
         try await transaction { connection in
             try await PostgresAttribution.notePruned(before: cutoffMillis, on: connection, logger: logger)
         }
-        return try await foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
+        let dropped = try await dropPartitions(before: cutoffMillis)
+        return try await dropped + foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
     }
 
     /// Deletes every raw event of one device (by its keyed hash), its dedupe keys and its audience rows; counts stay.
@@ -28,7 +30,8 @@ extension PostgresStore: StoreMaintenance {
     }
 
     /// Each transaction deletes a batch and folds exactly the rows it deleted (`DELETE … RETURNING`), so an
-    /// event another collector commits meanwhile is never deleted uncounted.
+    /// event another collector commits meanwhile is never deleted uncounted. The condition is stated on the
+    /// outer `DELETE` too, so PostgreSQL looks only in the partitions it can match.
     private func foldIntoLedger(condition: String, binds: PostgresBindings, batchSize: Int) async throws -> Int {
         let window = configuration.maturityWindowMillis
         let logger = logger
@@ -39,7 +42,7 @@ extension PostgresStore: StoreMaintenance {
                 let rows = try await connection.run(
                     PostgresQuery(
                         unsafeSQL: """
-                            DELETE FROM events WHERE id IN (
+                            DELETE FROM events WHERE \(condition) AND id IN (
                                 SELECT id FROM events WHERE \(condition) ORDER BY id LIMIT \(batchSize) FOR UPDATE SKIP LOCKED)
                             RETURNING \(StoredEvent.countedColumns)
                             """,
@@ -70,6 +73,7 @@ extension PostgresStore: StoreMaintenance {
         let logger = logger
         let shard = shard
         let book = actionIDs
+        try await foldRetiredPartitions()
         try await transaction { connection in
             // Events in a mode that also keeps other rebuilds out: this one updates the stored credits.
             try await connection.run("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE", logger: logger)

@@ -34,6 +34,8 @@ public final class PostgresStore: Sendable {
     package let oneStatement = OneStatementState()
     /// The admitted custom action ids and pushes' apps the writers fold by (``ActionIDs``).
     let actionIDs: ActionIDBook
+    /// Creates the raw event partitions of the coming days as the clock reaches them.
+    let partitions: PartitionKeeper
     /// Hands writers out in turn.
     private let nextWriter = NIOLockedValueBox(0)
 
@@ -52,10 +54,22 @@ public final class PostgresStore: Sendable {
     ///   - rollupShard: this collector's first rollup shard (0..<16); drawn at random when `nil`.
     ///   - migrates: whether to bring the schema up to date; off for a read replica (``openReadReplica(url:configuration:maximumConnections:logger:)``),
     ///     which cannot be written and follows its primary's schema.
-    public init(
+    public convenience init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
         maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 1, rollupShard: Int64? = nil,
         migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
+    ) async throws {
+        try await self.init(
+            url: url, configuration: configuration, deviceSecretPath: deviceSecretPath, maximumConnections: maximumConnections,
+            connectionTimeout: connectionTimeout, writers: writers, rollupShard: rollupShard, migrationLimits: PostgresSchema.Limits(),
+            migrates: migrates, logger: logger)
+    }
+
+    /// Opens with the schema migrated only as far as `migrationLimits` allow (tests of migrations).
+    package init(
+        url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 1, rollupShard: Int64? = nil,
+        migrationLimits: PostgresSchema.Limits, migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)
         self.url = parsed
@@ -67,8 +81,10 @@ public final class PostgresStore: Sendable {
         self.client = client
         self.runTask = Task { await client.run() }
         do {
+            let now = configuration.clock()
+            var partitioned = false
             if migrates {
-                try await PostgresSchema.migrate(parsed, logger: logger)
+                partitioned = try await PostgresSchema.migrate(parsed, nowMillis: now, limits: migrationLimits, logger: logger)
             } else {
                 do {
                     if try await !PostgresSchema.requireReadable(parsed, logger: logger) {
@@ -85,6 +101,9 @@ public final class PostgresStore: Sendable {
                         metadata: ["replica": "\(parsed)", "error": "\(String(reflecting: error))"])
                 }
             }
+            self.partitions = PartitionKeeper(
+                through: partitioned ? EventPartitions.daysAround(now).upperBound : nil, client: client, timeout: connectionTimeout,
+                logger: logger)
             self.deviceHasher = try await deviceSecretPath.asyncMap {
                 try await Self.loadDeviceSecret(at: $0, client: client, logger: logger)
             }
@@ -100,6 +119,7 @@ public final class PostgresStore: Sendable {
         let subscriptions = SubscriptionCache()
         self.subscriptions = subscriptions
         let memory = oneStatement
+        let partitions = partitions
         let actionIDs = ActionIDBook(bound: configuration.maxActionIDs, logger: logger)
         self.actionIDs = actionIDs
         self.writers = (0..<writerCount).map { index in
@@ -116,8 +136,10 @@ public final class PostgresStore: Sendable {
                     }
                 }
             ) { [client, logger, connectionTimeout] batches in
-                try await Self.commit(
-                    batches, receivedAt: clock(), maturityWindow: window, attributionWindows: windows, shard: shard,
+                let receivedAt = clock()
+                partitions.keepAhead(of: receivedAt)
+                return try await Self.commit(
+                    batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows, shard: shard,
                     subscriptions: subscriptions, memory: memory, actionIDs: actionIDs, client: client, timeout: connectionTimeout,
                     logger: logger)
             }

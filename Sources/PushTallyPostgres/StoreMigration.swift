@@ -71,6 +71,13 @@ public struct StoreMigration: Sendable {
                 }
             }
         }
+        // The copied history went to the default partition (no day partition exists for the past yet). The
+        // copy is complete without this: rows left there are pruned row by row instead of by the day.
+        do {
+            try await target.partitionDefaultRows()
+        } catch {
+            target.logger.warning("copied raw events stay in the default partition", metadata: ["error": "\(error)"])
+        }
     }
 
     private func insert(_ rows: [[CopyValue]], into table: CopyTable, types: [String: String], on connection: PostgresConnection) async throws {
