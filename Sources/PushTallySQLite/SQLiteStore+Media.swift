@@ -42,7 +42,7 @@ extension MediaRollupQuery.Rendered {
 
 extension RawColumns {
     /// A media row's values (``MediaRollupQuery/width`` of them) from column `first` on.
-    func integers(from first: CInt) -> [Int64] {
-        (0..<CInt(MediaRollupQuery.width)).map { int64(first + $0) }
+    func integers(from first: Int) -> [Int64] {
+        (0..<MediaRollupQuery.width).map { int64(first + $0) }
     }
 }

@@ -29,7 +29,7 @@ package enum MediaRollupQuery {
         let scope = RollupScope(filter).requiring("b.dimension =", .integer(Int64(dimension.rawValue)))
         return Rendered(
             sql: """
-                SELECT b.version, \(dialect.integerRow(columns.map { dialect.sum("b.\($0)") })) \
+                SELECT b.version, \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
                 FROM \(RollupTarget.rollups.mediaVersion) b \(scope.sql(placeholder: placeholder)) GROUP BY b.version
                 """,
             values: scope.conditions.map(\.value))
@@ -40,7 +40,7 @@ package enum MediaRollupQuery {
         let scope = RollupScope(filter)
         return Rendered(
             sql: """
-                SELECT \(dialect.integerRow(columns.map { dialect.sum("b.\($0)") })) \
+                SELECT \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
                 FROM \(RollupTarget.rollups.media) b \(scope.sql(placeholder: placeholder))
                 """,
             values: scope.conditions.map(\.value))
@@ -69,8 +69,8 @@ extension SQLDialect {
         self == .sqlite ? expressions.joined(separator: ", ") : "ARRAY[\(expressions.joined(separator: ", "))]::bigint[]"
     }
 
-    /// The sum of an integer column over a group, 0 over none, as a 64-bit integer.
-    package func sum(_ column: String) -> String {
+    /// The sum of an integer column over a group, 0 over none (a total over no rows), as a 64-bit integer.
+    package func sumOrZero(_ column: String) -> String {
         self == .sqlite ? "COALESCE(SUM(\(column)), 0)" : "COALESCE(SUM(\(column)), 0)::bigint"
     }
 }
