@@ -42,7 +42,7 @@ import Testing
     static func read(_ store: any TestStore) async throws -> Recount {
         var read = Recount()
         for push in try await store.pushFigures() where !push.funnel.media.isEmpty { read.pushes[push.pushID] = push.funnel.media }
-        for dimension in VersionDimension.allCases {
+        for dimension in [VersionDimension.appVersion, .osVersion] {
             read.versions[dimension] = try await store.versionMedia(ReportFilter(), dimension: dimension)
         }
         return read

@@ -69,7 +69,7 @@ extension SQLDialect {
         self == .sqlite ? expressions.joined(separator: ", ") : "ARRAY[\(expressions.joined(separator: ", "))]::bigint[]"
     }
 
-    /// The sum of an integer column over a group, 0 over none, as a 64-bit integer.
+    /// The sum of an integer column over a group, 0 over none (a total over no rows), as a 64-bit integer.
     package func sumOrZero(_ column: String) -> String {
         self == .sqlite ? "COALESCE(SUM(\(column)), 0)" : "COALESCE(SUM(\(column)), 0)::bigint"
     }
