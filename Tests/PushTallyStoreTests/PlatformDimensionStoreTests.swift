@@ -70,6 +70,26 @@ import Testing
         }
     }
 
+    /// Media outcomes are kept per app and OS version, not per platform: receipt health by platform leaves
+    /// their columns empty rather than putting every outcome on one row; by app version they are there.
+    @Test(arguments: StoreKind.allCases) func receiptHealthByPlatformLeavesTheMediaColumnsEmpty(kind: StoreKind) async throws {
+        try await withTestPostgresOrSQLite(kind) { open in
+            let store = try await open(1)
+            defer { store.closeInBackground() }
+            var display = IncomingEvent(pushID: "p", kind: .display, receiptID: "m1", platform: "ios")
+            display.media = .attached
+            display.appVersion = "3.1"
+            _ = try await store.ingest([display])
+            let byPlatform = try await store.report(ReportRequest(.versions(.platform)))
+            #expect(!byPlatform.rows.isEmpty)
+            #expect(byPlatform.values(of: "media_attached").allSatisfy { $0 == .integer(0) })
+            #expect(byPlatform.values(of: "rich_rate").allSatisfy { $0 == .rate(nil) })
+            let byVersion = try await store.report(ReportRequest(.versions(.appVersion)))
+            #expect(byVersion.values(of: "media_attached").contains(.integer(1)))
+            #expect(byVersion.values(of: "rich_rate").contains(.rate(1)))
+        }
+    }
+
     /// A database whose events were stored before platform rows were kept gets them from its raw events when
     /// it migrates, the same rows ingest writes.
     @Test(arguments: StoreKind.allCases) func theMigrationFillsPlatformRowsFromRawEvents(kind: StoreKind) async throws {

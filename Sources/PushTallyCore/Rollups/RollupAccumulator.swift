@@ -196,64 +196,6 @@ package struct RollupAccumulator {
     }
 }
 
-/// Events counted by the group, as PostgreSQL sums a retired day of raw events: each call is the same as that
-/// many calls of the per-event methods above with the events it sums.
-extension RollupAccumulator {
-    /// `count` receipts of one push, kind, folded action, duplicate flag, versions and 15-minute bucket, the
-    /// earliest at `firstTime` and the latest at `lastTime`.
-    package mutating func add(
-        pushID: String, kind: EventKind, action: String, bucket: Int64, count: Int64, firstTime: Int64, lastTime: Int64,
-        duplicate: Bool, appVersion: String?, osVersion: String?
-    ) {
-        guard kind.namesPush, count > 0 else { return }
-        let key = PushKey(pushID: pushID, kind: kind, action: action)
-        var delta = Delta()
-        (delta.total, delta.duplicates, delta.firstTime, delta.lastTime) = (count, duplicate ? count : 0, firstTime, lastTime)
-        if let appVersion { versions[VersionKey(push: key, dimension: 0, version: appVersion), default: Delta()].merge(delta) }
-        if let osVersion { versions[VersionKey(push: key, dimension: 1, version: osVersion), default: Delta()].merge(delta) }
-        pushes[key, default: Delta()].merge(delta)
-        buckets[BucketKey(push: key, bucket: bucket), default: Delta()].merge(delta)
-    }
-
-    /// `count` unique displays of a push with a known `sent_at` in latency bucket `bucket`.
-    package mutating func addLatency(pushID: String, bucket: Int, count: Int64) {
-        latency[pushID, default: LatencyHistogram()].add(bucket: bucket, count: count)
-    }
-
-    /// `count` unique displays of a push received after its maturity window.
-    package mutating func addLate(pushID: String, count: Int64) {
-        pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += count
-    }
-
-    /// `count` unique displays of a push without `sent_at`, at `second` on `clock` (0: event time, 1: receive time).
-    package mutating func addPending(pushID: String, clock: Int, second: Int64, count: Int64) {
-        pending[PendingKey(pushID: pushID, clock: clock, second: second), default: 0] += count
-    }
-
-    /// `count` sessions or conversions of one credit, currency and bucket, whose values sum to `valueMicros`
-    /// (`currency` is `""` for those without a value, as ``addOutcome(kind:attribution:eventTime:valueMicros:currency:sign:)`` keys them).
-    package mutating func addOutcomes(
-        kind: EventKind, attribution: Attribution, bucket: Int64, count: Int64, valueMicros: Int64, currency: String
-    ) {
-        let measure = OutcomeMeasure(kind: kind, attribution: attribution)
-        outcomes[OutcomeKey(pushID: attribution.pushID ?? "", measure: measure, currency: currency), default: OutcomeDelta()]
-            .add(count: count, valueMicros: valueMicros)
-        outcomeTimes[OutcomeTimeKey(bucket: bucket, measure: measure, currency: currency), default: OutcomeDelta()]
-            .add(count: count, valueMicros: valueMicros)
-    }
-}
-
-extension RollupAccumulator.Delta {
-    /// Adds another delta, its time span included.
-    mutating func merge(_ other: Self) {
-        total += other.total
-        duplicates += other.duplicates
-        firstTime = min(firstTime, other.firstTime)
-        lastTime = max(lastTime, other.lastTime)
-        late += other.late
-    }
-}
-
 extension RollupAccumulator.OutcomeDelta {
     mutating func add(count: Int64, valueMicros: Int64) {
         self.count += count

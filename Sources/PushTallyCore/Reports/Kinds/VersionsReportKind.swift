@@ -25,9 +25,11 @@ public struct VersionsReportKind: ReportKind {
     }
 
     public func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable {
-        ReceiptHealthReport.table(
-            try await reader.versionCounts(request.filter, dimension: dimension),
-            media: try await reader.versionMedia(request.filter, dimension: dimension), dimension: dimension)
+        // Media outcomes are kept per app and OS version, not per platform: by platform, their columns stay
+        // empty rather than piling every display's outcome onto one row.
+        let media = dimension == .platform ? [:] : try await reader.versionMedia(request.filter, dimension: dimension)
+        return ReceiptHealthReport.table(
+            try await reader.versionCounts(request.filter, dimension: dimension), media: media, dimension: dimension)
     }
 }
 
