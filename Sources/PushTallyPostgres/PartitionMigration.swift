@@ -101,6 +101,8 @@ enum PartitionMigration {
         while true {
             if let interruptAfterBatches, batches >= interruptAfterBatches { throw Interrupted() }
             let count = try await inTransaction(connection, logger: logger) {
+                // Not `EventColumns`' insert: the columns are the old table's, as the catalog lists them, so a
+                // database that stopped at any earlier migration moves whatever it has.
                 let result = try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
