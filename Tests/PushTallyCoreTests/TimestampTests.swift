@@ -43,6 +43,24 @@ import Testing
         }
     }
 
+    /// Unix seconds as text are a decimal and nothing else: what `Double` would also read (hexadecimal, exponents,
+    /// a bare point, `nan`, `inf`) is no clock's output, and `0x10` would have been 16 seconds.
+    @Test(arguments: [
+        "0x10", "0x1p3", "1e5", "1E5", "1.", ".5", "-", "-.5", "+1", "1_000", "nan", "inf", "-inf", "1.0000000001",
+        "0000000000001", "1.2.3", "--1", "1-", "١٢",
+    ])
+    func refusesSecondsThatAreNoDecimal(text: String) {
+        #expect { try Timestamp.millis(from: .string(text), field: "ts") } throws: { ($0 as? FieldError)?.code == "bad_timestamp" }
+    }
+
+    @Test(arguments: [
+        ("0", 0 as Int64), ("-0", 0), ("-1", -1000), ("1.5", 1500), ("000000000001", 1000), ("1.123456789", 1123),
+        ("253402300799", 253_402_300_799_000), (" 1795000000 ", 1_795_000_000_000),
+    ])
+    func readsDecimalSeconds(text: String, millis: Int64) throws {
+        #expect(try Timestamp.millis(from: .string(text), field: "ts") == millis)
+    }
+
     /// Reading is proleptic Gregorian, as writing is: a time before the Gregorian reform (1582-10-15) comes back as
     /// sent, not shifted by the days the Julian calendar had drifted. The numbers are Python's `datetime`'s.
     @Test(arguments: [

@@ -9,7 +9,7 @@ public enum Timestamp {
             return try millis(seconds: seconds, field: field)
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if let seconds = Double(trimmed), trimmed.first?.isNumber == true || trimmed.first == "-" {
+            if isDecimalSeconds(trimmed), let seconds = Double(trimmed) {
                 return try millis(seconds: seconds, field: field)
             }
             if let millis = parseISO8601(trimmed) {
@@ -20,6 +20,27 @@ public enum Timestamp {
         case .unsupported(let type):
             throw FieldError("bad_timestamp", "\(field) must be a number or a string, not \(type)", field: field)
         }
+    }
+
+    /// Whether `text` is unix seconds as a decimal: an optional `-`, at most twelve digits (the year 9999 has
+    /// twelve), and at most nine after a point. `Double` alone would also read `0x10`, `1e5`, `1.` and `nan`,
+    /// none of which a clock writes, and hexadecimal would be taken as a time far from the one meant.
+    static func isDecimalSeconds(_ text: String) -> Bool {
+        var digits = 0
+        var fraction: Int?
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "-") where offset == 0:
+                continue
+            case UInt8(ascii: ".") where fraction == nil && digits > 0:
+                fraction = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if let count = fraction { fraction = count + 1 } else { digits += 1 }
+            default:
+                return false
+            }
+        }
+        return (1...12).contains(digits) && (fraction.map { (1...9).contains($0) } ?? true)
     }
 
     /// Unix seconds past this bound (the year 9999) are not a time any clock reports.
