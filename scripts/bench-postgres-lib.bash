@@ -105,6 +105,7 @@ describe() {
     pg1) echo "pg1 (1 collector, PostgreSQL)" ;;
     pg1-lb) echo "pg1-lb (pg1 behind nginx)" ;;
     pg2-lb) echo "pg2-lb (2 collectors, 1 db, nginx)" ;;
+    pg4-lb) echo "pg4-lb (4 collectors, 1 db, nginx)" ;;
   esac
 }
 commits_line() { # label database before after receipts
