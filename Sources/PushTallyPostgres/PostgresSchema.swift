@@ -29,6 +29,8 @@ package enum PostgresSchema {
         (13, "v13-platform-dimension", sql.platformBackfill),
         // Runs as ``PartitionMigration`` (batches of transactions of its own), not as statements.
         (PartitionMigration.version, PartitionMigration.name, []),
+        // Receipts and actions per push, bucket and named platform, filled from the stored raw events.
+        (15, "v15-platform-buckets", PlatformBucketSchema.statements(dialect: .postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
