@@ -22,22 +22,7 @@ import Testing
     func perPushReportsAndTheTimeSeriesByPlatform(kind: StoreKind) async throws {
         let store = try await StoreServer.start(kind, name: "platform-filter")
         let server = store.server
-        let admin = ["Content-Type": "application/json", "Authorization": "Bearer \(server.adminToken)"]
-        for (push, campaign) in [("w", "web sale"), ("i", "ios-sale")] {
-            let registered = try await httpRequest(
-                server.baseURL.appendingPathComponent("v1/pushes/\(push)"), method: "PUT", headers: admin,
-                body: Data(#"{"campaign":"\#(campaign)","sent":4}"#.utf8))
-            #expect(registered.status < 300)
-        }
-        let receipts = #"""
-            [{"push_id":"w","receipt_id":"1","platform":"web"},{"push_id":"w","receipt_id":"2","platform":"web"},
-             {"push_id":"w","receipt_id":"3","platform":"android"},{"push_id":"w","receipt_id":"4"},
-             {"push_id":"i","receipt_id":"5","platform":"ios"},{"push_id":"i","receipt_id":"6","platform":"kai os"}]
-            """#
-        let posted = try await httpRequest(
-            server.baseURL.appendingPathComponent("v1/receipts"), method: "POST", headers: ["Content-Type": "application/json"],
-            body: Data(receipts.utf8))
-        #expect(posted.status < 300)
+        try await PlatformCLITests.seed(server, campaigns: ["w": "web sale", "i": "ios-sale"], custom: "kai os")
         let read = ["Authorization": "Bearer \(server.adminToken)"]
         func get(_ path: String, _ pairs: [(String, String)]) async throws -> (status: Int, body: Data) {
             let query = try await Self.urlencode(pairs)

@@ -1,7 +1,5 @@
 import Foundation
-import GRDB
 import PushTallyCore
-import PushTallySQLite
 import PushTallyTestSupport
 import Testing
 
@@ -112,21 +110,7 @@ import Testing
 
             // Back to the schema before the per-bucket platform rollup, its ledger rows lost with it.
             let tables = [RollupTarget.rollups.platformBucket, RollupTarget.ledger.platformBucket]
-            switch kind {
-            case .postgres:
-                _ = try await first.textRows("DROP TABLE \(tables.joined(separator: ", "))")
-                _ = try await first.textRows("DELETE FROM pushtally_migrations WHERE version = 15")
-                await first.shutdown()
-            case .sqlite:
-                let path = try #require((first as? SQLiteStore)?.path)
-                await first.shutdown()
-                let queue = try DatabaseQueue(path: path)
-                try await queue.write { db in
-                    for table in tables { try db.execute(sql: "DROP TABLE \(table)") }
-                    try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v16-platform-buckets'")
-                }
-                try queue.close()
-            }
+            try await undoMigration(first, kind: kind, dropping: tables, sqlite: "v16-platform-buckets", postgres: 15)
             let migrated = try await open(ActionIDs.defaultBound)
             defer { migrated.closeInBackground() }
             #expect(try await Self.reported(migrated) == expected)

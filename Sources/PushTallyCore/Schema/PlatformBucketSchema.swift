@@ -12,21 +12,15 @@ package enum PlatformBucketSchema {
     }
 
     private static let fill: String = {
-        let custom = [StandardAction.open, StandardAction.dismiss, ActionIDs.overflow].map { "'\($0)'" }.joined(separator: ", ")
-        let (display, action) = (EventKind.display.rawValue, EventKind.action.rawValue)
         let width = EventTime.bucketMillis
+        let bucket = """
+            , CASE WHEN e.event_time >= 0 THEN e.event_time / \(width) \
+            ELSE (e.event_time - \(width - 1)) / \(width) END AS bucket
+            """
         return """
             INSERT INTO \(RollupTarget.rollups.platformBucket) (push_id, bucket, platform, kind, action, total, duplicates)
             SELECT push_id, bucket, platform, kind, action, COUNT(*), SUM(duplicated) FROM (
-                SELECT e.push_id, e.platform, e.kind,
-                    CASE WHEN e.event_time >= 0 THEN e.event_time / \(width)
-                    ELSE (e.event_time - \(width - 1)) / \(width) END AS bucket,
-                    CASE WHEN e.kind = \(action) AND e.action NOT IN (\(custom)) AND NOT EXISTS (
-                        SELECT 1 FROM action_ids a WHERE a.app = COALESCE(p.app, '') AND a.action = e.action)
-                    THEN '\(ActionIDs.overflow)' ELSE e.action END AS action,
-                    CASE WHEN e.duplicate THEN 1 ELSE 0 END AS duplicated
-                FROM events e LEFT JOIN pushes p ON p.push_id = e.push_id
-                WHERE e.platform IS NOT NULL AND e.kind IN (\(display), \(action))
+                \(SQLDialect.platformEvents(bucket))
             ) f GROUP BY push_id, bucket, platform, kind, action
             """
     }()

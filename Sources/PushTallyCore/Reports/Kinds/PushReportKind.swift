@@ -2,7 +2,7 @@
 public struct PushReportKind: ReportKind {
     // One push is addressed by its id: a filter could only hide it, but a platform narrows its events.
     public static let declaration = ReportDeclaration(
-        name: "push", path: "/v1/reports/pushes/:push_id", pathParameter: "push_id", parameters: ["platform", "format", "bom"],
+        name: "push", path: "/v1/reports/pushes/:push_id", pathParameter: "push_id", parameters: ["format", "bom", "platform"],
         summary: "One push's funnel, time to display and actions.", kind: Self.self)
 
     public var pushID: String
