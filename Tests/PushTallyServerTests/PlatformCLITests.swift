@@ -26,22 +26,27 @@ import Testing
         #expect(posted.status < 300)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func campaignsByPlatformFromTheFileAndTheServer(kind: StoreKind) async throws {
-        let store = try await StoreServer.start(kind, name: "platform-cli")
-        let server = store.server
-        try await Self.seed(server, campaigns: ["w": "web-sale", "i": "ios-sale"], custom: "kaios")
-        let remote = ["--server", server.baseURL.absoluteString, "--token", server.adminToken]
-        for arguments in [
-            ["report", "campaigns", "--by", "platform", "--format", "csv"],
-            ["report", "campaigns", "--platform", "web", "--format", "csv"],
-            ["report", "versions", "--dimension", "platform", "--format", "csv"],
-        ] {
+    /// Each of `commands` run on the store's file and against its server: both succeed with the same output.
+    static func expectFileAndServerAgree(_ store: StoreServer, _ commands: [[String]]) async throws {
+        let remote = ["--server", store.server.baseURL.absoluteString, "--token", store.server.adminToken]
+        for arguments in commands {
             let local = try await runPushtally(arguments + store.arguments)
             let viaServer = try await runPushtally(arguments + remote)
             #expect(local.status == 0 && viaServer.status == 0, "\(arguments): \(local.stderr) \(viaServer.stderr)")
             #expect(local.stdout == viaServer.stdout, "\(arguments)")
         }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func campaignsByPlatformFromTheFileAndTheServer(kind: StoreKind) async throws {
+        let store = try await StoreServer.start(kind, name: "platform-cli")
+        let server = store.server
+        try await Self.seed(server, campaigns: ["w": "web-sale", "i": "ios-sale"], custom: "kaios")
+        try await Self.expectFileAndServerAgree(store, [
+            ["report", "campaigns", "--by", "platform", "--format", "csv"],
+            ["report", "campaigns", "--platform", "web", "--format", "csv"],
+            ["report", "versions", "--dimension", "platform", "--format", "csv"],
+        ])
         let split = try await runPushtally(["report", "campaigns", "--by", "platform", "--format", "csv"] + store.arguments).stdout
         let lines = split.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines[0].hasPrefix("campaign,platform,pushes,sent,failed,displayed,"), "\(lines[0])")
