@@ -22,7 +22,7 @@ enum PostgresRollupWriter {
     /// Each table's upsert for one target, rendered once (``SQLDialect/upsert(_:into:values:)``).
     struct Upserts {
         let push, bucket, time, version, pending, outcome, outcomeTime, timing: RollupUpsert
-        let media, mediaBucket, mediaVersion: RollupUpsert
+        let media, mediaBucket, mediaVersion, platformBucket: RollupUpsert
 
         init(_ target: RollupTarget) {
             let sql = SQLDialect.postgres
@@ -34,8 +34,9 @@ enum PostgresRollupWriter {
                 sql.upsert(.pending, into: target), sql.upsert(.outcome, into: target),
                 sql.upsert(.outcomeTime, into: target), sql.upsert(.timing, into: target)
             )
-            (media, mediaBucket, mediaVersion) = (
-                sql.upsert(.media, into: target), sql.upsert(.mediaBucket, into: target), sql.upsert(.mediaVersion, into: target)
+            (media, mediaBucket, mediaVersion, platformBucket) = (
+                sql.upsert(.media, into: target), sql.upsert(.mediaBucket, into: target), sql.upsert(.mediaVersion, into: target),
+                sql.upsert(.platformBucket, into: target)
             )
         }
 
@@ -85,7 +86,17 @@ enum PostgresRollupWriter {
                 [sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.clock)), sql.bind(entry.key.second), sql.bind(entry.value)]
                     + shardValue(&sql)
             },
-        ] + outcomeParts(accumulator, upserts: upserts, shard: shard) + mediaParts(sorted, upserts: upserts, shard: shard)
+        ] + outcomeParts(accumulator, upserts: upserts, shard: shard) + mediaParts(sorted, upserts: upserts, shard: shard) + [
+            // Last, as the one-statement receipt commit writes it last (``ReceiptCommitStatement``): one table order.
+            ValuesPart(sorted.platformBuckets, upsert: upserts.platformBucket) { entry, sql in
+                let (key, delta) = entry
+                return [
+                    sql.bind(key.bucket.push.pushID), sql.bind(key.bucket.bucket), sql.bind(key.platform),
+                    sql.bind(Int64(key.bucket.push.kind.rawValue)), sql.bind(key.bucket.push.action), sql.bind(delta.total),
+                    sql.bind(delta.duplicates),
+                ] + shardValue(&sql)
+            },
+        ]
     }
 
     /// The media upserts: counts, and the extension-time buckets of the tables that keep them, whole.
@@ -153,6 +164,7 @@ extension ValuesPart {
 struct SortedRollups {
     let pushes: [(key: RollupAccumulator.PushKey, value: RollupAccumulator.Delta)]
     let buckets: [(key: RollupAccumulator.BucketKey, value: RollupAccumulator.Delta)]
+    let platformBuckets: [(key: RollupAccumulator.PlatformBucketKey, value: RollupAccumulator.Delta)]
     let times: [(key: RollupAccumulator.TimeKey, value: RollupAccumulator.Delta)]
     let latency: [(key: String, value: LatencyHistogram)]
     let versions: [(key: RollupAccumulator.VersionKey, value: RollupAccumulator.Delta)]
@@ -168,6 +180,10 @@ struct SortedRollups {
         buckets = accumulator.buckets.sorted {
             ($0.key.push.pushID, $0.key.bucket, $0.key.push.kind.rawValue, $0.key.push.action)
                 < ($1.key.push.pushID, $1.key.bucket, $1.key.push.kind.rawValue, $1.key.push.action)
+        }
+        platformBuckets = accumulator.platformBuckets.sorted {
+            ($0.key.bucket.push.pushID, $0.key.bucket.bucket, $0.key.platform, $0.key.bucket.push.kind.rawValue, $0.key.bucket.push.action)
+                < ($1.key.bucket.push.pushID, $1.key.bucket.bucket, $1.key.platform, $1.key.bucket.push.kind.rawValue, $1.key.bucket.push.action)
         }
         times = accumulator.times.sorted {
             ($0.key.bucket, $0.key.kind.rawValue, $0.key.action) < ($1.key.bucket, $1.key.kind.rawValue, $1.key.action)

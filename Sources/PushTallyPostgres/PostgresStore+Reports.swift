@@ -5,7 +5,8 @@ import PushTallyCore
 extension PostgresStore: ReportReader {
     /// Every push matching `filter`, registered or orphan, with counts from the rollups (never raw events).
     public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
-        var assembly = try await readPushRows(filter, into: PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1))
+        var assembly = try await readPushRows(filter, into: PushFiguresAssembly(
+            expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil))
         return assembly.takeFigures(filter)
     }
 
@@ -45,8 +46,15 @@ extension PostgresStore: ReportReader {
     }
 
     public func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] {
-        try await query(PostgresQuery(SQLDialect.postgres.bucketCounts(filter))).map {
-            try ReportRowDecoding.bucketCount(PostgresReportRow($0))
+        let (counts, less) = SQLDialect.postgres.bucketCounts(filter)
+        guard let less else {
+            return try await query(PostgresQuery(counts)).map { try ReportRowDecoding.bucketCount(PostgresReportRow($0)) }
+        }
+        // One snapshot for both reads: a commit between them could otherwise take more than it added.
+        return try await readSnapshot { read in
+            BucketCount.subtracting(
+                try await read(PostgresQuery(less)).map { try ReportRowDecoding.bucketCount(PostgresReportRow($0)) },
+                from: try await read(PostgresQuery(counts)).map { try ReportRowDecoding.bucketCount(PostgresReportRow($0)) })
         }
     }
 

@@ -14,7 +14,7 @@ import PushTallyCore
 struct ReceiptCommitStatement: PostgresPreparedStatement {
     typealias Row = Bool
 
-    static let name = "pushtally_receipt_commit_v3"
+    static let name = "pushtally_receipt_commit_v4"
 
     /// The statement's text, rendered once: the raw rows and upserts are the shared ones (``SQLDialect``),
     /// each fed by `unnest` over column arrays instead of a `VALUES` list; the parameters count on from `$1`
@@ -49,6 +49,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
             return ("unnest(\(keys)) WITH ORDINALITY AS u(\(names.joined(separator: ", ")), o)", columns.joined(separator: ", "))
         }
         let media = [RollupTable.media, .mediaBucket, .mediaVersion].map(flat)
+        let platformBucket = keyed(.platformBucket)
         let shard = "$\(next + 1)::bigint"
         let guardArguments = (next + 2...next + 12).map { "$\($0)" }
         let guardTypes = ["text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint"]
@@ -82,6 +83,8 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
                 \(flatRows(upserts.mediaBucket, media[1]))
             ), w9 AS (
                 \(flatRows(upserts.mediaVersion, media[2]))
+            ), w10 AS (
+                \(rows(upserts.platformBucket, platformBucket))
             )
             SELECT pushtally_ingest_guard(\(zip(guardArguments, guardTypes).map { "\($0)::\($1)" }.joined(separator: ", ")))
             """
@@ -159,6 +162,13 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         binds.append(sorted.mediaVersions.map { Int64($0.key.dimension) })
         binds.append(sorted.mediaVersions.map(\.key.version))
         binds.append(sorted.mediaVersions.flatMap { $0.value.counts + $0.value.extensionTime.counts })
+        binds.append(sorted.platformBuckets.map(\.key.bucket.push.pushID))
+        binds.append(sorted.platformBuckets.map(\.key.bucket.bucket))
+        binds.append(sorted.platformBuckets.map(\.key.platform))
+        binds.append(sorted.platformBuckets.map { Int64($0.key.bucket.push.kind.rawValue) })
+        binds.append(sorted.platformBuckets.map(\.key.bucket.push.action))
+        binds.append(sorted.platformBuckets.map(\.value.total))
+        binds.append(sorted.platformBuckets.map(\.value.duplicates))
         binds.append(shard)
         binds.append(guarding.lockPushes)
         binds.append(guarding.lockDevices)

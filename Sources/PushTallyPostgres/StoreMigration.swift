@@ -14,7 +14,7 @@ public struct StoreMigration: Sendable {
         "ledger_push", "ledger_bucket", "ledger_timing", "ledger_pending", "ledger_version",
         "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time",
         "rollup_media", "rollup_media_bucket", "rollup_media_version", "ledger_media", "ledger_media_bucket",
-        "ledger_media_version", "events",
+        "ledger_media_version", "rollup_platform_bucket", "ledger_platform_bucket", "events",
         "webhooks", "alerts", "action_ids", "rollup_audience",
     ]
 
@@ -123,6 +123,15 @@ public struct StoreMigration: Sendable {
         if try await target.pushFigures() != figures { mismatches.append("push figures (campaign and push reports)") }
         if asSet(try await source.bucketCounts(ReportFilter())) != asSet(try await target.bucketCounts(ReportFilter())) {
             mismatches.append("15-minute buckets (time series)")
+        }
+        // Each platform's buckets, and unknown's rest: the per-bucket platform rollup copied whole.
+        let platforms = Set(try await source.versionCounts(ReportFilter(), dimension: .platform).map(\.version))
+            .subtracting([""]).union([ReportGrouping.unknownPlatform])
+        for platform in platforms.sorted()
+        where asSet(try await source.bucketCounts(ReportFilter(platform: platform)))
+            != asSet(try await target.bucketCounts(ReportFilter(platform: platform)))
+        {
+            mismatches.append("15-minute buckets of platform \(platform) (time series)")
         }
         for dimension in VersionDimension.allCases
         where asSet(try await source.versionCounts(ReportFilter(), dimension: dimension))

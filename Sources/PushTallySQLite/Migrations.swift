@@ -110,6 +110,10 @@ package enum Migrations {
         migrator.registerMigration("v15-platform-dimension") { db in
             for statement in sql.platformBackfill { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v16-platform-buckets") { db in
+            // Receipts and actions per push, bucket and named platform, filled from the stored raw events.
+            for statement in PlatformBucketSchema.statements(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

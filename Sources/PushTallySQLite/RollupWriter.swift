@@ -7,7 +7,7 @@ import PushTallyCore
 enum RollupWriter {
     /// Each table's upsert for one target, rendered once (``SQLDialect/upsert(_:into:values:)``).
     private struct Statements {
-        let push, bucket, time, version, pending, outcome, outcomeTime: String
+        let push, bucket, time, version, pending, outcome, outcomeTime, platformBucket: String
 
         init(_ target: RollupTarget) {
             let sql = SQLDialect.sqlite
@@ -16,8 +16,9 @@ enum RollupWriter {
                 sql.upsert(.time, into: target).singleRow
             )
             (version, pending) = (sql.upsert(.version, into: target).singleRow, sql.upsert(.pending, into: target).singleRow)
-            (outcome, outcomeTime) = (
-                sql.upsert(.outcome, into: target).singleRow, sql.upsert(.outcomeTime, into: target).singleRow
+            (outcome, outcomeTime, platformBucket) = (
+                sql.upsert(.outcome, into: target).singleRow, sql.upsert(.outcomeTime, into: target).singleRow,
+                sql.upsert(.platformBucket, into: target).singleRow
             )
         }
     }
@@ -48,6 +49,19 @@ enum RollupWriter {
             bucketStatement.bind(5, delta.total)
             bucketStatement.bind(6, delta.duplicates)
             try bucketStatement.execute()
+        }
+        if !accumulator.platformBuckets.isEmpty {
+            let platformStatement = try BoundStatement(db, sql: sql.platformBucket)
+            for (key, delta) in accumulator.platformBuckets {
+                platformStatement.bind(1, key.bucket.push.pushID)
+                platformStatement.bind(2, key.bucket.bucket)
+                platformStatement.bind(3, key.platform)
+                platformStatement.bind(4, key.bucket.push.kind.rawValue)
+                platformStatement.bind(5, key.bucket.push.action)
+                platformStatement.bind(6, delta.total)
+                platformStatement.bind(7, delta.duplicates)
+                try platformStatement.execute()
+            }
         }
         let timeStatement = try BoundStatement(db, sql: sql.time)
         for (key, delta) in accumulator.times {

@@ -20,7 +20,7 @@ extension SQLiteStore: ReportReader {
     }
 
     static func pushFigures(_ filter: ReportFilter, in db: Database) throws -> [PushFigures] {
-        var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1)
+        var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil)
         try readPushRows(filter, into: &assembly, in: db)
         return assembly.takeFigures(filter)
     }
@@ -48,7 +48,12 @@ extension SQLiteStore: ReportReader {
     }
 
     public func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] {
-        try await read { db in try RawColumns.map(SQLDialect.sqlite.bucketCounts(filter), in: db, ReportRowDecoding.bucketCount) }
+        let (counts, less) = SQLDialect.sqlite.bucketCounts(filter)
+        return try await read { db in
+            BucketCount.subtracting(
+                try less.map { try RawColumns.map($0, in: db, ReportRowDecoding.bucketCount) } ?? [],
+                from: try RawColumns.map(counts, in: db, ReportRowDecoding.bucketCount))
+        }
     }
 
     public func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] {

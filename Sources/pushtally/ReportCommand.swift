@@ -101,23 +101,28 @@ struct ReportCommand: AsyncParsableCommand {
     struct Campaign: ReportSubcommand {
         static let report = ReportDeclaration.campaign
         @Argument(help: "The campaign's name.") var name: String
+        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.campaign, pathValue: name) }
+        func run() async throws { try await options.run(.campaign, pathValue: name, [("platform", platform)]) }
     }
 
     struct Push: ReportSubcommand {
         static let report = ReportDeclaration.push
         @Argument(help: "The push id.") var id: String
+        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.push, pathValue: id) }
+        func run() async throws { try await options.run(.push, pathValue: id, [("platform", platform)]) }
     }
 
     struct Pushes: ReportSubcommand {
         static let report = ReportDeclaration.pushes
         @Option(help: "Only pushes of this campaign.") var campaign: String?
         @Flag(help: "Only pushes nobody registered yet (receipts arrived first).") var orphan = false
+        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
-        func run() async throws { try await options.run(.pushes, [("campaign", campaign), ("orphan", orphan ? "true" : nil)]) }
+        func run() async throws {
+            try await options.run(.pushes, [("campaign", campaign), ("orphan", orphan ? "true" : nil), ("platform", platform)])
+        }
     }
 
     struct Timeseries: ReportSubcommand {
@@ -126,10 +131,12 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
         @Option(help: "Bucket width: hour or day.") var bucket: String = "day"
         @Option(help: "IANA time zone for the buckets, e.g. Asia/Taipei.") var tz: String = "UTC"
+        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
 
         func run() async throws {
-            try await options.run(.timeseries, [("campaign", campaign), ("push_id", pushID), ("bucket", bucket), ("tz", tz)])
+            try await options.run(
+                .timeseries, [("campaign", campaign), ("push_id", pushID), ("platform", platform), ("bucket", bucket), ("tz", tz)])
         }
     }
 

@@ -53,6 +53,19 @@ import Testing
         } throws: { ($0 as? FieldError)?.code == "repeated_parameter" && ($0 as? FieldError)?.field == "campaign" }
         // A report addressed by path takes its subject from the path, not the query.
         #expect(throws: FieldError.self) { try ReportQuery("campaign=x", report: .campaign) }
+        // A report not kept by platform refuses the filter as such, naming the reports that take it.
+        for report in [ReportDeclaration.versions, .attribution, .audience, .variants] {
+            #expect {
+                try ReportQuery("platform=web", report: report)
+            } throws: { error in
+                let error = error as? FieldError
+                return error?.code == "not_kept_by_platform" && error?.field == "platform"
+                    && error?.message.contains("campaigns, campaign, push, pushes, timeseries") == true
+            }
+        }
+        for report in [ReportDeclaration.campaigns, .campaign, .push, .pushes, .timeseries] {
+            #expect((try? ReportQuery("platform=web", report: report))?.filter.platform == "web")
+        }
         #expect(throws: FieldError.self) { try ReportQuery("campaign=%ZZ", report: .campaigns) }
     }
 

@@ -189,7 +189,7 @@ import Testing
             ["pending_timing", "ledger_pending"], ["rollup_version", "ledger_version"],
             ["rollup_outcome", "ledger_outcome"], ["rollup_outcome_time", "ledger_outcome_time"], ["rollup_time", "ledger_time"],
             ["rollup_media", "ledger_media"], ["rollup_media_bucket", "ledger_media_bucket"],
-            ["rollup_media_version", "ledger_media_version"],
+            ["rollup_media_version", "ledger_media_version"], ["rollup_platform_bucket", "ledger_platform_bucket"],
         ])
         #expect(TimingColumns.count == LatencyHistogram.upperBoundsSeconds.count + 1)
     }

@@ -79,6 +79,9 @@ import Testing
         #expect(web["headline"] as? [String: String] == expectedWeb["headline"] as? [String: String], "\(web) \(expectedWeb)")
         #expect((web["headline"] as? [String: String])?["displayed"] == "5" && (web["headline"] as? [String: String])?["sent"] == "0", "\(web)")
         #expect((web["address"] as? String)?.contains("platform=web") == true, "\(web)")
+        // The time series of the web receipts alone: the chart's displays are the CSV's, the five web receipts.
+        #expect(web["series_displayed"] as? Int == 5 && expectedWeb["series_displayed"] as? Int == 5, "\(web) \(expectedWeb)")
+        #expect(web["series_buckets"] as? Int == 7 * 24 && expectedWeb["series_buckets"] as? Int == 7 * 24, "\(web)")
 
         // Each group of columns within 1,280 px beside the campaign column; the group picked survives a reload.
         let layout = try #require(seen["layout"] as? [String: [String: Any]])

@@ -11,7 +11,7 @@ import Testing
         try await TestPostgres.withDatabase { url in
             let old = try await PostgresStore(
                 url: url, deviceSecretPath: nil, maximumConnections: 2,
-                migrationLimits: PostgresSchema.Limits(through: PartitionMigration.version - 1))
+                migrationLimits: PostgresSchema.Limits(skipping: [PartitionMigration.version]))
             try await old.register(PushRegistration(pushID: "cli-push", campaign: "cli", sentAtMillis: 1_795_000_000_000))
             _ = try await old.ingest((0..<120).map { IncomingEvent(pushID: "cli-push", kind: .display, receiptID: "r\($0)") })
             await old.shutdown()

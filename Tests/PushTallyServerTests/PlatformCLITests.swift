@@ -5,12 +5,11 @@ import Testing
 /// `pushtally report campaigns --by platform`, `--platform` and `report versions --dimension platform`, run
 /// as the real binary against the store file and against a server, which must agree.
 @Suite(.serialized) struct PlatformCLITests {
-    @Test(arguments: StoreKind.allCases)
-    func campaignsByPlatformFromTheFileAndTheServer(kind: StoreKind) async throws {
-        let store = try await StoreServer.start(kind, name: "platform-cli")
-        let server = store.server
+    /// Pushes `w` and `i` registered in `campaigns` with 4 sent each; `w` displayed twice on web, once on
+    /// android and once with no platform, `i` once on ios and once on the `custom` platform.
+    static func seed(_ server: ServerProcess, campaigns: [String: String], custom: String) async throws {
         let admin = ["Content-Type": "application/json", "Authorization": "Bearer \(server.adminToken)"]
-        for (push, campaign) in [("w", "web-sale"), ("i", "ios-sale")] {
+        for (push, campaign) in campaigns.sorted(by: { $0.key < $1.key }) {
             let registered = try await httpRequest(
                 server.baseURL.appendingPathComponent("v1/pushes/\(push)"), method: "PUT", headers: admin,
                 body: Data(#"{"campaign":"\#(campaign)","sent":4}"#.utf8))
@@ -19,23 +18,35 @@ import Testing
         let receipts = #"""
             [{"push_id":"w","receipt_id":"1","platform":"web"},{"push_id":"w","receipt_id":"2","platform":"web"},
              {"push_id":"w","receipt_id":"3","platform":"android"},{"push_id":"w","receipt_id":"4"},
-             {"push_id":"i","receipt_id":"5","platform":"ios"},{"push_id":"i","receipt_id":"6","platform":"kaios"}]
+             {"push_id":"i","receipt_id":"5","platform":"ios"},{"push_id":"i","receipt_id":"6","platform":"\#(custom)"}]
             """#
         let posted = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/receipts"), method: "POST", headers: ["Content-Type": "application/json"],
             body: Data(receipts.utf8))
         #expect(posted.status < 300)
-        let remote = ["--server", server.baseURL.absoluteString, "--token", server.adminToken]
-        for arguments in [
-            ["report", "campaigns", "--by", "platform", "--format", "csv"],
-            ["report", "campaigns", "--platform", "web", "--format", "csv"],
-            ["report", "versions", "--dimension", "platform", "--format", "csv"],
-        ] {
+    }
+
+    /// Each of `commands` run on the store's file and against its server: both succeed with the same output.
+    static func expectFileAndServerAgree(_ store: StoreServer, _ commands: [[String]]) async throws {
+        let remote = ["--server", store.server.baseURL.absoluteString, "--token", store.server.adminToken]
+        for arguments in commands {
             let local = try await runPushtally(arguments + store.arguments)
             let viaServer = try await runPushtally(arguments + remote)
             #expect(local.status == 0 && viaServer.status == 0, "\(arguments): \(local.stderr) \(viaServer.stderr)")
             #expect(local.stdout == viaServer.stdout, "\(arguments)")
         }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func campaignsByPlatformFromTheFileAndTheServer(kind: StoreKind) async throws {
+        let store = try await StoreServer.start(kind, name: "platform-cli")
+        let server = store.server
+        try await Self.seed(server, campaigns: ["w": "web-sale", "i": "ios-sale"], custom: "kaios")
+        try await Self.expectFileAndServerAgree(store, [
+            ["report", "campaigns", "--by", "platform", "--format", "csv"],
+            ["report", "campaigns", "--platform", "web", "--format", "csv"],
+            ["report", "versions", "--dimension", "platform", "--format", "csv"],
+        ])
         let split = try await runPushtally(["report", "campaigns", "--by", "platform", "--format", "csv"] + store.arguments).stdout
         let lines = split.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines[0].hasPrefix("campaign,platform,pushes,sent,failed,displayed,"), "\(lines[0])")

@@ -136,6 +136,8 @@ import FoundationNetworking
                     // Media outcomes and extension times (some unknown): their rollups and ledger move too.
                     event.media = [.attached, .timedOut, .failed, nil][index % 4]
                     event.extensionMillis = index % 5 == 0 ? nil : Int64(index) * 97
+                    // Platforms (some none): the per-bucket platform rollup and its ledger move too.
+                    event.platform = ["ios", "android", "web", "kaios", nil][index % 5]
                     events.append(event)
                 }
                 // Sessions and conversions too: their credits, outcome rollups and ledger move with the rest.
@@ -168,7 +170,11 @@ import FoundationNetworking
             #expect(run.stdout.contains("reports match"))
             #expect(run.stderr.contains("events"), "a progress line per table")
 
-            for report in [["campaigns"], ["pushes"], ["versions", "--dimension", "os_version"], ["versions"], ["timeseries", "--bucket", "hour"]] {
+            for report in [
+                ["campaigns"], ["pushes"], ["versions", "--dimension", "os_version"], ["versions"], ["timeseries", "--bucket", "hour"],
+                ["timeseries", "--bucket", "hour", "--platform", "web"], ["timeseries", "--bucket", "hour", "--platform", "unknown"],
+                ["pushes", "--platform", "android"],
+            ] {
                 let fromSQLite = try await runPushtally(["report"] + report + ["--format", "json", "--database", sqlitePath])
                 let fromPostgres = try await runPushtally(["report"] + report + ["--format", "json", "--database", url])
                 #expect(fromSQLite.status == 0, "\(fromSQLite.stderr)")

@@ -32,6 +32,10 @@ import Testing
             ("rollup_media", "SELECT push_id, \(media) FROM rollup_media GROUP BY push_id"),
             ("rollup_media_bucket", "SELECT push_id, bucket, \(mediaCounts) FROM rollup_media_bucket GROUP BY 1, 2"),
             ("rollup_media_version", "SELECT push_id, dimension, version, \(media) FROM rollup_media_version GROUP BY 1, 2, 3"),
+            ("rollup_platform_bucket", """
+                SELECT push_id, bucket, platform, kind, action, \(sum("total")), \(sum("duplicates"))
+                FROM rollup_platform_bucket GROUP BY 1, 2, 3, 4, 5
+                """),
         ] {
             // Summed by key: PostgreSQL keeps a row per key and collector shard, which reports add up the same
             // way. Sorted here, not by SQL: the stores order text by different collations.

@@ -122,23 +122,9 @@ import Testing
                 }
             }
             // Back to the schema before the media rollups.
-            let tables = RollupTarget.rollups.tables.suffix(3) + RollupTarget.ledger.tables.suffix(3)
-            #expect(tables.allSatisfy { $0.contains("media") })
-            switch kind {
-            case .postgres:
-                _ = try await first.textRows("DROP TABLE \(tables.joined(separator: ", "))")
-                _ = try await first.textRows("DELETE FROM pushtally_migrations WHERE version = 11")
-                await first.shutdown()
-            case .sqlite:
-                let path = try #require((first as? SQLiteStore)?.path)
-                await first.shutdown()
-                let queue = try DatabaseQueue(path: path)
-                try await queue.write { db in
-                    for table in tables { try db.execute(sql: "DROP TABLE \(table)") }
-                    try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v13-media-rollups'")
-                }
-                try queue.close()
-            }
+            let tables = (RollupTarget.rollups.tables + RollupTarget.ledger.tables).filter { $0.contains("media") }
+            #expect(tables.count == 6)
+            try await undoMigration(first, kind: kind, dropping: tables, sqlite: "v13-media-rollups", postgres: 11)
             let migrated = try await open(ActionIDs.defaultBound)
             defer { migrated.closeInBackground() }
             #expect(try await Self.read(migrated) == expected)

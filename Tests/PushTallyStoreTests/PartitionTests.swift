@@ -191,11 +191,11 @@ import Testing
         }
     }
 
-    /// A database of the schema before partitioning, filled and pruned once, then migrated by opening it.
+    /// A database of every migration but partitioning, filled and pruned once, then migrated by opening it.
     func migrated(interruptAfterBatches: Int?) async throws {
         try await withDatabase { url, secret in
             let clock = TestClock(Self.start)
-            let old = try await open(url, clock: clock, limits: PostgresSchema.Limits(through: PartitionMigration.version - 1), secret: secret)
+            let old = try await open(url, clock: clock, limits: PostgresSchema.Limits(skipping: [PartitionMigration.version]), secret: secret)
             #expect(try await old.textRows("SELECT relkind::text FROM pg_class WHERE relname = 'events'") == [["r"]])
             try await lifecycle.load(old, clock: clock, seed: 7)
             _ = try await old.prune(receivedBefore: Self.start + Self.day, batchSize: 50)

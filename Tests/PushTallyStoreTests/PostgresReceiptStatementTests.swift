@@ -5,7 +5,7 @@ import PushTallyTestSupport
 import Testing
 
 /// The prepared receipt statement (column arrays through `unnest`): raw columns stored as sent, NULL kept
-/// apart from text, and every rollup it writes (push, buckets, time series, timing, versions) what a rebuild
+/// apart from text, and every rollup it writes (push, buckets, time series, timing, versions, platform buckets) what a rebuild
 /// derives from the raw rows.
 extension PostgresStoreTests {
     @Test func theReceiptStatementStoresEveryColumnAndRollup() async throws {
@@ -47,12 +47,15 @@ extension PostgresStoreTests {
                 ])
             let figures = try await store.pushFigures()
             let buckets = try await store.bucketCounts(ReportFilter())
+            let iosBuckets = try await store.bucketCounts(ReportFilter(platform: "ios"))
+            #expect(iosBuckets.map(\.count.total).reduce(0, +) == 2, "the ios display and open, by platform per bucket")
             let versions = try await VersionDimension.allCases.asyncMap { try await store.versionCounts(ReportFilter(), dimension: $0) }
             let sent = try #require(figures.first { $0.pushID == "sent" })
             #expect((sent.funnel.displayed, sent.funnel.duplicates) == (4, 1))
             try await store.rebuildRollups()
             #expect(try await store.pushFigures() == figures)
             #expect(Set(try await store.bucketCounts(ReportFilter())) == Set(buckets))
+            #expect(Set(try await store.bucketCounts(ReportFilter(platform: "ios"))) == Set(iosBuckets))
             let rebuilt = try await VersionDimension.allCases.asyncMap { try await store.versionCounts(ReportFilter(), dimension: $0) }
             #expect(rebuilt.map(Set.init) == versions.map(Set.init))
         }

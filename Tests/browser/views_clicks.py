@@ -69,7 +69,7 @@ def expected(base, token, campaign, params, bucket, zone, platform=None):
     total = lambda key: sum(int(row[key] or 0) for row in rows)
     rate = lambda part, whole: f"{100 * part / whole:.1f}%" if whole else "–"
     sent, displayed, opened = total("sent"), total("displayed_unique"), total("opened_unique")
-    series = csv_rows(base, token, "/v1/reports/timeseries", {**params, "bucket": bucket, "tz": zone, **({"campaign": campaign} if campaign else {})})
+    series = csv_rows(base, token, "/v1/reports/timeseries", {**narrowed, "bucket": bucket, "tz": zone, **({"campaign": campaign} if campaign else {})})
     return {
         "headline": {
             "sent": f"{sent:,}", "displayed": f"{displayed:,}", "display-rate": rate(displayed, sent), "opened": f"{opened:,}",
@@ -144,7 +144,8 @@ def main(base, token, campaign, zone, days):
         wait("every campaign again", lambda: not driver.find_element(By.ID, "campaign-detail").is_displayed())
         forward = view(driver)
 
-        # The platform filter narrows the campaigns table and the headline, and is part of the view's address.
+        # The platform filter narrows the campaigns table, the headline and the time series, and is part of the
+        # view's address.
         driver.find_element(By.CSS_SELECTOR, "#platform option[value=web]").click()
         driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
         wait("the web view", lambda: "platform=web" in driver.current_url and loaded(driver))

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
-import { filters } from "./filters.js";
+import { filters, platformFilter } from "./filters.js";
 import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
@@ -25,11 +25,14 @@ const supersededColumn = { key: "superseded_by", title: "Superseded by",
 
 export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
 
+// The campaign's pushes of the platform picked, as its row in the campaigns table counts them.
+export const campaignParams = () => ({ ...filters(), ...platformFilter() });
+
 // Reads the campaign's row from the campaigns report, so it must run after loadCampaigns.
 export async function loadCampaign() {
   const section = $("campaign-detail");
   if (!state.campaign) { section.hidden = true; $("filter-note").hidden = true; return; }
-  const report = await api(campaignPath(), filters());
+  const report = await api(campaignPath(), campaignParams());
   const row = state.campaigns.find((campaign) => campaign.campaign === state.campaign) || {};
   section.hidden = false;
   $("detail-title").textContent = `Campaign ${state.campaign}`;

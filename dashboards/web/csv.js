@@ -1,6 +1,6 @@
 // "Download CSV": the same report and filters as the view above the button, as a file (with BOM, for Excel).
 import { api } from "./api.js";
-import { campaignPath } from "./campaign-detail.js";
+import { campaignParams, campaignPath } from "./campaign-detail.js";
 import { el, setStatus } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
 import { versionsParams } from "./receipt-health.js";
@@ -10,7 +10,7 @@ import { variantsParams, variantsPath } from "./variants.js";
 export async function downloadCSV(report) {
   const paths = {
     campaigns: ["/v1/reports/campaigns", { ...filters(), ...platformFilter() }],
-    campaign: [campaignPath(), filters()],
+    campaign: [campaignPath(), campaignParams()],
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],

@@ -12,7 +12,8 @@ export function filters() {
   return params;
 }
 
-// The platform picked narrows the campaigns table and the headline (the other reports are not split by it).
+// The platform picked narrows the campaigns table, the headline, the time series and the campaign's pushes (receipt
+// health, outcomes, audience and variants are not kept by platform, and their reports refuse it).
 export const platformFilter = () => $("platform").value ? { platform: $("platform").value } : {};
 
 // The campaign picked in the table narrows the headline, time series and receipt health too (and their CSVs).

@@ -2,9 +2,11 @@
 import { api } from "./api.js";
 import { seriesChart } from "./charts.js";
 import { $ } from "./dom.js";
-import { campaignFilter, filters } from "./filters.js";
+import { campaignFilter, filters, platformFilter } from "./filters.js";
 
-export const seriesParams = () => ({ ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() });
+export const seriesParams = () => ({
+  ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter(), ...platformFilter(),
+});
 
 let drawn = null;
 

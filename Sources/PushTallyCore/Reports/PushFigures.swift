@@ -14,6 +14,8 @@ public struct PushFigures: Sendable, Hashable {
     public var attributes = SendAttributes()
     /// The later push that replaced this one at APNs, if one did; set by reports (``Superseding``).
     public var supersession: Supersession?
+    /// The events that named a platform, read only for a filter that names one (``onPlatform(_:)``).
+    package var platformEvents: [PlatformEvents] = []
 
     public var isOrphan: Bool { campaign == nil }
 
@@ -52,8 +54,8 @@ public struct ReportFilter: Sendable, Hashable {
     public var pushID: String?
     public var app: String?
     public var environment: String?
-    /// Campaigns: only the events that named this platform (`unknown`: those that named none), see
-    /// ``CampaignListAssembly``.
+    /// Only the events that named this platform (`unknown`: those that named none); what belongs to a push
+    /// and not to an event is kept under `unknown` (``CampaignListAssembly``, ``PushFigures/onPlatform(_:)``).
     public var platform: String?
 
     public init(

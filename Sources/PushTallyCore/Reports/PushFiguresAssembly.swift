@@ -10,7 +10,12 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
     /// ``PushOrder``: positions by push id, made at the first lookup after registrations.
     private var order: PushOrder?
 
-    package init(expectedPushes: Int = 1024) {
+    /// Whether each push's events that named a platform are read (``PushFigures/platformEvents``).
+    package let readsPlatforms: Bool
+
+    /// - Parameter readsPlatforms: whether to read the events that named a platform, for a platform filter.
+    package init(expectedPushes: Int = 1024, readsPlatforms: Bool = false) {
+        self.readsPlatforms = readsPlatforms
         index.reserveCapacity(expectedPushes)
         pushes.reserveCapacity(expectedPushes)
     }
@@ -80,6 +85,12 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
     /// One media rollup row of a push, added to its other rows.
     package mutating func media(pushID: String, outcomes: MediaOutcomes) {
         pushes[position(ofOrphan: pushID)].funnel.media.add(outcomes)
+    }
+
+    /// The events of a push's rollup row that named `platform`, kept beside its figures.
+    package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
+        pushes[position(ofOrphan: pushID)].platformEvents.append(
+            PlatformEvents(platform: platform, kind: kind, action: action, count: count))
     }
 
     /// One row of a push's histogram read count by count (`count(bucket)`), with no histogram built per row.

@@ -85,11 +85,22 @@ extension ReportQuery {
     /// Refuses a parameter `report` does not take (the CLI asks too, for its filter flags).
     public static func check(_ name: String, takenBy report: ReportDeclaration) throws(FieldError) {
         guard report.takes(name) else {
+            if name == "platform" { throw notKeptByPlatform(report) }
             throw FieldError(
                 "unknown_parameter",
                 "the \(report.name) report takes no parameter \(name); it takes \(report.parameters.joined(separator: ", "))",
                 field: name)
         }
+    }
+
+    /// The refusal of a platform filter by a report whose figures are not kept by platform: answering it whole
+    /// would pass other platforms' numbers off as the one asked for.
+    static func notKeptByPlatform(_ report: ReportDeclaration) -> FieldError {
+        let taking = ReportKinds.all.filter { $0.takes("platform") }.map(\.name)
+        return FieldError(
+            "not_kept_by_platform",
+            "the \(report.name) report is not kept by platform, so it takes no platform filter; the \(taking.joined(separator: ", ")) reports take one",
+            field: "platform")
     }
 
     /// An APNs environment: `production` or `sandbox`.

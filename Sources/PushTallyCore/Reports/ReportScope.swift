@@ -60,6 +60,21 @@ package struct RollupScope: Sendable {
         if let to = filter.toMillis { conditions.append(("b.bucket <=", .integer(EventTime.bucket(ofMillis: to - 1)))) }
     }
 
+    /// This scope over the per-bucket platform rollup, narrowed to the events that named `platform`.
+    package func named(platform: String) -> RollupScope {
+        var scope = requiring("b.platform =", .text(platform))
+        scope.bucketTable = RollupTarget.rollups.platformBucket
+        return scope
+    }
+
+    /// This scope over the per-bucket platform rollup's rows of every named platform but `unknown` (a client
+    /// may send that name itself): what a bucket's events that named no platform are the rest of.
+    package var namedPlatforms: RollupScope {
+        var scope = requiring("b.platform <>", .text(ReportGrouping.unknownPlatform))
+        scope.bucketTable = RollupTarget.rollups.platformBucket
+        return scope
+    }
+
     /// This scope with one more condition.
     package func requiring(_ test: String, _ value: ScopeValue) -> RollupScope {
         var scope = self

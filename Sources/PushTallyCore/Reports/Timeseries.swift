@@ -16,6 +16,26 @@ public struct BucketCount: Sendable, Hashable {
     }
 }
 
+extension BucketCount {
+    /// `counts` less `less` (rows of the same bucket, kind and action), rows left with no events dropped.
+    package static func subtracting(_ less: [BucketCount], from counts: [BucketCount]) -> [BucketCount] {
+        guard !less.isEmpty else { return counts }
+        struct Key: Hashable {
+            let bucket: Int64
+            let kind: EventKind
+            let action: String
+        }
+        var taken: [Key: EventCount] = [:]
+        for row in less { taken[Key(bucket: row.bucket, kind: row.kind, action: row.action), default: EventCount()].add(row.count) }
+        return counts.compactMap { row in
+            guard let minus = taken[Key(bucket: row.bucket, kind: row.kind, action: row.action)] else { return row }
+            var row = row
+            row.count = EventCount(total: row.count.total - minus.total, duplicates: row.count.duplicates - minus.duplicates)
+            return row.count == EventCount() ? nil : row
+        }
+    }
+}
+
 /// Hour or day buckets in an IANA zone, assembled exactly from 15-minute rollups (DST handled by the zone's
 /// calendar; zones offset by :30 or :45 align with 15 minutes).
 public struct TimeseriesOptions: Sendable, Hashable {

@@ -86,6 +86,12 @@ package struct RollupAccumulator {
         package var version: String
     }
 
+    /// A row of the per-bucket platform rollup: one push, bucket, named platform, kind and action.
+    package struct PlatformBucketKey: Hashable {
+        package var bucket: BucketKey
+        package var platform: String
+    }
+
     /// A row of the per-bucket media rollup.
     package struct MediaBucketKey: Hashable {
         package var pushID: String
@@ -95,6 +101,8 @@ package struct RollupAccumulator {
     package private(set) var versions: [VersionKey: Delta] = [:]
     package private(set) var pushes: [PushKey: Delta] = [:]
     package private(set) var buckets: [BucketKey: Delta] = [:]
+    /// Bucket deltas of the events that named a platform, by platform (the rest named none).
+    package private(set) var platformBuckets: [PlatformBucketKey: Delta] = [:]
     /// Time-to-display histograms by push.
     package private(set) var latency: [String: LatencyHistogram] = [:]
     package private(set) var pending: [PendingKey: Int64] = [:]
@@ -150,13 +158,15 @@ package struct RollupAccumulator {
             versions[VersionKey(push: key, dimension: 1, version: osVersion), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
         }
-        if let platform {
-            versions[VersionKey(push: key, dimension: 2, version: platform), default: Delta()]
-                .add(eventTime: eventTime, duplicate: duplicate)
-        }
         pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
         let bucketKey = BucketKey(push: key, bucket: EventTime.bucket(ofMillis: eventTime))
         buckets[bucketKey, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
+        if let platform {
+            versions[VersionKey(push: key, dimension: 2, version: platform), default: Delta()]
+                .add(eventTime: eventTime, duplicate: duplicate)
+            platformBuckets[PlatformBucketKey(bucket: bucketKey, platform: platform), default: Delta()]
+                .add(eventTime: eventTime, duplicate: duplicate)
+        }
     }
 
     /// Counts a unique display's media outcome and extension time. Only named versions have rows, as in

@@ -24,6 +24,12 @@ package enum RollupTarget: Sendable {
     /// Unique displays by media outcome and extension time, per push and named app or OS version.
     package var mediaVersion: String { self == .rollups ? "rollup_media_version" : "ledger_media_version" }
 
+    /// Receipts and actions per push, 15-minute bucket and named platform; events that named none are the
+    /// bucket rollup's rest.
+    package var platformBucket: String { self == .rollups ? "rollup_platform_bucket" : "ledger_platform_bucket" }
+
     /// Every table of the set, in one order: a rebuild pairs each rollup table with its ledger twin by position.
-    package var tables: [String] { [push, bucket, timing, pending, version, outcome, outcomeTime, time, media, mediaBucket, mediaVersion] }
+    package var tables: [String] { [
+        push, bucket, timing, pending, version, outcome, outcomeTime, time, media, mediaBucket, mediaVersion, platformBucket,
+    ] }
 }

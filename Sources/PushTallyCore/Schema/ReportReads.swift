@@ -135,12 +135,22 @@ extension SQLDialect {
             values: [.integer(range.firstBucket), .integer(range.lastBucket)])
     }
 
-    /// 15-minute rollup counts of the pushes `filter` selects, whose `from`/`to` bound the event time.
-    package func bucketCounts(_ filter: ReportFilter) -> ReportStatement {
+    /// 15-minute rollup counts of the pushes `filter` selects, whose `from`/`to` bound the event time, and of
+    /// its platform: the counts to add up, then those to take from them (``BucketCount/subtracting(_:from:)``).
+    /// A named platform's counts are its rows of the per-bucket platform rollup; `unknown`'s are every event's
+    /// less the rows of the other named platforms, as a campaigns report's `unknown` row is its push's rest.
+    package func bucketCounts(_ filter: ReportFilter) -> (counts: ReportStatement, less: ReportStatement?) {
         let scope = RollupScope(filter, bucketRange: true)
-        return rollupRows(
-            "SELECT b.bucket, b.kind, b.action, \(sum("b.total")), \(sum("b.duplicates")) FROM \(scope.bucketTable) b",
-            scope, groupBy: "b.bucket, b.kind, b.action")
+        func counts(_ scope: RollupScope) -> ReportStatement {
+            rollupRows(
+                "SELECT b.bucket, b.kind, b.action, \(sum("b.total")), \(sum("b.duplicates")) FROM \(scope.bucketTable) b",
+                scope, groupBy: "b.bucket, b.kind, b.action")
+        }
+        switch filter.platform {
+        case nil: return (counts(scope), nil)
+        case ReportGrouping.unknownPlatform?: return (counts(scope), counts(scope.namedPlatforms))
+        case let platform?: return (counts(scope.named(platform: platform)), nil)
+        }
     }
 
     /// Receipts and actions per value of `dimension` over the pushes `filter` selects, then their totals

@@ -6,6 +6,8 @@ package enum RollupTable: CaseIterable, Sendable {
     /// Unique displays by media outcome with their extension times, per push; per push and 15-minute bucket
     /// (counts only); per push and named app or OS version (``MediaOutcomes``).
     case media, mediaBucket, mediaVersion
+    /// Receipts and actions per push, 15-minute bucket and named platform (the time series by platform).
+    case platformBucket
 
     /// How a value column takes a new row's value when its key is already stored.
     package enum Merge: Sendable { case add, least, greatest }
@@ -31,6 +33,7 @@ package enum RollupTable: CaseIterable, Sendable {
         case .media: target.media
         case .mediaBucket: target.mediaBucket
         case .mediaVersion: target.mediaVersion
+        case .platformBucket: target.platformBucket
         }
     }
 
@@ -51,6 +54,7 @@ package enum RollupTable: CaseIterable, Sendable {
         case .timing, .media: return [pushID]
         case .mediaBucket: return [pushID, bucket]
         case .mediaVersion: return [pushID] + version
+        case .platformBucket: return [pushID, bucket, Column(name: "platform", type: .text)] + kindAction
         }
     }
 
@@ -63,7 +67,7 @@ package enum RollupTable: CaseIterable, Sendable {
                 Column(name: "last_time", type: .integer, merge: .greatest),
                 Column(name: "late", type: .integer, defaultsToZero: true),
             ]
-        case .bucket, .time, .version: return counts
+        case .bucket, .time, .version, .platformBucket: return counts
         case .pending: return [Column(name: "count", type: .integer)]
         case .outcome, .outcomeTime: return [Column(name: "count", type: .integer), Column(name: "value_micros", type: .integer)]
         case .timing: return TimingColumns.names.map { Column(name: $0, type: .integer, defaultsToZero: true) }

@@ -293,7 +293,7 @@ export async function loadAudience() {
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
-import { filters } from "./filters.js";
+import { filters, platformFilter } from "./filters.js";
 import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
@@ -316,11 +316,14 @@ const supersededColumn = { key: "superseded_by", title: "Superseded by",
 
 export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
 
+// The campaign's pushes of the platform picked, as its row in the campaigns table counts them.
+export const campaignParams = () => ({ ...filters(), ...platformFilter() });
+
 // Reads the campaign's row from the campaigns report, so it must run after loadCampaigns.
 export async function loadCampaign() {
   const section = $("campaign-detail");
   if (!state.campaign) { section.hidden = true; $("filter-note").hidden = true; return; }
-  const report = await api(campaignPath(), filters());
+  const report = await api(campaignPath(), campaignParams());
   const row = state.campaigns.find((campaign) => campaign.campaign === state.campaign) || {};
   section.hidden = false;
   $("detail-title").textContent = `Campaign ${state.campaign}`;
@@ -546,7 +549,7 @@ function svgNode(tag, attributes = {}, ...children) {
             ####"""
 // "Download CSV": the same report and filters as the view above the button, as a file (with BOM, for Excel).
 import { api } from "./api.js";
-import { campaignPath } from "./campaign-detail.js";
+import { campaignParams, campaignPath } from "./campaign-detail.js";
 import { el, setStatus } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
 import { versionsParams } from "./receipt-health.js";
@@ -556,7 +559,7 @@ import { variantsParams, variantsPath } from "./variants.js";
 export async function downloadCSV(report) {
   const paths = {
     campaigns: ["/v1/reports/campaigns", { ...filters(), ...platformFilter() }],
-    campaign: [campaignPath(), filters()],
+    campaign: [campaignPath(), campaignParams()],
     timeseries: ["/v1/reports/timeseries", seriesParams()],
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
@@ -623,7 +626,8 @@ export function filters() {
   return params;
 }
 
-// The platform picked narrows the campaigns table and the headline (the other reports are not split by it).
+// The platform picked narrows the campaigns table, the headline, the time series and the campaign's pushes (receipt
+// health, outcomes, audience and variants are not kept by platform, and their reports refuse it).
 export const platformFilter = () => $("platform").value ? { platform: $("platform").value } : {};
 
 // The campaign picked in the table narrows the headline, time series and receipt health too (and their CSVs).
@@ -1145,9 +1149,11 @@ function compare(a, b) {
 import { api } from "./api.js";
 import { seriesChart } from "./charts.js";
 import { $ } from "./dom.js";
-import { campaignFilter, filters } from "./filters.js";
+import { campaignFilter, filters, platformFilter } from "./filters.js";
 
-export const seriesParams = () => ({ ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter() });
+export const seriesParams = () => ({
+  ...filters(), bucket: $("bucket").value, tz: $("tz").value, ...campaignFilter(), ...platformFilter(),
+});
 
 let drawn = null;
 

@@ -2,7 +2,7 @@
 public struct CampaignReportKind: ReportKind {
     public static let declaration = ReportDeclaration(
         name: "campaign", path: "/v1/reports/campaigns/:campaign", pathParameter: "campaign",
-        parameters: ReportDeclaration.commonParameters,
+        parameters: ReportDeclaration.commonParameters + ["platform"],
         summary: "One row per push of a campaign (drill-down).", kind: Self.self)
 
     public var campaign: String

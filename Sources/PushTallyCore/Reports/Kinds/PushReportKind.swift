@@ -1,8 +1,8 @@
 /// `GET /v1/reports/pushes/{push_id}`: one push.
 public struct PushReportKind: ReportKind {
-    // One push is addressed by its id: a filter could only hide it.
+    // One push is addressed by its id: a filter could only hide it, but a platform narrows its events.
     public static let declaration = ReportDeclaration(
-        name: "push", path: "/v1/reports/pushes/:push_id", pathParameter: "push_id", parameters: ["format", "bom"],
+        name: "push", path: "/v1/reports/pushes/:push_id", pathParameter: "push_id", parameters: ["format", "bom", "platform"],
         summary: "One push's funnel, time to display and actions.", kind: Self.self)
 
     public var pushID: String
@@ -22,9 +22,13 @@ public struct PushReportKind: ReportKind {
     }
 
     public func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable {
-        let pushes = try await reader.supersededPushFigures(ReportFilter(pushID: pushID))
-        guard !pushes.isEmpty else {
-            throw ReportNotFound(description: "no push \(pushID) is registered and no receipt names it", field: "push_id")
+        let platform = request.filter.platform
+        let pushes = try await reader.supersededPushFigures(ReportFilter(pushID: pushID, platform: platform))
+        // Narrowed to a platform none of its events named, a known push has no row rather than being unknown.
+        if pushes.isEmpty {
+            guard platform != nil, try await !reader.pushFigures(ReportFilter(pushID: pushID)).isEmpty else {
+                throw ReportNotFound(description: "no push \(pushID) is registered and no receipt names it", field: "push_id")
+            }
         }
         return PushReport.table(pushes, maturity: maturity)
     }

@@ -2,7 +2,7 @@
 public struct PushesReportKind: ReportKind {
     public static let declaration = ReportDeclaration(
         name: "pushes", path: "/v1/reports/pushes",
-        parameters: ReportDeclaration.commonParameters + ["campaign", "orphan"],
+        parameters: ReportDeclaration.commonParameters + ["campaign", "orphan", "platform"],
         summary: "One row per push; --orphan lists unregistered push ids.", kind: Self.self)
 
     /// Only unregistered (`true`) or registered (`false`) pushes; `nil`: both.

@@ -2,7 +2,7 @@
 public struct TimeseriesReportKind: ReportKind {
     public static let declaration = ReportDeclaration(
         name: "timeseries", path: "/v1/reports/timeseries",
-        parameters: ReportDeclaration.commonParameters + ["campaign", "push_id", "bucket", "tz"],
+        parameters: ReportDeclaration.commonParameters + ["campaign", "push_id", "platform", "bucket", "tz"],
         summary: "Displays, opens and actions per local hour or day.", kind: Self.self)
 
     public var options: TimeseriesOptions

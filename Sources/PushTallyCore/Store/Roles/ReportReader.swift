@@ -2,7 +2,8 @@
 public protocol ReportReader: Sendable {
     /// The clock and maturity window reports are judged by.
     var configuration: StoreConfiguration { get }
-    /// Pushes with their figures (``PushFiguresAssembly`` from the engine's rows).
+    /// Pushes with their figures (``PushFiguresAssembly`` from the engine's rows), whole; with the events that
+    /// named a platform beside them when `filter` names one (``ReportReader/supersededPushFigures(_:)`` narrows).
     func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures]
     /// 15-minute rollup counts over the pushes `filter` selects, within its event-time range.
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount]
@@ -32,12 +33,14 @@ extension ReportReader {
         try await pushFigures(ReportFilter())
     }
 
-    /// Pushes with their figures, each superseded one marked with the push that replaced it at APNs.
+    /// Pushes with their figures, each superseded one marked with the push that replaced it at APNs, then
+    /// narrowed to the filter's platform if it names one (``PushFigures/onPlatform(_:)``).
     public func supersededPushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
         let figures = try await pushFigures(filter)
         // Only registered pushes with a collapse id can be superseded: most reports need no second read.
-        guard figures.contains(where: { $0.attributes.collapseID != nil }) else { return figures }
-        return Superseding.apply(Superseding.supersessions(try await collapsePeers(filter)), to: figures)
+        guard figures.contains(where: { $0.attributes.collapseID != nil }) else { return figures.onPlatform(filter.platform) }
+        // Superseded before narrowing: a supersession's loss is the whole push's, kept with `unknown`.
+        return Superseding.apply(Superseding.supersessions(try await collapsePeers(filter)), to: figures).onPlatform(filter.platform)
     }
 
     /// The campaign list's rows from every push's figures.
@@ -54,7 +57,9 @@ extension ReportReader {
         var only: Set<String>?
         var covered = filter
         if !CampaignListAssembly.covers(filter) {
-            let figures = try await supersededPushFigures(filter)
+            var picking = filter
+            picking.platform = nil
+            let figures = try await supersededPushFigures(picking)
             guard grouping == .platform || filter.platform != nil else { return CampaignReport.rows(figures, by: grouping) }
             // Platform counts are kept per push, not per time: the range picks the pushes, as it does without a
             // split, and their rows are then split as a report without a range splits them.
