@@ -29,6 +29,8 @@ package enum PostgresSchema {
         (13, "v13-platform-dimension", sql.platformBackfill),
         // Runs as ``PartitionMigration`` (batches of transactions of its own), not as statements.
         (PartitionMigration.version, PartitionMigration.name, []),
+        // Live rollup rows keyed by their events' day of receipt, so retention folds a day from its rows.
+        (17, "v17-dated-rollups", DatedShards.migration),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
