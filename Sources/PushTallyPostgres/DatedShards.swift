@@ -8,7 +8,7 @@ import PushTallyCore
 ///
 /// Why: everything counted from the events of day D then sits in D's rows, so retiring D's partition folds
 /// those rows into the ledger with one grouped `INSERT … SELECT` per rollup table, however many events D
-/// held, instead of reading and recounting every event (``fold(day:on:logger:)``). The rows are then moved
+/// held, instead of reading and recounting every event (``fold(days:on:logger:)``). The rows are then moved
 /// into the plain shards (``compact(before:on:logger:)``), so rows per push stay bounded by the days still
 /// kept.
 ///
@@ -105,16 +105,19 @@ enum DatedShards {
                 """), logger: logger)
     }
 
-    /// Adds `day`'s rows of every rollup table to the ledger, summed per key (`least`/`greatest` columns by
-    /// their own merge), in the caller's transaction.
-    static func fold(day: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-        let (lower, upper) = range(day: day)
+    /// Adds the rows of `days` of every rollup table to the ledger, summed per key (`least`/`greatest` columns
+    /// by their own merge), in the caller's transaction: one pass over each table however many days.
+    static func fold(days: Set<Int64>, on connection: PostgresConnection, logger: Logger) async throws {
+        guard let first = days.min(), let last = days.max() else { return }
+        let (lower, upper) = (range(day: first).lower, range(day: last).upper)
+        let listed = days.sorted().map(String.init).joined(separator: ", ")
         for table in RollupTable.allCases {
             let upsert = SQLDialect.postgres.upsert(table, into: .ledger)
             let key = table.key.map(\.name).joined(separator: ", ")
             let sql = """
                 \(upsert.head) SELECT \(key), \(aggregates(table)) FROM \(table.name(in: .rollups))
-                WHERE shard >= \(lower) AND shard < \(upper) GROUP BY \(key) ORDER BY \(key) \(upsert.conflict)
+                WHERE shard >= \(lower) AND shard < \(upper) AND (shard - \(base)) / \(collectorShards) IN (\(listed))
+                GROUP BY \(key) ORDER BY \(key) \(upsert.conflict)
                 """
             try await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)
         }
