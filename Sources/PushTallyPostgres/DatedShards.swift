@@ -124,10 +124,11 @@ enum DatedShards {
     }
 
     /// Moves the dated rows of every day before `day` into their collectors' plain shards, one statement per
-    /// table (atomic by itself, so sums never change and no lock is held across tables).
+    /// table (atomic by itself, so sums never change and no lock is held across tables). Tables keyed by time
+    /// bucket are left: a bucket's rows are of the day it falls in, so moving them would merge none.
     static func compact(before day: Int64, on connection: PostgresConnection, logger: Logger) async throws {
         let upper = of(day: day, shard: 0)
-        for table in RollupTable.allCases {
+        for table in RollupTable.allCases where !table.key.contains(where: { $0.name == "bucket" }) {
             let upsert = SQLDialect.postgres.upsert(table, into: .rollups)
             let key = table.key.map(\.name).joined(separator: ", ")
             let sql = """
