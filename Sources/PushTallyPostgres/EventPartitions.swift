@@ -42,6 +42,14 @@ enum EventPartitions {
         return prefix + padded(year, 4) + padded(month, 2) + padded(date, 2)
     }
 
+    /// The day of a partition named by ``name(ofDay:)``; `nil` for any other name.
+    static func day(ofName name: String) -> Int64? {
+        guard name.hasPrefix(prefix) else { return nil }
+        let digits = String(name.dropFirst(prefix.count))
+        guard digits.count == 8, let date = Int64(digits) else { return nil }
+        return Timestamp.daysSince1970(year: date / 10_000, month: date / 100 % 100, day: date % 100)
+    }
+
     /// The days around `nowMillis` collectors keep created.
     static func daysAround(_ nowMillis: Int64) -> ClosedRange<Int64> {
         let today = day(ofMillis: nowMillis)

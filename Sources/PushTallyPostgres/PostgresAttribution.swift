@@ -20,7 +20,7 @@ enum PostgresAttribution {
     /// Returns the credits of new events (indexes into `events`), to be inserted with them.
     static func attribute(
         _ touches: AttributionTouches, events: [(StoredEvent, Bool)], windows: AttributionWindows,
-        counter: inout RollupCounter, on connection: PostgresConnection, logger: Logger
+        counter: inout RollupCounter, movedDays: inout Set<Int64>, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Int: Attribution] {
         guard !touches.isEmpty else { return [:] }
         let sorted = touches.sorted
@@ -73,15 +73,20 @@ enum PostgresAttribution {
         }
         // Only rows really updated count: a prune may have deleted (and folded) one meanwhile.
         let updated = try await update(moves, on: connection, logger: logger)
-        for change in moves where updated.contains(change.event.row) { counter.attribute(change) }
+        for change in moves {
+            guard let receivedAt = updated[change.event.row] else { continue }
+            counter.attribute(change)
+            movedDays.insert(EventPartitions.day(ofMillis: receivedAt))
+        }
         return fresh
     }
 
-    /// Stores new credits on stored rows; returns the ids of the rows updated.
+    /// Stores new credits on stored rows; returns the receive times of the rows updated, by id (a moved credit
+    /// counts on the day its event was received: ``DatedShards``).
     static func update(
         _ changes: [AttributionPlanner.Change], on connection: PostgresConnection, logger: Logger
-    ) async throws -> Set<Int64> {
-        guard !changes.isEmpty else { return [] }
+    ) async throws -> [Int64: Int64] {
+        guard !changes.isEmpty else { return [:] }
         let ordered = changes.sorted { $0.event.row < $1.event.row }
         let ids = ordered.map(\.event.row)
         let codes = ordered.map { Int64($0.new.code) }
@@ -91,9 +96,11 @@ enum PostgresAttribution {
             """
             UPDATE events AS e SET attribution = u.a, attributed_push = NULLIF(u.p, '')
             FROM unnest(\(ids)::bigint[], \(codes)::bigint[], \(pushes)::text[]) AS u(id, a, p)
-            WHERE e.id = u.id RETURNING e.id
+            WHERE e.id = u.id RETURNING e.id, e.received_at
             """, logger: logger)
-        return Set(try rows.decode(Int64.self))
+        var updated: [Int64: Int64] = [:]
+        for (id, receivedAt) in try rows.decode((Int64, Int64).self) { updated[id] = receivedAt }
+        return updated
     }
 
     /// A row of the probe: its device, the stored event (none for a device with no stored history in reach)

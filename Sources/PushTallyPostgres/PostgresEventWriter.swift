@@ -28,7 +28,7 @@ extension StoredEvent {
 /// stored events, raw events, then each rollup table) and each table's rows sorted by key, so collectors
 /// committing at once wait for each other instead of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
 enum PostgresEventWriter {
-    /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`), attributing the sessions
+    /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`, dated by ``DatedShards``), attributing the sessions
     /// and conversions of the devices they touch; returns, per event, whether it was a retry. A handful of
     /// round trips whatever the number of events: begin, push and device locks, dedupe keys, `sent_at`, the
     /// attribution probe, credits moved on stored rows (each only when needed), raw rows and every rollup
@@ -51,9 +51,12 @@ enum PostgresEventWriter {
         memory?.remember(timed, sentAt: sentAt)
         var counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] }
         let counted = plan.rows
+        var days = DatedShards.days(events.lazy.map(\.receivedAt))
         let credits = try await PostgresAttribution.attribute(
-            plan.touches, events: counted, windows: attributionWindows, counter: &counter, on: connection, logger: logger)
-        let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: shard)
+            plan.touches, events: counted, windows: attributionWindows, counter: &counter, movedDays: &days, on: connection,
+            logger: logger)
+        let dated = try await DatedShards.shard(for: days, shard: shard, on: connection, logger: logger)
+        let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: dated)
         let outboxRows = try await PostgresOutbox.parts(plan, subscriptions: subscriptions, on: connection, logger: logger)
         let audience = PostgresAudience.part(plan.audience)
         for query in SQLBuilder.combined(outboxRows + rawRows(counted, credits: credits) + rollups + [audience]) {

@@ -19,7 +19,10 @@ enum PostgresOneStatementCommit {
         _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, state: OneStatementState,
         subscriptions: SubscriptionCache?, actions: ActionFold, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool]? {
-        guard !events.isEmpty, state.shouldTry() else { return nil }
+        // Events of more than one day go through the transaction path, which lists their days as undated.
+        let days = DatedShards.days(events.lazy.map(\.receivedAt))
+        guard days.count == 1, let day = days.first, state.shouldTry() else { return nil }
+        let shard = DatedShards.of(day: day, shard: shard)
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
         // Every key predicted new: an event is a retry only of an earlier event of this commit.

@@ -57,6 +57,9 @@ extension PostgresStore: StoreMaintenance {
                 let counter = try await PostgresEventWriter.count(
                     events, maturityWindow: window, actions: actions, on: connection, logger: logger)
                 try await PostgresRollupWriter.write(counter.accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
+                // Their days' rows still hold them, so those days fold from their remaining events from now on.
+                try await DatedShards.markUndated(
+                    DatedShards.days(events.lazy.map(\.0.receivedAt)), on: connection, logger: logger)
                 return events.count
             }
             total += count
@@ -99,11 +102,17 @@ extension PostgresStore: StoreMaintenance {
                 guard !events.isEmpty else { break }
                 let actions = try await PostgresActionIDs.fold(
                     ActionIDs.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
-                let counter = try await PostgresEventWriter.count(
-                    events, maturityWindow: window, actions: actions, on: connection, logger: logger)
-                try await PostgresRollupWriter.write(counter.accumulator, to: .rollups, shard: shard, on: connection, logger: logger)
+                // Each day's events into that day's rows (``DatedShards``), so every day stored folds from them.
+                for (day, dayEvents) in Dictionary(grouping: events, by: { EventPartitions.day(ofMillis: $0.0.receivedAt) }) {
+                    let counter = try await PostgresEventWriter.count(
+                        dayEvents, maturityWindow: window, actions: actions, on: connection, logger: logger)
+                    try await PostgresRollupWriter.write(
+                        counter.accumulator, to: .rollups, shard: DatedShards.of(day: day, shard: shard), on: connection,
+                        logger: logger)
+                }
             }
             try await connection.run("CLOSE rebuild", logger: logger)
+            try await DatedShards.resetDated(on: connection, logger: logger)
         }
     }
 

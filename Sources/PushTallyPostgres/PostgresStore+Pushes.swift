@@ -103,7 +103,7 @@ extension PostgresStore: PushRegistry {
         if let sentAt = plan.settleTimingAt {
             for target in TimingSettlement.targets {
                 try await settleTiming(
-                    pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target, shard: shard,
+                    pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, target: target,
                     on: connection, logger: logger)
             }
         }
@@ -128,31 +128,40 @@ extension PostgresStore: PushRegistry {
         }
     }
 
-    /// Moves a push's pending timing (every shard's) into its histogram and late count once `sent_at` is
-    /// known (``TimingSettlement``).
+    /// Moves a push's pending timing into its histogram and late count once `sent_at` is known
+    /// (``TimingSettlement``), each live shard's into the same shard: a day's shards keep exactly what its
+    /// receipts count (``DatedShards``).
     private static func settleTiming(
-        pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget, shard: Int64,
+        pushID: String, sentAt: Int64, maturityWindow: Int64, target: RollupTarget,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
-        let pending = try await connection.run(
-            PostgresQuery(unsafeSQL: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)),
+        let sharded = SQLDialect.postgres.shards(target)
+        let rows = try await connection.run(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(sharded ? "shard" : "0::bigint"), clock, second, count FROM \(target.pending) WHERE push_id = $1",
+                binds: binds(pushID)),
             logger: logger
-        ).decode((Int, Int64, Int64).self).map { row in TimingSettlement.Pending(clock: row.0, second: row.1, count: row.2) }
-        guard !pending.isEmpty else { return }
-        let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
-        if histogram.total > 0 {
-            let part = PostgresRollupWriter.timingPart(
-                [(pushID, histogram)], to: target, shard: shard)
-            for query in part.statements() {
-                try await connection.run(query, logger: logger)
-            }
+        ).decode((Int64, Int, Int64, Int64).self)
+        var pendingByShard: [Int64: [TimingSettlement.Pending]] = [:]
+        for (rowShard, clock, second, count) in rows {
+            pendingByShard[rowShard, default: []].append(TimingSettlement.Pending(clock: clock, second: second, count: count))
         }
-        // Late receipts go to one of the push's display rows (any shard's: reports add them up); pending
-        // timing exists only beside a display row, so there is one.
-        var update = SQLBuilder("UPDATE \(target.push) SET late = late + ")
-        update.append(update.bind(late) + " WHERE ctid = (SELECT ctid FROM \(target.push) WHERE push_id = " + update.bind(pushID))
-        update.append(" AND kind = \(EventKind.display.rawValue) AND action = '' LIMIT 1)")
-        try await connection.run(update.query, logger: logger)
+        guard !pendingByShard.isEmpty else { return }
+        for (rowShard, pending) in pendingByShard.sorted(by: { $0.key < $1.key }) {
+            let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
+            if histogram.total > 0 {
+                for query in PostgresRollupWriter.timingPart([(pushID, histogram)], to: target, shard: rowShard).statements() {
+                    try await connection.run(query, logger: logger)
+                }
+            }
+            // Late receipts go to one of the push's display rows of that shard (reports add them up); pending
+            // timing is written only beside a display row of its shard, so there is one.
+            var update = SQLBuilder("UPDATE \(target.push) SET late = late + ")
+            update.append(update.bind(late) + " WHERE ctid = (SELECT ctid FROM \(target.push) WHERE push_id = " + update.bind(pushID))
+            if sharded { update.append(" AND shard = " + update.bind(rowShard)) }
+            update.append(" AND kind = \(EventKind.display.rawValue) AND action = '' LIMIT 1)")
+            try await connection.run(update.query, logger: logger)
+        }
         try await connection.run(
             PostgresQuery(unsafeSQL: "DELETE FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)), logger: logger)
     }

@@ -33,6 +33,10 @@ extension PostgresStore {
                     }
                 }
                 let folded = try await self.foldRetired(on: connection)
+                // Days whose partitions are gone keep no rows of their own: rows per push stay bounded.
+                let kept = try await EventPartitions.existing(on: connection, logger: logger).keys.min() ?? .max
+                try await DatedShards.compact(
+                    before: min(EventPartitions.day(ofMillis: cutoffMillis), kept), on: connection, logger: logger)
                 try await connection.run("SELECT pg_advisory_unlock(\(Self.retentionLock))", logger: logger)
                 return folded
             } catch {
@@ -58,17 +62,62 @@ extension PostgresStore {
         }
     }
 
-    /// Folds each retired partition from its mark (``RetiredFold``), then drops it.
+    /// Folds the retired partitions: those whose days' rollup rows hold exactly their events' counts all at once
+    /// from those rows (``DatedShards``, ``foldDated(_:on:)``), the rest each from its events from its mark
+    /// (``RetiredFold``); each is dropped with its fold.
     private func foldRetired(on connection: PostgresConnection) async throws -> Int {
-        var total = 0
         let retired = try await connection.run("SELECT name, folded_through FROM retired_events ORDER BY name", logger: logger)
-        for (name, mark) in try retired.decode((String, String?).self).map({ $0 }) {
+            .decode((String, String?).self).map { $0 }
+        let fresh = retired.compactMap { name, mark in mark == nil ? EventPartitions.day(ofName: name).map { ($0, name) } : nil }
+        let (dated, total) = try await foldDated(Dictionary(fresh, uniquingKeysWith: { first, _ in first }), on: connection)
+        var folded = total
+        for (name, mark) in retired where !dated.contains(name) {
             let fold = RetiredFold(
                 table: name, maturityWindow: configuration.maturityWindowMillis, book: actionIDs, connection: connection,
                 logger: logger)
-            total += try await fold.run(from: mark)
+            folded += try await fold.run(from: mark)
             logger.debug("dropped raw event partition", metadata: ["partition": "\(name)"])
         }
-        return total
+        return folded
+    }
+
+    /// Folds the retired `days` (day: table) whose rollup rows stand for their events from those rows, one
+    /// grouped statement per rollup table for all of them, and drops their tables, in one transaction; returns
+    /// the tables dropped and the rows they held.
+    ///
+    /// The default partition is locked against writers first: an event of such a day stored after the detach
+    /// landed there, counted in the day's rows but kept, so that day folds from its events instead.
+    private func foldDated(_ days: [Int64: String], on connection: PostgresConnection) async throws -> (Set<String>, Int) {
+        guard !days.isEmpty else { return ([], 0) }
+        let logger = logger
+        return try await PartitionMigration.inTransaction(connection, logger: logger) { () async throws -> (Set<String>, Int) in
+            try await connection.run(
+                PostgresQuery(unsafeSQL: "LOCK TABLE \(EventPartitions.defaultPartition) IN SHARE MODE"), logger: logger)
+            let strays = try await connection.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT DISTINCT floor(received_at::numeric / \(EventPartitions.dayMillis))::bigint \
+                        FROM \(EventPartitions.defaultPartition) WHERE received_at >= \((days.keys.min() ?? 0) * EventPartitions.dayMillis) \
+                        AND received_at < \(((days.keys.max() ?? 0) + 1) * EventPartitions.dayMillis)
+                        """), logger: logger
+            ).decode(Int64.self).reduce(into: Set<Int64>()) { $0.insert($1) }
+            var due: [Int64: String] = [:]
+            for (day, table) in days where !strays.contains(day) {
+                if try await DatedShards.isDated(day, on: connection, logger: logger) { due[day] = table }
+            }
+            guard !due.isEmpty else { return ([], 0) }
+            var rows = 0
+            for table in due.values.sorted() {
+                let count = try await connection.run(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)
+                rows += try count.first?.decode(Int.self) ?? 0
+            }
+            try await DatedShards.fold(days: Set(due.keys), on: connection, logger: logger)
+            for table in due.values.sorted() {
+                try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
+                try await connection.run("DELETE FROM retired_events WHERE name = \(table)", logger: logger)
+                logger.debug("dropped raw event partition, folded from its day's rollups", metadata: ["partition": "\(table)"])
+            }
+            return (Set(due.values), rows)
+        }
     }
 }

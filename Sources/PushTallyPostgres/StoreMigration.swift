@@ -70,6 +70,8 @@ public struct StoreMigration: Sendable {
                         logger: target.logger)
                 }
             }
+            // The copied rollups carry no day: the copied days fold from their events.
+            try await DatedShards.undateStored(on: connection, logger: target.logger)
         }
         // The copied history went to the default partition (no day partition exists for the past yet). The
         // copy is complete without this: rows left there are pruned row by row instead of by the day.
