@@ -31,6 +31,9 @@ enum DatedShards {
         (of(day: day, shard: 0), of(day: day + 1, shard: 0))
     }
 
+    /// The schema version of ``migration``.
+    static let version = 17
+
     /// The migration that starts dating: days from the one after it (every day when nothing was counted yet).
     static let migration: [String] = [
         "CREATE TABLE undated_days (day BIGINT PRIMARY KEY)",

@@ -32,7 +32,7 @@ package enum PostgresSchema {
         // Receipts and actions per push, bucket and named platform, filled from the stored raw events.
         (15, "v15-platform-buckets", PlatformBucketSchema.statements(dialect: .postgres)),
         // Live rollup rows keyed by their events' day of receipt, so retention folds a day from its rows.
-        (17, "v17-dated-rollups", DatedShards.migration),
+        (DatedShards.version, "v17-dated-rollups", DatedShards.migration),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
