@@ -24,44 +24,57 @@ enum PostgresAttribution {
     ) async throws -> [Int: Attribution] {
         guard !touches.isEmpty else { return [:] }
         let sorted = touches.sorted
-        let rows = try await connection.run(probe(sorted, windows: windows, keys: []), logger: logger)
-        guard !rows.isEmpty else { return [:] }
-        let credits = try AttributionProbe(rows).credits(sorted, events: events, windows: windows)
-        var fresh: [Int: Attribution] = [:]
-        for (index, change) in credits.fresh {
-            fresh[index] = change.new
-            counter.attribute(change)
-        }
-        // Only rows really updated count: a prune may have deleted (and folded) one meanwhile.
-        let updated = try await update(credits.moves, on: connection, logger: logger)
-        for change in credits.moves where updated.contains(change.event.row) { counter.attribute(change) }
-        return fresh
-    }
-
-    /// The probe of the touched devices, read by ``AttributionProbe``: every device with a new session or
-    /// conversion, and every other one that has a session or conversion after its new events, with its stored
-    /// events in reach (one row with `NULL`s when it has none), the prune cutoff, and whether any of `keys`
-    /// is stored already.
-    static func probe(
-        _ sorted: [(deviceID: String, touch: AttributionTouches.Touch)], windows: AttributionWindows, keys: [DedupeKey]
-    ) -> PostgresQuery {
         let devices = sorted.map(\.deviceID)
         let froms = sorted.map(\.touch.from)
         let outcomes = sorted.map(\.touch.hasOutcome)
-        let keyPushes = keys.map(\.pushID)
-        let keyValues = keys.map(\.key)
         // A device with only new displays or taps is read only if it has a session or conversion after them.
-        return """
-            SELECT t.d, \(unescaped: columns), (SELECT value FROM meta WHERE key = \(AttributionSchema.prunedBeforeKey)),
-                EXISTS (SELECT 1 FROM unnest(\(keyPushes)::text[], \(keyValues)::text[]) AS k(p, v)
-                    JOIN dedupe ON dedupe.push_id = k.p AND dedupe.key = k.v)
+        let rows = try await connection.run(
+            """
+            SELECT t.d, \(unescaped: columns), (SELECT value FROM meta WHERE key = \(AttributionSchema.prunedBeforeKey))
             FROM unnest(\(devices)::text[], \(froms)::bigint[], \(outcomes)::boolean[]) AS t(d, f, o)
             LEFT JOIN events e ON e.device_id = t.d AND e.device_id IS NOT NULL
                 AND e.event_time >= t.f - \(windows.lookbackMillis) AND NOT e.duplicate
             WHERE t.o OR EXISTS (
                 SELECT 1 FROM events s WHERE s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
                 AND s.kind >= \(Int64(EventKind.session.rawValue)) AND NOT s.duplicate)
-            """
+            """, logger: logger)
+        guard !rows.isEmpty else { return [:] }
+        var history: [String: [AttributionPlanner.Event]] = [:]
+        var pruned: Int64?
+        for row in rows {
+            let (device, stored, prunedBefore) = try decode(row)
+            history[device, default: []].append(contentsOf: stored.map { [$0] } ?? [])
+            pruned = prunedBefore.flatMap { Int64($0) }
+        }
+        // New rows get ids above every stored one, as the identity will give them.
+        let firstNew = Int64.max - Int64(events.count)
+        for (index, (event, duplicate)) in events.enumerated() where !duplicate {
+            guard let device = event.deviceID, history[device] != nil else { continue }
+            history[device]?.append(
+                AttributionPlanner.Event(
+                    row: firstNew + Int64(index), kind: event.kind, pushID: event.pushID, action: event.action,
+                    time: event.eventTime, clientID: event.receiptID, attribution: nil, valueMicros: event.valueMicros,
+                    currency: event.currency))
+        }
+        let planner = AttributionPlanner(windows: windows)
+        let frozenBefore = pruned.map { $0 + windows.lookbackMillis } ?? .min
+        var fresh: [Int: Attribution] = [:]
+        var moves: [AttributionPlanner.Change] = []
+        for (deviceID, touch) in sorted {
+            guard let events = history[deviceID] else { continue }
+            for change in planner.changes(events, from: touch.from, frozenBefore: frozenBefore) {
+                if change.event.row >= firstNew {
+                    fresh[Int(change.event.row - firstNew)] = change.new
+                    counter.attribute(change)
+                } else {
+                    moves.append(change)
+                }
+            }
+        }
+        // Only rows really updated count: a prune may have deleted (and folded) one meanwhile.
+        let updated = try await update(moves, on: connection, logger: logger)
+        for change in moves where updated.contains(change.event.row) { counter.attribute(change) }
+        return fresh
     }
 
     /// Stores new credits on stored rows; returns the ids of the rows updated.
@@ -81,6 +94,16 @@ enum PostgresAttribution {
             WHERE e.id = u.id RETURNING e.id
             """, logger: logger)
         return Set(try rows.decode(Int64.self))
+    }
+
+    /// A row of the probe: its device, the stored event (none for a device with no stored history in reach)
+    /// and the prune cutoff.
+    private static func decode(_ row: PostgresRow) throws -> (String, AttributionPlanner.Event?, String?) {
+        let (device, id, kind, pushID, action, time, receiptID, code, credited, value, currency, pruned) = try row.decode(
+            (String, Int64?, Int?, String?, String?, Int64?, String?, Int?, String?, Int64?, String?, String?).self)
+        guard let id, let kind, let time else { return (device, nil, pruned) }
+        return (device, event(id: id, kind: kind, pushID: pushID, action: action, time: time, receiptID: receiptID,
+                              code: code, credited: credited, value: value, currency: currency), pruned)
     }
 
     static func event(

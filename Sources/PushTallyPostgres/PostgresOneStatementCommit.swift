@@ -9,20 +9,15 @@ import PushTallyCore
 /// unreferenced data-modifying `WITH` clauses after the main query, last to first). A statement outside
 /// `BEGIN` commits on its own, durably (`synchronous_commit = on`), or not at all.
 ///
-/// A commit with sessions or conversions takes two round trips: the touched devices' history is read first
-/// (``AttributedCommit``), their credits go into the statement, and its `pushtally_attribution_guard` call
-/// also checks that the history read still stands under the locks.
-///
 /// The transaction path (``PostgresEventWriter``) is the reference and the fallback: events it alone handles
-/// (events to queue for webhooks, credits that move on stored rows) never come here, and a prediction that
-/// fails rolls the statement back (``IngestGuardSchema/missState``) and commits them that way.
+/// (sessions and conversions to attribute, events to queue for webhooks) never come here, and a prediction
+/// that fails rolls the statement back (``IngestGuardSchema/missState``) and commits them that way.
 enum PostgresOneStatementCommit {
     /// Stores `events` in one statement and returns, per event, whether it was a retry; `nil` when they must
     /// go through the transaction path instead (nothing was stored then).
     static func store(
-        _ events: [StoredEvent], maturityWindow: Int64, attributionWindows: AttributionWindows, shard: Int64,
-        state: OneStatementState, subscriptions: SubscriptionCache?, actions: ActionFold, on connection: PostgresConnection,
-        logger: Logger
+        _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, state: OneStatementState,
+        subscriptions: SubscriptionCache?, actions: ActionFold, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool]? {
         guard !events.isEmpty, state.shouldTry() else { return nil }
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
@@ -32,22 +27,12 @@ enum PostgresOneStatementCommit {
         let plan = CommitPlan(events, newKeys: newKeys)
         let timed = plan.timedPushIDs.sorted()
         guard let sentAt = state.sentAt(timed) else { return nil }
-        var probes = plan.touches.sorted
-        var counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] ?? nil }
+        let probes = plan.touches.sorted
+        guard !probes.contains(where: \.touch.hasOutcome) else { return nil }
+        let counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] ?? nil }
         let counted = plan.rows
-        let sortedKeys = predicted.sorted(by: DedupeKey.precedes)
-        var attributed: AttributedCommit?
-        if probes.contains(where: \.touch.hasOutcome) {
-            guard
-                let read = try await AttributedCommit.plan(
-                    probes, keys: sortedKeys, events: counted, windows: attributionWindows, counter: &counter, on: connection,
-                    logger: logger)
-            else { return nil }
-            attributed = read
-            // The guard checks the loaded devices' history itself; the others must still need no attributing.
-            probes = probes.filter { read.probe.history[$0.deviceID] == nil }
-        }
         let devices = CommitPlan.devicesToLock(events)
+        let sortedKeys = predicted.sorted(by: DedupeKey.precedes)
         let guarding = ReceiptCommitStatement.Guard(
             lockPushes: Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID))), lockDevices: Array(devices),
             perDevice: devices.count <= PushLocks.maximumDeviceLocks, keyPushes: sortedKeys.map(\.pushID),
@@ -60,8 +45,7 @@ enum PostgresOneStatementCommit {
             } else {
                 guard
                     let query = builtStatement(
-                        counted, rollups: counter.accumulator, audience: plan.audience, shard: shard, guarding: guarding,
-                        attributed: attributed)
+                        counted, rollups: counter.accumulator, audience: plan.audience, shard: shard, guarding: guarding)
                 else { return nil }
                 try await connection.run(query, logger: logger)
             }
@@ -78,9 +62,9 @@ enum PostgresOneStatementCommit {
     /// receipt statement has no columns for), `nil` when its bindings do not fit in one statement.
     private static func builtStatement(
         _ counted: [(StoredEvent, Bool)], rollups: RollupAccumulator, audience: [AudienceRow], shard: Int64,
-        guarding: ReceiptCommitStatement.Guard, attributed: AttributedCommit?
+        guarding: ReceiptCommitStatement.Guard
     ) -> PostgresQuery? {
-        let parts = PostgresEventWriter.rawRows(counted, credits: attributed?.credits ?? [:])
+        let parts = PostgresEventWriter.rawRows(counted, credits: [:])
             + PostgresRollupWriter.parts(rollups, to: .rollups, shard: shard) + [PostgresAudience.part(audience)]
         return SQLBuilder.guarded(parts) { sql in
             let arguments = [
@@ -90,10 +74,7 @@ enum PostgresOneStatementCommit {
                 sql.bind(guarding.timedSent) + "::bigint[]", sql.bind(guarding.probeDevices) + "::text[]",
                 sql.bind(guarding.probeFrom) + "::bigint[]", sql.bind(Int64(EventKind.session.rawValue)),
             ]
-            guard let attributed else {
-                return sql.append("SELECT pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
-            }
-            sql.append("SELECT pushtally_attribution_guard(" + (arguments + attributed.guardArguments(&sql)).joined(separator: ", ") + ")")
+            sql.append("SELECT pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
         }
     }
 }

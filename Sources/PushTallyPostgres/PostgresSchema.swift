@@ -29,7 +29,6 @@ package enum PostgresSchema {
         (13, "v13-platform-dimension", sql.platformBackfill),
         // Runs as ``PartitionMigration`` (batches of transactions of its own), not as statements.
         (PartitionMigration.version, PartitionMigration.name, []),
-        (AttributionGuardSchema.version, AttributionGuardSchema.name, AttributionGuardSchema.statements),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

@@ -161,8 +161,8 @@ public final class PostgresStore: Sendable {
             client, timeout: timeout, logger: logger, held: HeldLease.current?.usable,
             first: { connection in
                 try await PostgresOneStatementCommit.store(
-                    events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
-                    state: memory, subscriptions: subscriptions, actions: actions, on: connection, logger: logger)
+                    events, maturityWindow: maturityWindow, shard: shard, state: memory, subscriptions: subscriptions,
+                    actions: actions, on: connection, logger: logger)
             },
             { connection in
                 try await PostgresEventWriter.store(

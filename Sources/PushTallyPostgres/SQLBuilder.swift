@@ -63,7 +63,7 @@ struct SQLBuilder {
     /// before them, so it can lock and check first. `nil` when the bindings do not fit in one statement.
     static func guarded(_ parts: [ValuesPart], select: (inout SQLBuilder) -> Void) -> PostgresQuery? {
         let parts = parts.filter { $0.rowCount > 0 }
-        guard parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings - 32 else { return nil }
+        guard parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings - 16 else { return nil }
         var builder = SQLBuilder(parts.isEmpty ? "" : "WITH ")
         for (index, part) in parts.enumerated() {
             builder.append((index == 0 ? "" : ", ") + "w\(index) AS (")
