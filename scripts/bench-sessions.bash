@@ -5,8 +5,8 @@
 # alternating rounds; each ratio is the median of per-round ratios, so a machine that drifts moves both sides
 # alike. Sessions carry what the route requires: a device (one of 100,000, so devices come back and each session
 # is attributed against a device history) and a session id never sent before, so each is a new raw row, not a
-# recognised retry. Uses the caller's work, bin, pushtally_port/pushtally_pid, run, median, free_port, wait_port
-# and figure.
+# recognised retry. Uses the caller's work, bin, pushtally_port/pushtally_pid, run, median, figure and
+# postgres_collector.
 bench_sessions() {
   # wrk starts every round afresh (its counters too): the round goes into the ids, or later rounds would
   # send the first round's sessions again, as retries.
@@ -24,16 +24,8 @@ function request()
 end
 LUA
   }
-  local url server database=bench_part_sessions pg_port pg_pid
-  url=$(scripts/postgres)
-  server=${url%/*}
-  pg_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$url" -v ON_ERROR_STOP=1 -Atq "$@"; }
-  pg_admin -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database"
-  pg_port=$(free_port)
-  $bin/pushtally serve --port "$pg_port" --database "$server/$database" --device-secret "$work/sessions-postgres.secret" \
-    --log-level error >"$work/sessions-postgres.log" 2>&1 &
-  pg_pid=$!
-  wait_port "$pg_port"
+  local database=bench_part_sessions
+  postgres_collector "$database"
   echo "== session ingest beside receipts, and on PostgreSQL: $rounds rounds of ${duration}s, wrk -t2 -c64, single form POSTs"
   local ratio_sessions="" ratio_postgres="" round name order
   for round in $(seq "$rounds"); do
@@ -81,8 +73,8 @@ LUA
   # The PostgreSQL collector commits what it acknowledged before it exits.
   kill "$pg_pid"
   wait "$pg_pid" 2>/dev/null || true
-  stored=$($bin/pushtally report attribution --format json --database "$server/$database" \
-    --device-secret "$work/sessions-postgres.secret" \
+  stored=$($bin/pushtally report attribution --format json --database "$pg_server/$database" \
+    --device-secret "$work/$database.secret" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["attribution"][0]["sessions"])')
   pg_admin -c "DROP DATABASE IF EXISTS $database WITH (FORCE)"
   echo "PostgreSQL sessions: 2xx answered ${ok[sessions_pg]}, sessions stored $stored (>= because wrk stops counting mid-flight)"
