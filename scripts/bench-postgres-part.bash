@@ -4,17 +4,24 @@
 # collector the `http` part measures, alternating rounds; the ratio is the median of per-round ratios. Both
 # acknowledge only after their group commit is durable (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on).
 # Uses the caller's work, bin, pushtally_port/pushtally_pid, run, median, free_port, wait_port and figure.
-bench_postgres() {
-  local url server database=bench_part_postgres pg_port pg_pid round name ratio_postgres="" stored
-  url=$(scripts/postgres)
-  server=${url%/*}
-  admin() { PGOPTIONS="-c client_min_messages=warning" psql "$url" -v ON_ERROR_STOP=1 -Atq "$@"; }
-  admin -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" -c "CREATE DATABASE $database"
+
+# postgres_collector DATABASE: a fresh database of that name on the local cluster (scripts/postgres) and a collector
+# serving it, its device secret and log named after the database; sets pg_server, pg_port and pg_pid.
+postgres_collector() {
+  pg_url=$(scripts/postgres)
+  pg_server=${pg_url%/*}
+  pg_admin -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1"
   pg_port=$(free_port)
-  $bin/pushtally serve --port "$pg_port" --database "$server/$database" --device-secret "$work/postgres.secret" \
-    --log-level error >"$work/postgres.log" 2>&1 &
+  $bin/pushtally serve --port "$pg_port" --database "$pg_server/$1" --device-secret "$work/$1.secret" \
+    --log-level error >"$work/$1.log" 2>&1 &
   pg_pid=$!
   wait_port "$pg_port"
+}
+pg_admin() { PGOPTIONS="-c client_min_messages=warning" psql "$pg_url" -v ON_ERROR_STOP=1 -Atq "$@"; }
+
+bench_postgres() {
+  local database=bench_part_postgres round name ratio_postgres="" stored
+  postgres_collector "$database"
   echo "== PostgreSQL single receipts beside SQLite: $rounds rounds of ${duration}s, wrk -t2 -c64, POST push_id=123 (form)"
   for round in $(seq "$rounds"); do
     for name in $( ((round % 2)) && echo "postgres sqlite" || echo "sqlite postgres"); do
@@ -42,9 +49,9 @@ bench_postgres() {
   # Every 2xx must be in the database (the collector commits what it acknowledged before it exits).
   kill "$pg_pid"
   wait "$pg_pid" 2>/dev/null || true
-  stored=$($bin/pushtally report push 123 --format json --database "$server/$database" --device-secret "$work/postgres.secret" \
+  stored=$($bin/pushtally report push 123 --format json --database "$pg_server/$database" --device-secret "$work/$database.secret" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["pushes"][0]["displayed"])')
-  admin -c "DROP DATABASE IF EXISTS $database WITH (FORCE)"
+  pg_admin -c "DROP DATABASE IF EXISTS $database WITH (FORCE)"
   echo "PostgreSQL: 2xx answered ${ok[postgres]}, rows stored $stored (>= because wrk stops counting mid-flight)"
   [[ $stored -ge ${ok[postgres]} ]] || { echo "FAILED: fewer rows than acknowledgements" >&2; exit 1; }
 }
