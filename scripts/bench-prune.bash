@@ -80,11 +80,15 @@ bench_prune() {
   /usr/bin/time -f %e -o "$work/rebuild.time" $bin/pushtally rollup rebuild --database "$server/bench_prune_partitioned" >/dev/null
   echo "rollups rebuilt from $receipts receipts in $(tail -1 "$work/rebuild.time")s"
   figure "PostgreSQL rollup rebuild, $receipts receipts" "$(tail -1 "$work/rebuild.time")" s
+  # 30 whole days, as the retention service prunes: the cutoff is the start of the UTC day 30 days back, the
+  # same instant for both databases.
+  local cutoff
+  cutoff=$(python3 -c "import time; print(int(time.time() - 30 * 86400) // 86400 * 86400)")
   for name in partitioned rows; do
     psql_in "bench_prune_$name" -c "VACUUM (ANALYZE) events"
     sizes "bench_prune_$name" "$name"
     campaign_report "bench_prune_$name" "$name before prune"
-    /usr/bin/time -f %e -o "$work/prune-$name.time" $bin/pushtally prune --older-than 30d --database "$server/bench_prune_$name" >/dev/null
+    /usr/bin/time -f %e -o "$work/prune-$name.time" $bin/pushtally prune --before "$cutoff" --database "$server/bench_prune_$name" >/dev/null
     prune_seconds[$name]=$(tail -1 "$work/prune-$name.time")
     sizes_after "bench_prune_$name" "$name"
     campaign_report "bench_prune_$name" "$name after prune"

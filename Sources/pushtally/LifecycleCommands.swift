@@ -17,13 +17,31 @@ struct PruneCommand: AsyncParsableCommand {
         abstract: "Delete raw events older than the retention window; their counts fold into the ledger, reports stay."
     )
 
-    @Option(help: "Delete raw events received longer ago than this (e.g. 90d).")
-    var olderThan = "90d"
+    @Option(help: "Delete raw events received longer ago than this (e.g. 90d; default 90d).")
+    var olderThan: String?
+
+    @Option(help: ArgumentHelp(
+        "Delete raw events received before this time instead (unix seconds or ISO 8601, e.g. 2026-10-01T00:00:00Z).",
+        valueName: "time"))
+    var before: String?
 
     @OptionGroup var database: DatabaseOptions
 
+    func validate() throws {
+        if olderThan != nil, before != nil { throw ValidationError("give --older-than or --before, not both") }
+    }
+
     func run() async throws {
-        let cutoff = StoreConfiguration.systemClock() - (try durationMillis(olderThan, flag: "older-than"))
+        let cutoff: Int64
+        if let before {
+            do {
+                cutoff = try Timestamp.millis(from: .string(before), field: "before")
+            } catch {
+                throw ValidationError("--before must be unix seconds or ISO 8601 (2026-10-01T00:00:00Z), not \(before)")
+            }
+        } else {
+            cutoff = StoreConfiguration.systemClock() - (try durationMillis(olderThan ?? "90d", flag: "older-than"))
+        }
         let store = try await database.open()
         try await closing(store) {
             let pruned = try await store.prune(receivedBefore: cutoff, batchSize: 5000)

@@ -78,14 +78,33 @@ import Testing
         let after = try await runPushtally(["report", "campaigns", "--format", "json", "--database", server.databasePath]).stdout
         #expect(after == before)
         #expect(try await runPushtally(["prune", "--older-than", "soon", "--database", server.databasePath]).status == 64)
+        #expect(try await runPushtally(["prune", "--before", "0x10", "--database", server.databasePath]).status == 64)
+        #expect(try await runPushtally(["prune", "--before", "1", "--older-than", "1d", "--database", server.databasePath]).status == 64)
+    }
+
+    /// Retention keeps whole UTC days: the cutoff is the start of the day the window ends in.
+    @Test func retentionCutsAtTheStartOfADay() {
+        let midnight: Int64 = 1_795_132_800_000  // 2026-11-20T00:00:00Z
+        let day: Int64 = 86_400_000
+        #expect(RetentionService.cutoff(now: midnight, retentionMillis: day) == midnight - day)
+        #expect(RetentionService.cutoff(now: midnight + 1, retentionMillis: day) == midnight - day)
+        // The next day is not yet whole until its last millisecond has passed.
+        #expect(RetentionService.cutoff(now: midnight + day - 1, retentionMillis: day) == midnight - day)
+        // Today's events wait for tomorrow, however short the window.
+        #expect(RetentionService.cutoff(now: midnight + day / 2, retentionMillis: 1) == midnight)
+        #expect(RetentionService.cutoff(now: day / 2, retentionMillis: day) == -day)
     }
 
     @Test func theServerPrunesPastRetentionInTheBackground() async throws {
         var configuration = ServerConfiguration(port: 0, retentionMillis: 1)
         configuration.pruneIntervalSeconds = 1
-        try await withApp(.live, configuration: configuration) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+        // The store's clock moves a day on once the receipts are in: their day is then wholly past the window.
+        let offset = ClockOffset()
+        let store = StoreConfiguration(clock: { StoreConfiguration.systemClock() + offset.millis })
+        try await withApp(.live, configuration: configuration, store: store) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             try await client.json(.post, "/v1/receipts", #"[{"push_id":"p","device_id":"a"},{"push_id":"p","device_id":"b"}]"#)
             let before = try await campaignRows(client, fixture)
+            offset.millis = 86_400_000
             var remaining = try await fixture.store.rawEventCount()
             for _ in 0..<100 where remaining > 0 {
                 try await Task.sleep(for: .milliseconds(100))
@@ -96,5 +115,15 @@ import Testing
             #expect(after[""]?["displayed_unique"] as? Int == 2)
             #expect(before[""]?["displayed_unique"] as? Int == 2)
         }
+    }
+}
+
+/// A shift of the store's clock that a test moves while the server runs.
+private final class ClockOffset: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int64 = 0
+    var millis: Int64 {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }

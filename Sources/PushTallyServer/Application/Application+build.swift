@@ -128,7 +128,8 @@ struct RetentionService: Service {
             while !Task.isCancelled {
                 do {
                     let pruned = try await store.prune(
-                        receivedBefore: store.configuration.clock() - retention, batchSize: MaintenancePlan.batchSize)
+                        receivedBefore: Self.cutoff(now: store.configuration.clock(), retentionMillis: retention),
+                        batchSize: MaintenancePlan.batchSize)
                     if pruned > 0 { logger.info("pruned raw events past retention", metadata: ["count": "\(pruned)"]) }
                 } catch is CancellationError {
                     return
@@ -138,5 +139,15 @@ struct RetentionService: Service {
                 try await Task.sleep(for: .seconds(configuration.pruneIntervalSeconds))
             }
         }
+    }
+
+    /// What a prune at `now` deletes before: the start of the UTC day the window ends in. Retention keeps whole
+    /// days so that PostgreSQL drops each day partition whole once the window has passed all of it, instead of
+    /// thinning the oldest day row by row every hour until its partition is empty; raw events are kept up to a
+    /// day past the window.
+    static func cutoff(now: Int64, retentionMillis: Int64) -> Int64 {
+        let day: Int64 = 86_400_000
+        let end = now - retentionMillis
+        return end - ((end % day) + day) % day
     }
 }
