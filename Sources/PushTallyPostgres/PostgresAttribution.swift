@@ -28,15 +28,19 @@ enum PostgresAttribution {
         let froms = sorted.map(\.touch.from)
         let outcomes = sorted.map(\.touch.hasOutcome)
         // A device with only new displays or taps is read only if it has a session or conversion after them.
+        // An event is received no earlier than its (clamped) event time, so each bound on `event_time` holds for
+        // `received_at` too: stated on the partition key, it lets PostgreSQL skip every day partition before the
+        // window while it runs the join, instead of probing each day's device index for every device.
         let rows = try await connection.run(
             """
             SELECT t.d, \(unescaped: columns), (SELECT value FROM meta WHERE key = \(AttributionSchema.prunedBeforeKey))
             FROM unnest(\(devices)::text[], \(froms)::bigint[], \(outcomes)::boolean[]) AS t(d, f, o)
             LEFT JOIN events e ON e.device_id = t.d AND e.device_id IS NOT NULL
-                AND e.event_time >= t.f - \(windows.lookbackMillis) AND NOT e.duplicate
+                AND e.event_time >= t.f - \(windows.lookbackMillis) AND e.received_at >= t.f - \(windows.lookbackMillis)
+                AND NOT e.duplicate
             WHERE t.o OR EXISTS (
                 SELECT 1 FROM events s WHERE s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
-                AND s.kind >= \(Int64(EventKind.session.rawValue)) AND NOT s.duplicate)
+                AND s.received_at >= t.f AND s.kind >= \(Int64(EventKind.session.rawValue)) AND NOT s.duplicate)
             """, logger: logger)
         guard !rows.isEmpty else { return [:] }
         var history: [String: [AttributionPlanner.Event]] = [:]
