@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Sourced by scripts/bench (part `prune`): retention on PostgreSQL, pruning 30 of 60 days of raw receipts
-# (BENCH_PRUNE_RECEIPTS, 10,000,000 by default) two ways in one run, each on a database of its own filled alike:
+# (BENCH_PRUNE_RECEIPTS, 10,000,000 by default; BENCH_PRUNE_SPREAD=campaigns or even, see fill) two ways in one
+# run, each on a database of its own filled alike:
 #  - partitioned: a database of the earlier, unpartitioned schema, filled, then migrated in place by
 #    `pushtally` (day partitions for every day with rows; the migration is timed too), so the prune detaches
 #    30 whole days, folds each day's rollup rows into the ledger and drops them;
@@ -18,17 +19,30 @@ bench_prune() {
   server=${url%/*}
   declare -A prune_seconds events_before events_after database_before database_after
   psql_in() { PGOPTIONS="-c client_min_messages=warning" psql "$server/$1" -v ON_ERROR_STOP=1 -Atq "${@:2}"; }
-  # 60 days of receipts ending an hour ago in id order, 40 pushes, displays and a few actions and retries.
+  # 60 days of receipts, displays with a few actions and retries, by BENCH_PRUNE_SPREAD:
+  #  campaigns (the default): 40 pushes sent a day, each displayed within two hours of its send, as campaigns are;
+  #  even: 40 pushes each displayed evenly over all 60 days, the worst case for the rollups by time bucket (a
+  #        push's receipts in every quarter hour of every day), so a day's fold has as many rows as it can.
   fill() {
+    local spread=${BENCH_PRUNE_SPREAD:-campaigns} pushes
+    local base="(extract(epoch FROM now()) * 1000)::bigint - 3 * 3600000 - 60::bigint * 86400000"
+    # sent_at of push number $1 (an SQL expression), and a receipt's time from its number g.
+    sent() { [[ $spread == even ]] && echo "$base - 86400000" || echo "$base + ($1)::bigint / 40 * 86400000 + ($1)::bigint % 40 * 2160000"; }
+    case $spread in
+      campaigns) pushes=2400 ;;
+      even) pushes=40 ;;
+      *) echo "BENCH_PRUNE_SPREAD must be campaigns or even" >&2; exit 64 ;;
+    esac
+    local time_of="$(sent "g % $pushes") + (g::bigint * 7919) % 7200000"
+    [[ $spread == even ]] && time_of="$base + 2 * 3600000 + 60::bigint * 86400000 - (($receipts - g)::bigint * 60 * 86400000 / $receipts)"
     psql_in "$1" -c "
       INSERT INTO pushes (push_id, campaign, sent_at, created_at, updated_at)
       SELECT 'bench-' || p, 'bench', s, s, s
-      FROM generate_series(0, 39) p, LATERAL (SELECT (extract(epoch FROM now()) * 1000)::bigint - 61::bigint * 86400000 AS s) t;
+      FROM generate_series(0, $((pushes - 1))) p, LATERAL (SELECT $(sent p) AS s) t;
       INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate, device_id, platform)
-      SELECT 'bench-' || (g % 40), CASE WHEN g % 10 = 0 THEN 1 ELSE 0 END, CASE WHEN g % 10 = 0 THEN 'open' ELSE '' END,
+      SELECT 'bench-' || (g % $pushes), CASE WHEN g % 10 = 0 THEN 1 ELSE 0 END, CASE WHEN g % 10 = 0 THEN 'open' ELSE '' END,
              t, t - 1000, g % 50 = 0, 'device-' || (g % 100000), 'ios'
-      FROM generate_series(1, $receipts) g,
-           LATERAL (SELECT (extract(epoch FROM now()) * 1000)::bigint - 3600000 - (($receipts - g)::bigint * 60 * 86400000 / $receipts) AS t) s;
+      FROM generate_series(1, $receipts) g, LATERAL (SELECT $time_of AS t) s;
       ANALYZE events;"
   }
   sizes() { # database label
@@ -67,7 +81,7 @@ bench_prune() {
     CREATE INDEX events_by_device ON events (device_id, event_time) WHERE device_id IS NOT NULL;
     DELETE FROM pushtally_migrations WHERE version = 14;
     COMMIT;"
-  echo "== prune 30 of 60 days over $receipts receipts on PostgreSQL: partition drop vs row delete"
+  echo "== prune 30 of 60 days over $receipts receipts on PostgreSQL (spread: ${BENCH_PRUNE_SPREAD:-campaigns}): partition drop vs row delete"
   for name in partitioned rows; do fill "bench_prune_$name"; done
   /usr/bin/time -f %e -o "$work/migrate.time" $bin/pushtally report campaigns --database "$server/bench_prune_partitioned" \
     >/dev/null 2>"$work/migrate.log"
