@@ -197,7 +197,7 @@ let package = Package(
             name: "PushTallyStoreTests",
             dependencies: [
                 "PushTallyCore", "PushTallySQLite", "PushTallyPostgres", "PushTallyStores", "PushTallyTestSupport",
-                server("GRDB", "GRDB.swift"),
+                server("GRDB", "GRDB.swift"), server("PostgresNIO", "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -3,19 +3,13 @@ import PostgresNIO
 import PushTallyCore
 
 /// Runs ``AttributionPlanner`` for the devices a group commit touches, before its raw rows are inserted:
-/// one statement probes every touched device and loads the history of those that need attributing, the new
-/// events join that history in memory, and the new sessions' and conversions' credits are inserted with
-/// them; only stored rows whose credit moves cost an `UPDATE`.
+/// one prepared statement (``AttributionProbeStatement``) probes every touched device and loads the history
+/// of those that need attributing, the new events join that history in memory, and the new sessions' and
+/// conversions' credits are inserted with them; only stored rows whose credit moves cost an `UPDATE`.
 ///
 /// The caller holds the devices' advisory locks (``IngestLocks``) from before this read to its commit, so a
 /// collector committing events of the same device either sees this one's or is seen by it.
 enum PostgresAttribution {
-    /// The events' columns as the planner reads them, after the device id.
-    private static let columns = """
-        e.id, e.kind, e.push_id, e.action, e.event_time, e.receipt_id, e.attribution, e.attributed_push, \
-        e.value_micros, e.currency
-        """
-
     /// Attributes the touched devices' sessions and conversions, counting every move into `counter`.
     /// Returns the credits of new events (indexes into `events`), to be inserted with them.
     static func attribute(
@@ -24,29 +18,16 @@ enum PostgresAttribution {
     ) async throws -> [Int: Attribution] {
         guard !touches.isEmpty else { return [:] }
         let sorted = touches.sorted
-        let devices = sorted.map(\.deviceID)
-        let froms = sorted.map(\.touch.from)
-        let outcomes = sorted.map(\.touch.hasOutcome)
-        // A device with only new displays or taps is read only if it has a session or conversion after them.
-        // An event is received no earlier than its (clamped) event time, so each bound on `event_time` holds for
-        // `received_at` too: stated on the partition key, it lets PostgreSQL skip every day partition before the
-        // window while it runs the join, instead of probing each day's device index for every device.
-        let rows = try await connection.run(
-            """
-            SELECT t.d, \(unescaped: columns), (SELECT value FROM meta WHERE key = \(AttributionSchema.prunedBeforeKey))
-            FROM unnest(\(devices)::text[], \(froms)::bigint[], \(outcomes)::boolean[]) AS t(d, f, o)
-            LEFT JOIN events e ON e.device_id = t.d AND e.device_id IS NOT NULL
-                AND e.event_time >= t.f - \(windows.lookbackMillis) AND e.received_at >= t.f - \(windows.lookbackMillis)
-                AND NOT e.duplicate
-            WHERE t.o OR EXISTS (
-                SELECT 1 FROM events s WHERE s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
-                AND s.received_at >= t.f AND s.kind >= \(Int64(EventKind.session.rawValue)) AND NOT s.duplicate)
-            """, logger: logger)
+        let probe = AttributionProbeStatement(
+            devices: sorted.map(\.deviceID), froms: sorted.map(\.touch.from), outcomes: sorted.map(\.touch.hasOutcome),
+            lookbackMillis: windows.lookbackMillis)
+        var rows: [AttributionProbeStatement.Row] = []
+        for try await row in try await connection.execute(probe, logger: logger) { rows.append(row) }
         guard !rows.isEmpty else { return [:] }
         var history: [String: [AttributionPlanner.Event]] = [:]
         var pruned: Int64?
         for row in rows {
-            let (device, stored, prunedBefore) = try decode(row)
+            let (device, stored, prunedBefore) = decode(row)
             history[device, default: []].append(contentsOf: stored.map { [$0] } ?? [])
             pruned = prunedBefore.flatMap { Int64($0) }
         }
@@ -109,9 +90,8 @@ enum PostgresAttribution {
 
     /// A row of the probe: its device, the stored event (none for a device with no stored history in reach)
     /// and the prune cutoff.
-    private static func decode(_ row: PostgresRow) throws -> (String, AttributionPlanner.Event?, String?) {
-        let (device, id, kind, pushID, action, time, receiptID, code, credited, value, currency, pruned) = try row.decode(
-            (String, Int64?, Int?, String?, String?, Int64?, String?, Int?, String?, Int64?, String?, String?).self)
+    private static func decode(_ row: AttributionProbeStatement.Row) -> (String, AttributionPlanner.Event?, String?) {
+        let (device, id, kind, pushID, action, time, receiptID, code, credited, value, currency, pruned) = row
         guard let id, let kind, let time else { return (device, nil, pruned) }
         return (device, event(id: id, kind: kind, pushID: pushID, action: action, time: time, receiptID: receiptID,
                               code: code, credited: credited, value: value, currency: currency), pruned)

@@ -33,6 +33,7 @@ package enum PostgresSchema {
         (15, "v15-platform-buckets", PlatformBucketSchema.statements(dialect: .postgres)),
         // Live rollup rows keyed by their events' day of receipt, so retention folds a day from its rows.
         (DatedShards.version, "v17-dated-rollups", DatedShards.migration),
+        (AttributionProbeSchema.version, AttributionProbeSchema.name, AttributionProbeSchema.statements),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

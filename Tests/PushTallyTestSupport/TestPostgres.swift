@@ -87,7 +87,11 @@ public enum TestPostgres {
     }
 
     private static func withAdminConnection(_ body: (PostgresConnection, Logger) async throws -> Void) async throws {
-        let url = try adminURL()
+        try await withConnection(to: adminURL(), body)
+    }
+
+    /// One connection of its own to `url` (a session: what it sets, prepares or counts stays with it), closed after `body`.
+    public static func withConnection(to url: PostgresURL, _ body: (PostgresConnection, Logger) async throws -> Void) async throws {
         let logger = Logger(label: "pushtally.test-postgres")
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(),
