@@ -32,7 +32,8 @@ enum PostgresEventWriter {
     /// and conversions of the devices they touch; returns, per event, whether it was a retry. A handful of
     /// round trips whatever the number of events: begin, push and device locks, dedupe keys, `sent_at`, the
     /// attribution probe, credits moved on stored rows (each only when needed), raw rows and every rollup
-    /// upsert as one statement, commit.
+    /// upsert as one statement (prepared for a commit of sessions and conversions: ``OutcomeCommitStatement``),
+    /// commit.
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, attributionWindows: AttributionWindows, shard: Int64,
         subscriptions: SubscriptionCache? = nil, memory: OneStatementState? = nil, actions: ActionFold,
@@ -56,8 +57,16 @@ enum PostgresEventWriter {
             plan.touches, events: counted, windows: attributionWindows, counter: &counter, movedDays: &days, on: connection,
             logger: logger)
         let dated = try await DatedShards.shard(for: days, shard: shard, on: connection, logger: logger)
-        let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: dated)
         let outboxRows = try await PostgresOutbox.parts(plan, subscriptions: subscriptions, on: connection, logger: logger)
+        if outboxRows.isEmpty,
+            let statement = OutcomeCommitStatement(
+                rows: counted.enumerated().map { ($0.element.0, $0.element.1, credits[$0.offset]) },
+                rollups: counter.accumulator, audience: plan.audience, shard: dated)
+        {
+            for try await _ in try await connection.execute(statement, logger: logger) {}
+            return plan.duplicates
+        }
+        let rollups = PostgresRollupWriter.parts(counter.accumulator, to: .rollups, shard: dated)
         let audience = PostgresAudience.part(plan.audience)
         for query in SQLBuilder.combined(outboxRows + rawRows(counted, credits: credits) + rollups + [audience]) {
             try await connection.run(query, logger: logger)

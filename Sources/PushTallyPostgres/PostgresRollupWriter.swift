@@ -121,12 +121,7 @@ enum PostgresRollupWriter {
     /// The outcome upserts: counts and values may be negative (a credit moved away), so moves that cancel out
     /// within the transaction are left out.
     private static func outcomeParts(_ accumulator: RollupAccumulator, upserts: Upserts, shard: Int64?) -> [ValuesPart] {
-        let outcomes = accumulator.outcomes.filter { !$0.value.isZero }.sorted {
-            ($0.key.pushID, $0.key.measure.rawValue, $0.key.currency) < ($1.key.pushID, $1.key.measure.rawValue, $1.key.currency)
-        }
-        let times = accumulator.outcomeTimes.filter { !$0.value.isZero }.sorted {
-            ($0.key.bucket, $0.key.measure.rawValue, $0.key.currency) < ($1.key.bucket, $1.key.measure.rawValue, $1.key.currency)
-        }
+        let (outcomes, times) = sortedOutcomes(accumulator)
         return [
             ValuesPart(outcomes, upsert: upserts.outcome) { entry, sql in
                 [
@@ -141,6 +136,20 @@ enum PostgresRollupWriter {
                 ] + (shard.map { [sql.bind($0)] } ?? [])
             },
         ]
+    }
+
+    /// The outcome deltas that change a row, each table's in key order (the order every writer locks rows in).
+    static func sortedOutcomes(_ accumulator: RollupAccumulator) -> (
+        outcomes: [(key: RollupAccumulator.OutcomeKey, value: RollupAccumulator.OutcomeDelta)],
+        times: [(key: RollupAccumulator.OutcomeTimeKey, value: RollupAccumulator.OutcomeDelta)]
+    ) {
+        let outcomes = accumulator.outcomes.filter { !$0.value.isZero }.sorted {
+            ($0.key.pushID, $0.key.measure.rawValue, $0.key.currency) < ($1.key.pushID, $1.key.measure.rawValue, $1.key.currency)
+        }
+        let times = accumulator.outcomeTimes.filter { !$0.value.isZero }.sorted {
+            ($0.key.bucket, $0.key.measure.rawValue, $0.key.currency) < ($1.key.bucket, $1.key.measure.rawValue, $1.key.currency)
+        }
+        return (outcomes.map { ($0.key, $0.value) }, times.map { ($0.key, $0.value) })
     }
 
     /// Upserts whole histogram rows into `target` (written to rollup shard `shard` when the target is

@@ -1,0 +1,123 @@
+import PostgresNIO
+import PushTallyCore
+
+/// The raw rows and upserts of a group commit of sessions and conversions as a prepared statement: every
+/// row travels as column arrays that `unnest` turns back into rows, so the text is the same whatever the
+/// commit holds, and PostgreSQL parses and plans it once per connection.
+///
+/// Built as multi-row `VALUES`, the statement changed with every commit's size, and parsing and planning it
+/// took about a fifth of the writer's backend time in a run of single sessions. It writes what
+/// ``PostgresEventWriter``'s built statement writes for such a commit, in the same table order: raw rows, the
+/// outcome rollups, the audience rollup, each table's rows in key order. A commit with anything else (receipts,
+/// webhook events, rollups of displays) takes the built statement.
+struct OutcomeCommitStatement: PostgresPreparedStatement {
+    typealias Row = Int64
+
+    static let name = "pushtally_outcome_commit_v1"
+
+    /// The shared raw insert and upserts (``SQLDialect``), each fed by `unnest` over column arrays; the
+    /// parameters count on from `$1` in binding order (``init(rows:rollups:audience:shard:)``).
+    static let sql: String = {
+        var next = 0
+        func arrays(_ types: [String]) -> String {
+            types.map { type in
+                next += 1
+                return "$\(next)::\(type)[]"
+            }.joined(separator: ", ")
+        }
+        let events = arrays(EventColumns.all.map(\.type.arrayElement))
+        let outcome = arrays(["text", "bigint", "text", "bigint", "bigint"])
+        let outcomeTime = arrays(["bigint", "bigint", "text", "bigint", "bigint"])
+        let audience = arrays(["bigint", "text", "text", "text", "bigint", "bigint", "text"])
+        let shard = "$\(next + 1)::bigint"
+        let upserts = PostgresRollupWriter.Upserts.rollups
+        let audienceUpsert = SQLDialect.postgres.audienceUpsert
+        return """
+            WITH w0 AS (
+                \(SQLDialect.eventInsert(EventColumns.all)) SELECT * FROM unnest(\(events))
+            ), w1 AS (
+                \(upserts.outcome.head)
+                SELECT *, \(shard) FROM unnest(\(outcome))
+                \(upserts.outcome.conflict)
+            ), w2 AS (
+                \(upserts.outcomeTime.head)
+                SELECT *, \(shard) FROM unnest(\(outcomeTime))
+                \(upserts.outcomeTime.conflict)
+            ), w3 AS (
+                \(audienceUpsert.head)
+                SELECT * FROM unnest(\(audience))
+                \(audienceUpsert.conflict)
+            )
+            SELECT 1::bigint
+            """
+    }()
+
+    private let bindings: PostgresBindings
+
+    /// The statement for `rows` (each with whether it is a retry and its credit), their counted `rollups` in
+    /// rollup shard `shard`, and their `audience` rows (in key order); `nil` when a row names a push or the
+    /// rollups hold more than outcomes, which only the built statement writes.
+    init?(rows: [(event: StoredEvent, duplicate: Bool, credit: Attribution?)], rollups: RollupAccumulator, audience: [AudienceRow], shard: Int64) {
+        guard !rows.contains(where: \.event.kind.namesPush), rollups.holdsOnlyOutcomes else { return nil }
+        var binds = PostgresBindings(capacity: EventColumns.all.count + 18)
+        for column in EventColumns.all {
+            let values = rows.map { column.value(of: $0.event, duplicate: $0.duplicate, credit: $0.credit) }
+            switch column.type {
+            case .text where column.isRequired: binds.append(values.map { $0.text ?? "" })
+            case .text: binds.append(NullableTextArray(values.map(\.text)))
+            case .integer where column.isRequired: binds.append(values.map { $0.integer ?? 0 })
+            case .integer: binds.append(NullableIntegerArray(values.map(\.integer)))
+            case .boolean: binds.append(values.map(\.boolean))
+            }
+        }
+        let (outcomes, times) = PostgresRollupWriter.sortedOutcomes(rollups)
+        binds.append(outcomes.map(\.key.pushID))
+        binds.append(outcomes.map { Int64($0.key.measure.rawValue) })
+        binds.append(outcomes.map(\.key.currency))
+        binds.append(outcomes.map(\.value.count))
+        binds.append(outcomes.map(\.value.valueMicros))
+        binds.append(times.map(\.key.bucket))
+        binds.append(times.map { Int64($0.key.measure.rawValue) })
+        binds.append(times.map(\.key.currency))
+        binds.append(times.map(\.value.count))
+        binds.append(times.map(\.value.valueMicros))
+        binds.append(audience.map(\.key.bucket))
+        binds.append(audience.map(\.key.deviceID))
+        binds.append(audience.map(\.key.app))
+        binds.append(audience.map(\.key.appVersion))
+        binds.append(audience.map(\.known))
+        binds.append(audience.map(\.sessionTime))
+        binds.append(audience.map(\.storedPermission))
+        binds.append(shard)
+        bindings = binds
+    }
+
+    func makeBindings() -> PostgresBindings { bindings }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+extension RollupAccumulator {
+    /// Whether the only rows to upsert are outcome rows (a commit of sessions and conversions).
+    fileprivate var holdsOnlyOutcomes: Bool {
+        pushes.isEmpty && buckets.isEmpty && platformBuckets.isEmpty && latency.isEmpty && pending.isEmpty
+            && versions.isEmpty && media.isEmpty && mediaBuckets.isEmpty && mediaVersions.isEmpty
+    }
+}
+
+extension EventValue {
+    fileprivate var text: String? { if case .text(let value) = self { value } else { nil } }
+    fileprivate var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    fileprivate var boolean: Bool { if case .boolean(let value) = self { value } else { false } }
+}
+
+extension ColumnType {
+    /// The element type of a PostgreSQL array of this column.
+    fileprivate var arrayElement: String {
+        switch self {
+        case .text: "text"
+        case .integer: "bigint"
+        case .boolean: "boolean"
+        }
+    }
+}
