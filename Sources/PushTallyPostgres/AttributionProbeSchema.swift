@@ -1,4 +1,4 @@
-/// Migration 18: the attribution probe of a group commit as a server-side function with a plan of its own.
+/// Migration 18: the attribution probes of a group commit as server-side functions with plans of their own.
 ///
 /// `pushtally_attribution_probe` returns, for each touched device, its stored events in reach (one row of
 /// `NULL`s for a device with none), as ``PostgresAttribution`` reads them. The function keeps one generic plan
@@ -6,7 +6,10 @@
 /// against 1 ms to run for a commit of 32 sessions over ten day partitions). The planner settings make that
 /// plan a nested loop over each day partition's device index whatever the statistics say: planned once, early,
 /// against partitions never analysed, a generic plan otherwise reads every event of the day per commit.
-/// Written out rather than built: a migration never changes once released.
+///
+/// The one-statement commit's guard (``IngestGuardSchema``) asks the same of its devices through
+/// `pushtally_devices_attributing`: it planned that question afresh on every call, over every day partition
+/// (it stated no bound on `received_at`). Written out rather than built: a migration never changes once released.
 enum AttributionProbeSchema {
     static let version = 18
     static let name = "v18-attribution-probe"
@@ -39,6 +42,64 @@ enum AttributionProbeSchema {
                 SELECT 1 FROM events s WHERE s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
                 AND s.received_at >= t.f AND s.kind >= outcome_kind AND NOT s.duplicate);
         END $$
+        """,
         """
+        CREATE FUNCTION pushtally_devices_attributing(devices text[], froms bigint[], outcome_kind bigint)
+        RETURNS boolean LANGUAGE plpgsql STABLE
+        SET plan_cache_mode = force_generic_plan SET enable_seqscan = off SET enable_hashjoin = off
+        SET enable_mergejoin = off
+        AS $$
+        BEGIN
+            RETURN EXISTS (
+                SELECT 1 FROM unnest(devices, froms) AS t(d, f)
+                JOIN events s ON s.device_id = t.d AND s.device_id IS NOT NULL AND s.event_time >= t.f
+                    AND s.received_at >= t.f AND s.kind >= outcome_kind AND NOT s.duplicate);
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION pushtally_ingest_guard(
+            lock_pushes text[], lock_devices text[], per_device boolean,
+            key_pushes text[], key_values text[],
+            timed_pushes text[], timed_known boolean[], timed_sent bigint[],
+            probe_devices text[], probe_from bigint[], outcome_kind bigint
+        ) RETURNS boolean LANGUAGE plpgsql AS $$
+        DECLARE
+            inserted bigint;
+        BEGIN
+            -- Pushes shared, then every device, then each device, each group by key: PushLocks' order.
+            PERFORM CASE g WHEN 0 THEN pg_advisory_xact_lock_shared(k)
+                           WHEN 1 THEN CASE WHEN per_device THEN pg_advisory_xact_lock_shared(k) ELSE pg_advisory_xact_lock(k) END
+                           ELSE pg_advisory_xact_lock(k) END
+            FROM (
+                SELECT DISTINCT 0 AS g, hashtextextended(p, 0) AS k FROM unnest(lock_pushes) AS p
+                UNION SELECT 1, hashtextextended('devices', 0) WHERE cardinality(lock_devices) > 0
+                UNION SELECT DISTINCT 2, hashtextextended('device:' || d, 0) FROM unnest(lock_devices) AS d WHERE per_device
+                ORDER BY 1, 2
+            ) AS keys;
+            IF cardinality(key_pushes) > 0 THEN
+                WITH i AS (
+                    INSERT INTO dedupe (push_id, key)
+                    SELECT * FROM unnest(key_pushes, key_values) ORDER BY 1, 2
+                    ON CONFLICT DO NOTHING RETURNING 1)
+                SELECT count(*) INTO inserted FROM i;
+                IF inserted <> cardinality(key_pushes) THEN
+                    RAISE EXCEPTION 'a dedupe key was stored before' USING ERRCODE = 'PTG01';
+                END IF;
+            END IF;
+            IF cardinality(timed_pushes) > 0 AND EXISTS (
+                SELECT 1 FROM unnest(timed_pushes, timed_known, timed_sent) AS t(p, known, sent)
+                LEFT JOIN pushes ON pushes.push_id = t.p
+                WHERE (pushes.sent_at IS NOT NULL) <> t.known OR pushes.sent_at <> t.sent
+            ) THEN
+                RAISE EXCEPTION 'a push''s sent_at changed' USING ERRCODE = 'PTG01';
+            END IF;
+            -- The probe's plan is the function's own (a nested loop over each day partition's device index).
+            IF cardinality(probe_devices) > 0
+                AND pushtally_devices_attributing(probe_devices, probe_from, outcome_kind) THEN
+                RAISE EXCEPTION 'a device needs attributing' USING ERRCODE = 'PTG01';
+            END IF;
+            RETURN true;
+        END $$
+        """,
     ]
 }

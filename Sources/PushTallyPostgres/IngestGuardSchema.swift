@@ -5,7 +5,8 @@
 /// collector predicted when it counted the rollups without asking: every key new, each push's `sent_at` as
 /// cached, no device needing attribution. A prediction that does not hold raises ``missState``, which rolls
 /// the whole statement back; the collector then commits the same events through the transaction path.
-/// Written out here rather than built from ``PushLocks``: a migration never changes once released.
+/// Written out here rather than built from ``PushLocks``: a migration never changes once released. Migration 18
+/// (``AttributionProbeSchema``) replaces the function with one whose device probe keeps a plan of its own.
 enum IngestGuardSchema {
     /// The SQLSTATE of a prediction that did not hold (a class of its own, so no server error is mistaken for it).
     static let missState = "PTG01"

@@ -5,10 +5,10 @@ import PushTallyPostgres
 import PushTallyTestSupport
 import Testing
 
-/// The attribution probe keeps one plan per connection, made once and early: it must read each device's events
+/// The attribution probes keep one plan per connection, made once and early: they must read each device's events
 /// by the device index whatever PostgreSQL's statistics say, or every commit reads every event of the day.
 extension PostgresStoreTests {
-    @Test func theAttributionProbeReadsDevicesByTheirIndexOnPartitionsNeverAnalysed() async throws {
+    @Test func theAttributionProbesReadDevicesByTheirIndexOnPartitionsNeverAnalysed() async throws {
         try await TestPostgres.withDatabase { url in
             let secret = secretPath()
             defer { try? FileManager.default.removeItem(atPath: secret) }
@@ -41,6 +41,17 @@ extension PostgresStoreTests {
                     for try await (device, count) in rows.decode((String, Int).self) { counts[device] = count }
                 }
                 #expect(counts == Dictionary(uniqueKeysWithValues: devices.map { ($0, 4) }), "each device's four sessions")
+                // The one-statement commit's question: has any of these devices a session at or after its time?
+                var answers: [Bool] = []
+                for from in [now - 3_600_000, now - 3_600_000, now, now, now, now, now, now - 3_600_000] {
+                    let rows = try await connection.query(
+                        """
+                        SELECT pushtally_devices_attributing(\(devices)::text[], \(devices.map { _ in from })::bigint[],
+                            \(Int64(EventKind.session.rawValue)))
+                        """, logger: logger)
+                    for try await answer in rows.decode(Bool.self) { answers.append(answer) }
+                }
+                #expect(answers == [true, true, false, false, false, false, false, true])
                 // This transaction's own scans, so no other backend's counters can interfere.
                 let scans = try await connection.query(
                     """
