@@ -18,18 +18,12 @@ struct OutcomeCommitStatement: PostgresPreparedStatement {
     /// The shared raw insert and upserts (``SQLDialect``), each fed by `unnest` over column arrays; the
     /// parameters count on from `$1` in binding order (``init(rows:rollups:audience:shard:)``).
     static let sql: String = {
-        var next = 0
-        func arrays(_ types: [String]) -> String {
-            types.map { type in
-                next += 1
-                return "$\(next)::\(type)[]"
-            }.joined(separator: ", ")
-        }
-        let events = arrays(EventColumns.all.map(\.type.arrayElement))
-        let outcome = arrays(["text", "bigint", "text", "bigint", "bigint"])
-        let outcomeTime = arrays(["bigint", "bigint", "text", "bigint", "bigint"])
-        let audience = arrays(["bigint", "text", "text", "text", "bigint", "bigint", "text"])
-        let shard = "$\(next + 1)::bigint"
+        var parameters = UnnestParameters()
+        let events = parameters.arrays(EventColumns.all.map(\.type.arrayElement))
+        let outcome = parameters.arrays(["text", "bigint", "text", "bigint", "bigint"])
+        let outcomeTime = parameters.arrays(["bigint", "bigint", "text", "bigint", "bigint"])
+        let audience = parameters.arrays(["bigint", "text", "text", "text", "bigint", "bigint", "text"])
+        let shard = "$\(parameters.next())::bigint"
         let upserts = PostgresRollupWriter.Upserts.rollups
         let audienceUpsert = SQLDialect.postgres.audienceUpsert
         return """
@@ -60,16 +54,7 @@ struct OutcomeCommitStatement: PostgresPreparedStatement {
     init?(rows: [(event: StoredEvent, duplicate: Bool, credit: Attribution?)], rollups: RollupAccumulator, audience: [AudienceRow], shard: Int64) {
         guard !rows.contains(where: \.event.kind.namesPush), rollups.holdsOnlyOutcomes else { return nil }
         var binds = PostgresBindings(capacity: EventColumns.all.count + 18)
-        for column in EventColumns.all {
-            let values = rows.map { column.value(of: $0.event, duplicate: $0.duplicate, credit: $0.credit) }
-            switch column.type {
-            case .text where column.isRequired: binds.append(values.map { $0.text ?? "" })
-            case .text: binds.append(NullableTextArray(values.map(\.text)))
-            case .integer where column.isRequired: binds.append(values.map { $0.integer ?? 0 })
-            case .integer: binds.append(NullableIntegerArray(values.map(\.integer)))
-            case .boolean: binds.append(values.map(\.boolean))
-            }
-        }
+        binds.appendEventColumns(EventColumns.all, of: rows)
         let (outcomes, times) = PostgresRollupWriter.sortedOutcomes(rollups)
         binds.append(outcomes.map(\.key.pushID))
         binds.append(outcomes.map { Int64($0.key.measure.rawValue) })
@@ -102,22 +87,5 @@ extension RollupAccumulator {
     fileprivate var holdsOnlyOutcomes: Bool {
         pushes.isEmpty && buckets.isEmpty && platformBuckets.isEmpty && latency.isEmpty && pending.isEmpty
             && versions.isEmpty && media.isEmpty && mediaBuckets.isEmpty && mediaVersions.isEmpty
-    }
-}
-
-extension EventValue {
-    fileprivate var text: String? { if case .text(let value) = self { value } else { nil } }
-    fileprivate var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
-    fileprivate var boolean: Bool { if case .boolean(let value) = self { value } else { false } }
-}
-
-extension ColumnType {
-    /// The element type of a PostgreSQL array of this column.
-    fileprivate var arrayElement: String {
-        switch self {
-        case .text: "text"
-        case .integer: "bigint"
-        case .boolean: "boolean"
-        }
     }
 }

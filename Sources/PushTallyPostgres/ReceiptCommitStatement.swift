@@ -20,21 +20,15 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
     /// each fed by `unnest` over column arrays instead of a `VALUES` list; the parameters count on from `$1`
     /// in binding order (``init(receipts:rollups:shard:guarding:)``).
     static let sql: String = {
-        var next = 0
-        func arrays(_ types: [String]) -> String {
-            types.map { type in
-                next += 1
-                return "$\(next)::\(type)[]"
-            }.joined(separator: ", ")
-        }
-        let events = arrays(EventColumns.receipt.map { $0.type == .text ? "text" : $0.type == .integer ? "bigint" : "boolean" })
+        var parameters = UnnestParameters()
+        func arrays(_ types: [String]) -> String { parameters.arrays(types) }
+        let events = arrays(EventColumns.receipt.map(\.type.arrayElement))
         let upserts = PostgresRollupWriter.Upserts.rollups
         func keyed(_ table: RollupTable) -> String {
             arrays((table.key + table.values).map { $0.type == .text ? "text" : "bigint" })
         }
         let (push, bucket, time) = (keyed(.push), keyed(.bucket), keyed(.time))
-        let (timingPushes, timingCounts) = (arrays(["text"]), next + 1)
-        next += 1
+        let (timingPushes, timingCounts) = (arrays(["text"]), parameters.next())
         let histogram = TimingColumns.names.indices.map { index in
             "($\(timingCounts)::bigint[])[(u.o - 1) * \(TimingColumns.count) + \(index + 1)]"
         }
@@ -50,8 +44,8 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         }
         let media = [RollupTable.media, .mediaBucket, .mediaVersion].map(flat)
         let platformBucket = keyed(.platformBucket)
-        let shard = "$\(next + 1)::bigint"
-        let guardArguments = (next + 2...next + 12).map { "$\($0)" }
+        let shard = "$\(parameters.next())::bigint"
+        let guardArguments = (0..<11).map { _ in "$\(parameters.next())" }
         let guardTypes = ["text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint"]
         func rows(_ upsert: RollupUpsert, _ arrays: String) -> String {
             "\(upsert.head)\n    SELECT *, \(shard) FROM unnest(\(arrays))\n    \(upsert.conflict)"
@@ -110,16 +104,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
     /// rollup shard `shard`, behind `guarding`'s checks.
     init(receipts: [(StoredEvent, Bool)], rollups: RollupAccumulator, shard: Int64, guarding: Guard) {
         var binds = PostgresBindings(capacity: 64)
-        for column in EventColumns.receipt {
-            // Column by column, through one switch on the shared column's value per row.
-            switch column.type {
-            case .text where column.isRequired: binds.append(receipts.map { column.text($0) ?? "" })
-            case .text: binds.append(NullableTextArray(receipts.map { column.text($0) }))
-            case .integer where column.isRequired: binds.append(receipts.map { column.integer($0) ?? 0 })
-            case .integer: binds.append(NullableIntegerArray(receipts.map { column.integer($0) }))
-            case .boolean: binds.append(receipts.map { column.boolean($0) })
-            }
-        }
+        binds.appendEventColumns(EventColumns.receipt, of: receipts.map { ($0.0, $0.1, nil) })
         let sorted = SortedRollups(rollups)
         binds.append(sorted.pushes.map(\.key.pushID))
         binds.append(sorted.pushes.map { Int64($0.key.kind.rawValue) })
@@ -187,21 +172,4 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
     func makeBindings() -> PostgresBindings { bindings }
 
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
-}
-
-extension EventColumn {
-    fileprivate func text(_ row: (StoredEvent, Bool)) -> String? {
-        if case .text(let value) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
-        return nil
-    }
-
-    fileprivate func integer(_ row: (StoredEvent, Bool)) -> Int64? {
-        if case .integer(let value) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
-        return nil
-    }
-
-    fileprivate func boolean(_ row: (StoredEvent, Bool)) -> Bool {
-        if case .boolean(let value) = value(of: row.0, duplicate: row.1, credit: nil) { return value }
-        return false
-    }
 }

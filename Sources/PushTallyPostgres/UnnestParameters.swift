@@ -1,0 +1,53 @@
+import PostgresNIO
+import PushTallyCore
+
+/// The numbered parameters of a prepared statement whose rows arrive as column arrays (`unnest`), counted
+/// from `$1` in the order the statement binds them.
+struct UnnestParameters {
+    private(set) var count = 0
+
+    /// The next parameter's number.
+    mutating func next() -> Int {
+        count += 1
+        return count
+    }
+
+    /// The next parameters, one array per element type, as `$n::type[]`, comma-separated.
+    mutating func arrays(_ types: [String]) -> String {
+        types.map { "$\(next())::\($0)[]" }.joined(separator: ", ")
+    }
+}
+
+extension ColumnType {
+    /// The element type of a PostgreSQL array of this column.
+    var arrayElement: String {
+        switch self {
+        case .text: "text"
+        case .integer: "bigint"
+        case .boolean: "boolean"
+        }
+    }
+}
+
+extension PostgresBindings {
+    /// One array per column of `rows`' raw events, in `columns`' order, each value through the shared column
+    /// definition (``EventColumn/value(of:duplicate:credit:)``); optional columns keep SQL `NULL` apart from text.
+    mutating func appendEventColumns(_ columns: [EventColumn], of rows: [(event: StoredEvent, duplicate: Bool, credit: Attribution?)]) {
+        for column in columns {
+            let values = rows.map { column.value(of: $0.event, duplicate: $0.duplicate, credit: $0.credit) }
+            switch column.type {
+            case .text where column.isRequired: append(values.map { $0.text ?? "" })
+            case .text: append(NullableTextArray(values.map(\.text)))
+            case .integer where column.isRequired: append(values.map { $0.integer ?? 0 })
+            case .integer: append(NullableIntegerArray(values.map(\.integer)))
+            case .boolean: append(values.map(\.boolean))
+            }
+        }
+    }
+}
+
+extension EventValue {
+    fileprivate var text: String? { if case .text(let value) = self { value } else { nil } }
+    fileprivate var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    fileprivate var boolean: Bool { if case .boolean(let value) = self { value } else { false } }
+}
