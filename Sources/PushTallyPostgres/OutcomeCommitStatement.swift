@@ -20,8 +20,8 @@ struct OutcomeCommitStatement: PostgresPreparedStatement {
     static let sql: String = {
         var parameters = UnnestParameters()
         let events = parameters.arrays(EventColumns.all.map(\.type.arrayElement))
-        let outcome = parameters.arrays(["text", "bigint", "text", "bigint", "bigint"])
-        let outcomeTime = parameters.arrays(["bigint", "bigint", "text", "bigint", "bigint"])
+        let outcome = parameters.arrays(for: .outcome)
+        let outcomeTime = parameters.arrays(for: .outcomeTime)
         let audience = parameters.arrays(["bigint", "text", "text", "text", "bigint", "bigint", "text"])
         let shard = "$\(parameters.next())::bigint"
         let upserts = PostgresRollupWriter.Upserts.rollups
@@ -80,12 +80,4 @@ struct OutcomeCommitStatement: PostgresPreparedStatement {
     func makeBindings() -> PostgresBindings { bindings }
 
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
-}
-
-extension RollupAccumulator {
-    /// Whether the only rows to upsert are outcome rows (a commit of sessions and conversions).
-    fileprivate var holdsOnlyOutcomes: Bool {
-        pushes.isEmpty && buckets.isEmpty && platformBuckets.isEmpty && latency.isEmpty && pending.isEmpty
-            && versions.isEmpty && media.isEmpty && mediaBuckets.isEmpty && mediaVersions.isEmpty
-    }
 }

@@ -24,9 +24,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         func arrays(_ types: [String]) -> String { parameters.arrays(types) }
         let events = arrays(EventColumns.receipt.map(\.type.arrayElement))
         let upserts = PostgresRollupWriter.Upserts.rollups
-        func keyed(_ table: RollupTable) -> String {
-            arrays((table.key + table.values).map { $0.type == .text ? "text" : "bigint" })
-        }
+        func keyed(_ table: RollupTable) -> String { parameters.arrays(for: table) }
         let (push, bucket, time) = (keyed(.push), keyed(.bucket), keyed(.time))
         let (timingPushes, timingCounts) = (arrays(["text"]), parameters.next())
         let histogram = TimingColumns.names.indices.map { index in

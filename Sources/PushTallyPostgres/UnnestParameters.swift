@@ -16,6 +16,11 @@ struct UnnestParameters {
     mutating func arrays(_ types: [String]) -> String {
         types.map { "$\(next())::\($0)[]" }.joined(separator: ", ")
     }
+
+    /// The next parameters, one array per key and value column of `table`, in its upsert's order.
+    mutating func arrays(for table: RollupTable) -> String {
+        arrays((table.key + table.values).map(\.type.arrayElement))
+    }
 }
 
 extension ColumnType {

@@ -128,6 +128,13 @@ package struct RollupAccumulator {
 
     package var isEmpty: Bool { pushes.isEmpty && outcomes.isEmpty }
 
+    /// Whether the only rows to upsert are outcome rows (a commit of sessions and conversions): every other
+    /// table's deltas are empty. Kept beside the tables it names, so a table added here is added to it.
+    package var holdsOnlyOutcomes: Bool {
+        pushes.isEmpty && buckets.isEmpty && platformBuckets.isEmpty && latency.isEmpty && pending.isEmpty
+            && versions.isEmpty && media.isEmpty && mediaBuckets.isEmpty && mediaVersions.isEmpty
+    }
+
     /// Counts a session or conversion credited `attribution` (`sign` -1 takes a former credit back).
     package mutating func addOutcome(
         kind: EventKind, attribution: Attribution, eventTime: Int64, valueMicros: Int64?, currency: String?, sign: Int64
