@@ -21,15 +21,7 @@ public final class SQLiteStore: Sendable {
     /// the database.
     ///
     /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
-    public convenience init(path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil) throws {
-        try self.init(path: path, configuration: configuration, deviceSecretPath: deviceSecretPath, logSync: nil)
-    }
-
-    /// As the public initializer, with `logSync` in place of the sync of the write-ahead log that group
-    /// commits wait for before answering (``WALSync``), so tests can hold it.
-    package init(
-        path: String, configuration: StoreConfiguration, deviceSecretPath: String?, logSync: DurabilityStage.Sync?
-    ) throws {
+    public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil) throws {
         self.path = path
         self.deviceSecretPath = deviceSecretPath ?? path + ".secret"
         self.configuration = configuration
@@ -40,14 +32,11 @@ public final class SQLiteStore: Sendable {
         }
         let pool = try DatabasePool(path: path, configuration: config)
         // DatabasePool sets synchronous=NORMAL in WAL mode after prepareDatabase; an ack must survive a
-        // power loss, so the one writer connection is set back to FULL here (group commits run at NORMAL
-        // and are acknowledged only after their own sync of the log, ``WALSync``).
-        // The automatic checkpoint waits for a larger log than SQLite's default (``checkpointPages``).
+        // power loss, so the one writer connection is set back to FULL here.
         // Its page cache is the configured one (negative: KiB); readers keep SQLite's default.
         // SQLite's own: PostgreSQL's durability and memory are the server's settings, not a connection's.
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
             try db.execute(sql: "PRAGMA cache_size = \(-1024 * configuration.sqliteCacheMegabytes)")
         }
         let migrator = Migrations.migrator
@@ -62,31 +51,16 @@ public final class SQLiteStore: Sendable {
         let windows = configuration.attributionWindows
         let actionIDs = ActionIDBook(bound: configuration.maxActionIDs)
         self.actionIDs = actionIDs
-        let wal = WALSync(databasePath: path)
-        let logSync = logSync ?? {
-            let started = ContinuousClock.now
-            try wal.sync()
-            StoreMetrics.recordLogSync(duration: ContinuousClock.now - started)
-        }
-        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, durability: logSync) { batches in
+        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
             let receivedAt = clock()
             let started = ContinuousClock.now
             let flags: [[Bool]]
             let actions: ActionFold
             do {
-                // The commit writes its log without syncing it: the writer's durability stage syncs the log
-                // before any of its answers. Every other write on this connection stays FULL.
-                (flags, actions) = try pool.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                    defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-                    var result: ([[Bool]], ActionFold)?
-                    try db.inTransaction {
-                        result = try EventWriter.commit(
-                            batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
-                            actionIDs: actionIDs, in: db)
-                        return .commit
-                    }
-                    return result!
+                (flags, actions) = try pool.write { db in
+                    try EventWriter.commit(
+                        batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
+                        actionIDs: actionIDs, in: db)
                 }
             } catch {
                 // Ids this commit admitted were rolled back with it.
@@ -101,15 +75,6 @@ public final class SQLiteStore: Sendable {
             return flags
         }
     }
-
-    /// Log pages a commit leaves before SQLite checkpoints (its default is 1,000: 4 MB).
-    ///
-    /// A checkpoint copies every page the log holds into the database file and syncs the file, on the writer
-    /// thread. A page written by many commits is copied and synced once per checkpoint, so a rarer checkpoint
-    /// writes and syncs far fewer pages when commits keep landing on the same pages, as sessions do on a
-    /// device's index and audience pages (see docs/PERFORMANCE.md). The log then reaches 64 MB on disk
-    /// (16,000 pages of 4 KiB) before it starts over.
-    package static let checkpointPages = 16_000
 
     deinit {
         writer.close()

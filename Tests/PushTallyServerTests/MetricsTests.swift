@@ -56,8 +56,6 @@ import Testing
             #expect(text.contains(#"pushtally_duplicates_total{kind="session"}"#))
             #expect(text.contains(#"pushtally_events_ingested_total{kind="conversion"}"#))
             #expect(text.contains(#"route="/v1/receipts""#))
-            // SQLite: the syncs of the log that acknowledgements waited for.
-            #expect(text.contains("pushtally_log_sync_duration_seconds_count"))
         }
     }
 

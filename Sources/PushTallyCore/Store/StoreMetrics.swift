@@ -77,11 +77,6 @@ package enum StoreMetrics {
         (handles?.batchEvents ?? WriterHandles.batchEvents()).record(events)
     }
 
-    /// One sync of the write-ahead log that a run of commits' answers waited for (SQLite's durability stage).
-    package static func recordLogSync(duration: Duration) {
-        (WriterHandles.installed?.logSyncDuration ?? WriterHandles.logSyncDuration()).record(duration: duration)
-    }
-
     /// Makes the writer's handles once, against the backend just bootstrapped: looked up per commit, each
     /// went through the backend's registry (a lock, name validation, a dictionary), 4 % of the writer thread's
     /// time on single receipts. Call it right after `MetricsSystem.bootstrap`.

@@ -8,7 +8,6 @@ struct WriterHandles: Sendable {
     let duplicates: [Counter]
     let commitDuration: Timer
     let batchEvents: Recorder
-    let logSyncDuration: Timer
 
     private static let kinds: [EventKind] = [.display, .action, .session, .conversion]
     private static let lock = NSLock()
@@ -24,7 +23,7 @@ struct WriterHandles: Sendable {
     static func install() {
         let handles = WriterHandles(
             ingested: kinds.map(ingested), duplicates: kinds.map(duplicates), commitDuration: commitDuration(),
-            batchEvents: batchEvents(), logSyncDuration: logSyncDuration())
+            batchEvents: batchEvents())
         lock.lock()
         current = handles
         lock.unlock()
@@ -39,8 +38,6 @@ struct WriterHandles: Sendable {
     }
 
     static func commitDuration() -> Timer { Timer(label: "pushtally_commit_duration_seconds") }
-
-    static func logSyncDuration() -> Timer { Timer(label: "pushtally_log_sync_duration_seconds") }
 
     static func batchEvents() -> Recorder { Recorder(label: "pushtally_commit_batch_events", aggregate: true) }
 }

@@ -12,13 +12,12 @@ public enum WriterError: Error, Sendable, Equatable {
 ///
 /// A submitter suspends until the transaction holding its input has committed, so an answer sent after
 /// `submit` returns is an acknowledgement of durable data. A dedicated thread (not a task) because the
-/// commit blocks on fsync and must not hold a cooperative-pool thread. With a `durability` sync, a commit
-/// may return before its log is on disk: its answers then wait in a ``DurabilityStage`` for that sync.
+/// commit blocks on fsync and must not hold a cooperative-pool thread.
 package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     /// Called once, on the writer thread, with the commit's outcome for one submission.
     package typealias Completion = @Sendable (Result<Output, any Error>) -> Void
 
-    private struct Job: Sendable {
+    private struct Job {
         let input: Input
         let complete: Completion
     }
@@ -31,17 +30,10 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     private let flush: Flush
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
-    private let durability: DurabilityStage?
 
-    /// - Parameter durability: Makes the commits returned so far durable, when `flush` returns before
-    ///   that; answers are given only after it.
-    package init(
-        highWaterMark: Int, name: String = "pushtally-writer", durability: DurabilityStage.Sync? = nil,
-        flush: @escaping Flush
-    ) {
+    package init(highWaterMark: Int, name: String = "pushtally-writer", flush: @escaping Flush) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.flush = flush
-        self.durability = durability.map { DurabilityStage(name: name + "-sync", sync: $0) }
         let thread = Thread { [unowned self] in self.run() }
         thread.name = name
         self.thread = thread
@@ -78,27 +70,22 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         condition.signal()
         condition.unlock()
         if wasRunning { finished.wait() }
-        durability?.close()
     }
 
     private func run() {
+        condition.lock()
         while true {
-            durability?.waitForRoom()
-            condition.lock()
-            var step = machine.next()
-            while case .wait = step {
-                condition.wait()
-                step = machine.next()
-            }
-            condition.unlock()
-            switch step {
+            switch machine.next() {
             case .wait:
-                continue
+                condition.wait()
             case .exit:
+                condition.unlock()
                 finished.signal()
                 return
             case .flush(let jobs):
+                condition.unlock()
                 commit(jobs)
+                condition.lock()
             }
         }
     }
@@ -110,25 +97,10 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         var inputs: [Input] = []
         inputs.reserveCapacity(jobs.count)
         for index in jobs.indices { inputs.append(jobs[index].input) }
-        let outputs: [Output]
         do {
-            outputs = try flush(inputs)
-        } catch {
-            Self.answer(jobs, .failure(error))
-            return
-        }
-        guard let durability else {
-            Self.answer(jobs, .success(outputs))
-            return
-        }
-        durability.committed { synced in Self.answer(jobs, synced.map { outputs }) }
-    }
-
-    private static func answer(_ jobs: [Job], _ result: Result<[Output], any Error>) {
-        switch result {
-        case .success(let outputs):
+            let outputs = try flush(inputs)
             for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
-        case .failure(let error):
+        } catch {
             for index in jobs.indices { jobs[index].complete(.failure(error)) }
         }
     }
