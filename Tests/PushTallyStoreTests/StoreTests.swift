@@ -11,6 +11,10 @@ import Testing
     @Test func writerRunsWithSynchronousFull() async throws {
         try await withSQLiteStore { store in
             #expect(try await store.writerSynchronousLevel() == 2)
+            let checkpoint = try await store.pool.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
+            }
+            #expect(checkpoint == SQLiteStore.checkpointPages)
             let journal = try await store.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(journal == "wal")
         }
