@@ -56,4 +56,9 @@ LUA
   pg_admin -c "DROP DATABASE IF EXISTS $database WITH (FORCE)"
   echo "PostgreSQL Kit receipts: 2xx answered ${ok[kit_postgres]}, rows stored $stored (>= because wrk stops counting mid-flight)"
   [[ $stored -ge ${ok[kit_postgres]} ]] || { echo "FAILED: fewer rows than acknowledgements" >&2; exit 1; }
+  # The SQLite collector keeps running for later parts; a reader sees every commit in its WAL.
+  stored=$(python3 -c "import sqlite3; print(sqlite3.connect('$work/pushtally.sqlite').execute(
+    \"SELECT count(*) FROM events WHERE push_id LIKE 'k%' AND NOT duplicate\").fetchone()[0])")
+  echo "SQLite Kit receipts: 2xx answered ${ok[kit_sqlite]}, rows stored $stored (>= because wrk stops counting mid-flight)"
+  [[ $stored -ge ${ok[kit_sqlite]} ]] || { echo "FAILED: fewer SQLite rows than acknowledgements" >&2; exit 1; }
 }
