@@ -38,10 +38,13 @@ struct MediaOutcomeTests {
         for outcome: ReceiptMedia? in [.attached, .attached, .timedOut, ReceiptMedia.none, nil, nil] {
             media.add(outcome, extensionMillis: nil)
         }
-        #expect(media.counts == [2, 0, 1, 1, 2])
+        // The silent two are in no count; a display with an extension time but no outcome is unknown.
+        #expect(media.counts == [2, 0, 1, 1, 0])
         #expect(media.richRate == 2.0 / 3.0)
         let columns = Dictionary(uniqueKeysWithValues: media.columns.map { ($0.0, $0.1) })
         #expect(columns["extension_ms_p50"] == .optionalInteger(nil) && columns["extension_ms_p90"] == .optionalInteger(nil))
+        media.add(nil, extensionMillis: 40)
+        #expect(media.counts == [2, 0, 1, 1, 1] && media.richRate == 2.0 / 3.0)
         var plain = MediaOutcomes()
         plain.add(ReceiptMedia.none, extensionMillis: 12)
         plain.add(nil, extensionMillis: nil)
@@ -66,6 +69,11 @@ struct MediaOutcomeTests {
         tap.kind = .action
         tap.action = "open"
         counter.add(tap, duplicate: false) { _ in nil }
+        var silent = display(nil, nil)
+        silent.pushID = "q"
+        counter.add(silent, duplicate: false) { _ in nil }
+        #expect(counter.accumulator.media["q"] == nil && counter.accumulator.mediaVersions.keys.allSatisfy { $0.pushID == "p" })
+        #expect(counter.accumulator.mediaBuckets.keys.allSatisfy { $0.pushID == "p" })
         let media = counter.accumulator.media["p"]!
         #expect(media.counts == [1, 0, 1, 0, 0] && media.extensionTime.total == 2)
         #expect(counter.accumulator.mediaBuckets.values.map(\.counts) == [[1, 0, 1, 0, 0]])

@@ -5,7 +5,7 @@ import Testing
 
 /// A campaign whose images time out for a third of its displays, on each store, through a live collector: its
 /// `rich_rate` reads two thirds in the JSON and CSV reports, the CLI's table, and per app version; extension
-/// time percentiles are within 10 % of the exact ones; a retry counts once and a silent receipt is unknown.
+/// time percentiles are within 10 % of the exact ones; a retry counts once and a silent receipt is in no media count.
 @Suite struct MediaReportLiveTests {
     /// Extension times of the unique displays: six attached, three timed out.
     static let attachedMillis: [Int64] = [420, 610, 700, 880, 1_250, 2_300]

@@ -128,7 +128,7 @@ struct SplitMix64: RandomNumberGenerator {
                 let count = EventCount(total: 1, duplicates: row.duplicate ? 1 : 0)
                 if row.kind == .display {
                     funnel.displays = count
-                    // Media outcome and extension time of unique displays; a receipt that did not say is unknown.
+                    // Media outcome and extension time of unique displays; a receipt that says neither is in no count.
                     if !row.duplicate { funnel.media.add(row.media, extensionMillis: row.extensionMillis) }
                     // Time to display and lateness, recounted from raw rows, whenever the push was registered.
                     if let sentAt = sentAtOf[push] ?? nil, !row.duplicate {

@@ -1,7 +1,10 @@
 /// What became of the rich media of unique displays, and how long their extension took: counted per push,
 /// 15-minute bucket and version into the media rollups, and added up by reports.
 ///
-/// A display whose receipt does not say is ``unknown``, never ``none`` (which means the push asked for none).
+/// A display whose receipt names neither an outcome nor an extension time is in no count at all (reports need
+/// only the named outcomes, and such receipts, the classic `push_id` form among them, then cost a commit no
+/// media upsert); one that names an extension time but no outcome is ``unknown``, never ``none`` (which means
+/// the push asked for none).
 public struct MediaOutcomes: Sendable, Hashable {
     public var attached: Int64 = 0
     public var failed: Int64 = 0
@@ -28,8 +31,14 @@ public struct MediaOutcomes: Sendable, Hashable {
         if values.count == ExtensionTimeHistogram.count { extensionTime = ExtensionTimeHistogram(counts: values) }
     }
 
-    /// Counts one unique display.
+    /// Whether a unique display that says this is counted (``add(_:extensionMillis:)`` counts nothing else).
+    package static func counts(_ media: ReceiptMedia?, extensionMillis: Int64?) -> Bool {
+        media != nil || extensionMillis != nil
+    }
+
+    /// Counts one unique display, if it says anything of its media.
     package mutating func add(_ media: ReceiptMedia?, extensionMillis: Int64?) {
+        guard Self.counts(media, extensionMillis: extensionMillis) else { return }
         switch media {
         case .attached: attached += 1
         case .failed: failed += 1

@@ -182,9 +182,12 @@ package struct RollupAccumulator {
         pushID: String, media outcome: ReceiptMedia?, extensionMillis: Int64?, eventTime: Int64, appVersion: String?,
         osVersion: String?
     ) {
+        // No row for a display that says nothing of its media, not even an empty one (an upsert of zeros).
+        guard MediaOutcomes.counts(outcome, extensionMillis: extensionMillis) else { return }
         media[pushID, default: MediaOutcomes()].add(outcome, extensionMillis: extensionMillis)
+        // The extension time only decides whether the display counts: bucket rows store no histogram.
         mediaBuckets[MediaBucketKey(pushID: pushID, bucket: EventTime.bucket(ofMillis: eventTime)), default: MediaOutcomes()]
-            .add(outcome, extensionMillis: nil)
+            .add(outcome, extensionMillis: extensionMillis)
         if let appVersion {
             mediaVersions[MediaVersionKey(pushID: pushID, dimension: 0, version: appVersion), default: MediaOutcomes()]
                 .add(outcome, extensionMillis: extensionMillis)

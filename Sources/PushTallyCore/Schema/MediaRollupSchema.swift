@@ -2,36 +2,20 @@
 /// in both targets, and the statements that fill them from what a database already holds, rendered once for
 /// both engines' migrations.
 ///
-/// The fill gives what a rebuild would: the ledger twins count every unique display pruned so far as
-/// ``MediaOutcomes/unknown`` (its media was not kept), and the live tables count the stored raw displays on top
-/// of their ledger twin, so media counts always add up to the unique displays.
+/// The fill gives what a rebuild would: the live tables count the stored unique displays that say anything of
+/// their media (``MediaOutcomes/counts(_:extensionMillis:)``), on top of their ledger twin. The ledger twins
+/// start empty: a pruned display's media was not kept, so it is in no count.
 package enum MediaRollupSchema {
     static let tables: [RollupTable] = [.media, .mediaBucket, .mediaVersion]
 
-    /// Creates the tables, then fills the ledger, then the live rollups.
+    /// Creates the tables, then fills the live rollups.
     package static func statements(dialect sql: SQLDialect) -> [String] {
         [RollupTarget.rollups, .ledger].flatMap { target in
             tables.map { sql.create($0, in: target, sharded: sql.shards(target)) }
-        } + ledgerFill + liveFill
+        } + liveFill
     }
 
     private static let display = EventKind.display.rawValue
-
-    /// Pruned unique displays, from the ledger's display counts, as unknown outcomes.
-    private static let ledgerFill: [String] = {
-        let ledger = RollupTarget.ledger
-        return [
-            (ledger.media, ledger.push, "push_id"),
-            (ledger.mediaBucket, ledger.bucket, "push_id, bucket"),
-            (ledger.mediaVersion, ledger.version, "push_id, dimension, version"),
-        ].map { table, counts, key in
-            """
-            INSERT INTO \(table) (\(key), media_unknown)
-            SELECT \(key), SUM(total - duplicates) FROM \(counts) WHERE kind = \(display)
-            GROUP BY \(key) HAVING SUM(total - duplicates) <> 0
-            """
-        }
-    }()
 
     /// Stored unique displays counted by their media and extension time, added to the ledger twin's rows.
     private static let liveFill: [String] = {
@@ -40,7 +24,7 @@ package enum MediaRollupSchema {
             CASE WHEN event_time >= 0 THEN event_time / \(EventTime.bucketMillis) \
             ELSE (event_time - \(EventTime.bucketMillis - 1)) / \(EventTime.bucketMillis) END
             """
-        let unique = "FROM events WHERE kind = \(display) AND NOT duplicate"
+        let unique = "FROM events WHERE kind = \(display) AND NOT duplicate AND (media IS NOT NULL OR extension_ms IS NOT NULL)"
         return [
             fill(live.media, from: ledger.media, key: ["push_id"], histogram: true, events: [{ "SELECT push_id, \($0) \(unique)" }]),
             fill(
