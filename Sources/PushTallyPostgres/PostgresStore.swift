@@ -170,7 +170,7 @@ public final class PostgresStore: Sendable {
                     subscriptions: subscriptions, memory: memory, actions: actions, on: connection, logger: logger)
             })
         memory.committed(inOneStatement: inOneStatement)
-        actionIDs.recordOverflow(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: actions)
+        actionIDs.recordOverflow(events, fold: actions)
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
         var results: [[Bool]] = []

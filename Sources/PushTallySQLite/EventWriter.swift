@@ -24,7 +24,7 @@ enum EventWriter {
             for event in batch { events.append(StoredEvent(event, receivedAt: receivedAt)) }
         }
         let plan = CommitPlan(events, newKeys: try DedupeWriter.newKeys(events, db: db))
-        let pairs = ActionIDs.customPairs(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
+        let pairs = ActionIDs.pairs(events)
         let actions = try SQLiteActionIDs.fold(pairs, book: actionIDs, admit: true, in: db)
         let sentAt = try SentAtLookup(db)
         var rollups = try plan.rollups(maturityWindow: maturityWindow, actions: actions, sentAt: sentAt.callAsFunction)

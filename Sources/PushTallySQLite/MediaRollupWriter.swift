@@ -62,9 +62,10 @@ struct MediaRollupWriter {
     private mutating func statement(_ table: RollupTable, run: ClosedRange<Int>?, in db: Database) throws -> BoundStatement {
         let id = run.map { $0.lowerBound * ExtensionTimeHistogram.count + $0.upperBound } ?? -1
         if let statement = statements[table]?[id] { return statement }
-        let counts = Array(table.values.prefix(MediaOutcomes.countColumns.count))
-        let values = counts + (run.map { Array(RollupTable.extensionTimes[$0]) } ?? [])
-        let statement = try BoundStatement(db, sql: SQLDialect.sqlite.upsert(table, into: target, values: values).singleRow)
+        let counts = table.values.prefix(MediaOutcomes.countColumns.count)
+        let sql = RunUpserts.shared.sql(
+            table, into: target, run: id, values: Array(counts) + (run.map { Array(RollupTable.extensionTimes[$0]) } ?? []))
+        let statement = try BoundStatement(db, sql: sql)
         statements[table, default: [:]][id] = statement
         return statement
     }

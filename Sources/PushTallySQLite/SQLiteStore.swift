@@ -69,8 +69,7 @@ public final class SQLiteStore: Sendable {
                 actionIDs.forgetAdmitted()
                 throw SQLiteUnavailable.surface(error)
             }
-            actionIDs.recordOverflow(
-                batches.joined().lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: actions)
+            actionIDs.recordOverflow(batches, fold: actions)
             // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
             StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
             StoreMetrics.recordIngest(batches: batches, duplicates: flags)

@@ -33,8 +33,8 @@ enum TimingTable {
         }
 
         private mutating func prepare(_ run: Int, columns: ClosedRange<Int>, in db: Database) throws -> BoundStatement {
-            let values = Array(RollupTable.timing.values[columns])
-            let statement = try BoundStatement(db, sql: SQLDialect.sqlite.upsert(.timing, into: target, values: values).singleRow)
+            let sql = RunUpserts.shared.sql(.timing, into: target, run: run, values: Array(RollupTable.timing.values[columns]))
+            let statement = try BoundStatement(db, sql: sql)
             statements[run] = statement
             return statement
         }

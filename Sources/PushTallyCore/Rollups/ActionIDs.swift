@@ -41,6 +41,12 @@ public enum ActionIDs {
         customPairs(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
     }
 
+    /// The custom pairs of a commit's events. Concrete, so it is specialized here: the writers call it once per
+    /// commit from other modules, where a generic call runs unspecialized, with a metadata lookup per event.
+    package static func pairs(_ events: [StoredEvent]) -> [Pair] {
+        customPairs(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
+    }
+
     package struct Pair: Hashable, Sendable {
         package var pushID: String
         package var action: String
@@ -156,6 +162,16 @@ package final class ActionIDBook: @unchecked Sendable {
 
     /// Counts the committed events that fell into ``ActionIDs/overflow`` (`pushtally_action_ids_overflow_total`),
     /// and says once per app and process that its bound was reached.
+    /// ``recordOverflow(_:fold:)`` for a commit's stored events; concrete for the reason the stored events' `pairs` is.
+    package func recordOverflow(_ events: [StoredEvent], fold: ActionFold) {
+        recordOverflow(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: fold)
+    }
+
+    /// ``recordOverflow(_:fold:)`` for a commit's incoming batches; concrete, as above.
+    package func recordOverflow(_ batches: [[IncomingEvent]], fold: ActionFold) {
+        recordOverflow(batches.joined().lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: fold)
+    }
+
     package func recordOverflow(_ events: some Sequence<(pushID: String, kind: EventKind, action: String)>, fold: ActionFold) {
         var overflowed = 0
         var apps: Set<String> = []
