@@ -92,14 +92,9 @@ enum PostgresEventWriter {
         let keys = Set(eventKeys.joined())
         guard !keys.isEmpty else { return [] }
         let sorted = keys.sorted(by: DedupeKey.precedes)
-        let rows = try await connection.run(
-            """
-            INSERT INTO dedupe (push_id, key)
-            SELECT * FROM unnest(\(sorted.map(\.pushID))::text[], \(sorted.map(\.key))::text[]) ORDER BY 1, 2
-            ON CONFLICT DO NOTHING RETURNING push_id, key
-            """, logger: logger)
         var inserted = Set<DedupeKey>()
-        for (pushID, key) in try rows.decode((String, String).self) {
+        let statement = DedupeInsertStatement(pushIDs: sorted.map(\.pushID), keys: sorted.map(\.key))
+        for try await (pushID, key) in try await connection.execute(statement, logger: logger) {
             inserted.insert(DedupeKey(pushID: pushID, key: key))
         }
         return inserted
@@ -129,5 +124,33 @@ enum PostgresEventWriter {
             sentAt[pushID] = time
         }
         return sentAt
+    }
+}
+
+/// A group commit's dedupe keys, inserted in key order, answering those that were new: prepared, as every
+/// commit with ids runs it.
+struct DedupeInsertStatement: PostgresPreparedStatement {
+    typealias Row = (String, String)
+
+    static let name = "pushtally_dedupe_insert_v1"
+
+    static let sql = """
+        INSERT INTO dedupe (push_id, key)
+        SELECT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
+        ON CONFLICT DO NOTHING RETURNING push_id, key
+        """
+
+    let pushIDs: [String]
+    let keys: [String]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(pushIDs)
+        bindings.append(keys)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Row.self)
     }
 }
