@@ -160,8 +160,6 @@ package final class ActionIDBook: @unchecked Sendable {
         lock.withLock { admitted.removeAll() }
     }
 
-    /// Counts the committed events that fell into ``ActionIDs/overflow`` (`pushtally_action_ids_overflow_total`),
-    /// and says once per app and process that its bound was reached.
     /// ``recordOverflow(_:fold:)`` for a commit's stored events; concrete for the reason the stored events' `pairs` is.
     package func recordOverflow(_ events: [StoredEvent], fold: ActionFold) {
         recordOverflow(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: fold)
@@ -172,6 +170,8 @@ package final class ActionIDBook: @unchecked Sendable {
         recordOverflow(batches.joined().lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) }, fold: fold)
     }
 
+    /// Counts the committed events that fell into ``ActionIDs/overflow`` (`pushtally_action_ids_overflow_total`),
+    /// and says once per app and process that its bound was reached.
     package func recordOverflow(_ events: some Sequence<(pushID: String, kind: EventKind, action: String)>, fold: ActionFold) {
         var overflowed = 0
         var apps: Set<String> = []
