@@ -1,6 +1,6 @@
 // Storage-side benchmarks for `scripts/bench`: batch ingest against a bare GRDB baseline doing the same
 // inserts and rollup upserts, bytes on disk per raw receipt, and report speed against a GROUP BY over raw rows.
-// Usage: pushtally-store-bench [--ingest N] [--report-receipts N] [--report-rounds N] [--report-iterations N]
+// Usage: pushtally-store-bench [--ingest N] [--ingest-rounds N] [--report-receipts N] [--report-rounds N] [--report-iterations N]
 //        [--dir PATH] [--report-database PATH] [--series-iterations N]   (--ingest 0 skips batch ingest; a
 //        --report-database that exists is reused as loaded, one that does not is loaded and kept, for profiling
 //        reports without reloading; --report-rounds 0 runs the reports alone, for a profiler)
@@ -18,6 +18,8 @@ func option(_ name: String, _ fallback: Int) -> Int {
 }
 
 let ingestCount = option("--ingest", 200_000)
+/// Rounds of batch ingest, the store and the bare loop back to back in each (order alternating).
+let ingestRounds = max(1, option("--ingest-rounds", 1))
 let sqliteCacheMegabytes = option("--sqlite-cache-mb", StoreConfiguration().sqliteCacheMegabytes)
 let reportReceipts = option("--report-receipts", 2_000_000)
 let reportIterations = option("--report-iterations", 15)
@@ -73,82 +75,10 @@ func rawTableBytes(_ path: String) throws -> Int {
 }
 
 if ingestCount > 0 {
-    print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at)")
-    for ids in shapes {
-        let store = try SQLiteStore(
-            path: directory.appendingPathComponent("ingest-\(ids).sqlite").path,
-            configuration: StoreConfiguration(sqliteCacheMegabytes: sqliteCacheMegabytes))
-        // Registered first, as backends do at send time: receipts of a push with a sent_at are timed at once
-        // (an orphan's wait in pending_timing until its registration, which is the rarer, costlier case).
-        for push in 0..<1000 {
-            try await store.register(PushRegistration(
-                pushID: "push-\(push)", campaign: "campaign-\(push % 50)", sentAtMillis: sentAt, counts: SendCounts(sent: 10_000)))
-        }
-        let events = receipts(ingestCount, pushes: 1000, ids: ids)
-        let batches = stride(from: 0, to: events.count, by: 1000).map { Array(events[$0..<min($0 + 1000, events.count)]) }
-        let storeTime = only == "bare" ? 1 : try await seconds {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for worker in 0..<4 {
-                    group.addTask {
-                        for index in stride(from: worker, to: batches.count, by: 4) { _ = try await store.ingest(batches[index]) }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
-        store.close()
-        let storeBytes = try bytesOnDisk(store.path)
-
-        // The bare baseline: the same raw rows and per-push / per-bucket upserts, one transaction per batch.
-        let barePath = directory.appendingPathComponent("bare-\(ids).sqlite").path
-        let bare = try DatabasePool(path: barePath)
-        try bare.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: """
-                CREATE TABLE events (push_id TEXT NOT NULL, kind INTEGER NOT NULL, action TEXT NOT NULL, received_at INTEGER NOT NULL,
-                    event_time INTEGER NOT NULL, duplicate INTEGER NOT NULL, device_id TEXT, receipt_id TEXT);
-                CREATE TABLE dedupe (push_id TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (push_id, key)) WITHOUT ROWID;
-                CREATE TABLE rollup_push (push_id TEXT NOT NULL, total INTEGER NOT NULL, PRIMARY KEY (push_id)) WITHOUT ROWID;
-                CREATE TABLE rollup_bucket (push_id TEXT NOT NULL, bucket INTEGER NOT NULL, total INTEGER NOT NULL,
-                    PRIMARY KEY (push_id, bucket)) WITHOUT ROWID;
-                """)
-        }
-        let bareTime = only == "store" ? 1 : try await seconds {
-            for batch in batches {
-                try await bare.write { db in
-                    let insert = try db.cachedStatement(sql: "INSERT INTO events VALUES (?, 0, '', ?, ?, 0, ?, ?)")
-                    // The same dedupe keys as the store: what makes a retry count once is part of the work.
-                    let dedupe = try db.cachedStatement(sql: "INSERT INTO dedupe VALUES (?, ?) ON CONFLICT DO NOTHING")
-                    var perPush: [String: Int] = [:]
-                    var perBucket: [String: Int] = [:]
-                    for event in batch {
-                        if let receipt = event.receiptID { try dedupe.execute(arguments: [event.pushID, "r" + receipt]) }
-                        if let device = event.deviceID { try dedupe.execute(arguments: [event.pushID, "i" + device]) }
-                        let time = event.deviceTimeMillis ?? now
-                        try insert.execute(arguments: [event.pushID, now, time, event.deviceID, event.receiptID])
-                        perPush[event.pushID, default: 0] += 1
-                        perBucket["\(event.pushID)|\(time / 900_000)", default: 0] += 1
-                    }
-                    let pushUpsert = try db.cachedStatement(sql: "INSERT INTO rollup_push VALUES (?, ?) ON CONFLICT DO UPDATE SET total = total + excluded.total")
-                    for (push, count) in perPush { try pushUpsert.execute(arguments: [push, count]) }
-                    let bucketUpsert = try db.cachedStatement(sql: "INSERT INTO rollup_bucket VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET total = total + excluded.total")
-                    for (key, count) in perBucket {
-                        let parts = key.split(separator: "|")
-                        try bucketUpsert.execute(arguments: [String(parts[0]), Int64(parts[1])!, count])
-                    }
-                }
-            }
-        }
-        let label = ids ? "with device_id + receipt_id" : "push_id only"
-        let storeRate = Double(ingestCount) / storeTime, bareRate = Double(ingestCount) / bareTime
-        print(String(format: "%@: PushTally store %.0f receipts/s, bare GRDB insert+dedupe keys+upserts %.0f receipts/s, ratio %.2f", label, storeRate, bareRate, storeRate / bareRate))
-        figure("in-process store batches, \(label)", storeRate, "receipts/s")
-        figure("bare GRDB insert, \(label)", bareRate, "receipts/s")
-        figure("store / bare GRDB insert, \(label)", storeRate / bareRate, "x", ">=", 0.9)
-        let rawBytes = try rawTableBytes(store.path)
-        print(String(format: "%@: %.1f bytes per receipt in the raw events table; %.1f per receipt for the whole database (raw rows, dedupe keys, rollups)",
-            label, Double(rawBytes) / Double(ingestCount), Double(storeBytes) / Double(ingestCount)))
-    }
+    print("== batch ingest: \(ingestCount) receipts in batches of 1,000, 4 concurrent submitters (1,000 registered pushes; 90% of receipts within an hour of sent_at), \(ingestRounds) round(s) against the bare loop")
+    let rounds = IngestRounds(
+        count: ingestCount, rounds: ingestRounds, directory: directory, sqliteCacheMegabytes: sqliteCacheMegabytes, only: only)
+    for ids in shapes { try await rounds.run(ids: ids) }
 }
 
 // `--report-receipts 0`: ingest only (scripts/bench's batch part compares HTTP batches with this ingest).
