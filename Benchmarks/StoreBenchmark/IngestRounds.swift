@@ -93,7 +93,10 @@ struct IngestRounds {
                     PRIMARY KEY (push_id, bucket)) WITHOUT ROWID;
                 """)
         }
-        defer { removeDatabase(bare.path) }
+        defer {
+            try? bare.close()
+            removeDatabase(bare.path)
+        }
         return try await seconds {
             for batch in batches {
                 try await bare.write { db in

@@ -22,9 +22,11 @@ import Testing
     }
 
     static func key(_ text: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query("SELECT hashtextextended(\(text), 0)", logger: logger)
-        for try await key in rows.decode(Int64.self) { return key }
-        throw CancellationError()
+        var keys: [Int64] = []
+        for try await key in try await connection.query("SELECT hashtextextended(\(text), 0)", logger: logger).decode(Int64.self) {
+            keys.append(key)
+        }
+        return try #require(keys.first)
     }
 
     @Test func aCommitHoldsItsPushesInTheModeAskedAndEachDeviceExclusively() async throws {
@@ -61,7 +63,7 @@ import Testing
                     try await Self.key("devices", on: connection, logger: logger): "ExclusiveLock",
                 ])
                 try await connection.query("ROLLBACK", logger: logger)
-                // No push and no device: nothing to lock, and no statement sent.
+                // No push and no device: nothing locked.
                 try await connection.query("BEGIN", logger: logger)
                 try await PushLocks.lock([], mode: .shared, on: connection, logger: logger)
                 #expect(try await Self.held(on: connection, logger: logger).isEmpty)
