@@ -67,6 +67,7 @@ import Testing
             case .nothing: return done
             case .close: return done + ["close"]
             case .releaseHeld: return done + releaseHeld()
+            case .read: return done + ["read"]
             }
         }
 
@@ -224,6 +225,18 @@ import Testing
         #expect(connection.receive(Self.receipt(), Self.end, Self.head(.get, "/healthz")) == ["ingest 2: /v1/receipts "])
         #expect(connection.machine.readRequested() == false)
         #expect(connection.answer(2, .noContent) == ["write 204", "router: GET /healthz", "read complete", "read"])
+    }
+
+    @Test func aRequestStillArrivingDoesNotKeepReadsPausedOnceTheWholeOnesAreAnswered() {
+        var connection = Connection(maxPipelined: 2)
+        // Two whole requests fill the window; the third's body is still on its way.
+        #expect(connection.receive(Self.receipt(), Self.end, Self.receipt(), Self.end, Self.receipt(), Self.body("push_id=")).count == 2)
+        #expect(connection.machine.readRequested() == false)
+        #expect(connection.answer(0, .noContent) == ["write 204"])
+        // Only a read can complete the third: it resumes once the whole ones are answered.
+        #expect(connection.answer(1, .noContent) == ["write 204", "read"])
+        #expect(connection.machine.readRequested() == true)
+        #expect(connection.receive(Self.body("c"), Self.end) == ["ingest 2: /v1/receipts push_id=c"])
     }
 
     @Test func withTheFastPathOffEveryRequestGoesToTheRouter() {

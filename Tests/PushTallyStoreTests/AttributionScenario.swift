@@ -1,4 +1,5 @@
 import PushTallyCore
+import PushTallyTestSupport
 
 /// A seeded random attribution scenario: a few devices, registered pushes, displays, taps, sessions and
 /// conversions whose times land on the window edges (exactly, and a millisecond either side) as often as

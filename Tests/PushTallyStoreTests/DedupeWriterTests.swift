@@ -1,6 +1,7 @@
 import GRDB
 import PushTallyCore
 import PushTallySQLite
+import PushTallyTestSupport
 import Testing
 
 /// The dedupe keys of a commit go in in key order; the flags must still be those of arrival order.

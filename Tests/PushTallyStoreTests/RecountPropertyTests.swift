@@ -7,18 +7,6 @@ import Testing
 
 @testable import PushTallyCore
 
-/// A seedable generator, so a failing random stream can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random streams of receipts, retries, actions and registrations, in random order and concurrently:
 /// every report figure must equal a recount from the raw events and the send records.
 @Suite struct RecountPropertyTests {

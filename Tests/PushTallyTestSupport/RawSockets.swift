@@ -151,3 +151,48 @@ public func boundLoopbackSocket(listening: Bool = false) throws -> (fd: Int32, p
     _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
+
+extension RawConnection {
+    /// Sends `bytes` in pieces ending at each of `cuts` (offsets into `bytes`), each piece its own `send` with
+    /// Nagle's delay off and a pause after it, so the server reads each piece apart as a slow network delivers
+    /// them; false once the server has closed the connection.
+    public func blockingWrite(_ bytes: [UInt8], cuts: [Int], pauseMicroseconds: UInt32 = 2_000) -> Bool {
+        var noDelay: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        var start = 0
+        for end in cuts.filter({ $0 > 0 && $0 < bytes.count }) + [bytes.count] where end > start {
+            let sent = bytes[start..<end].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent == end - start else { return false }
+            start = end
+            if end < bytes.count { usleep(pauseMicroseconds) }
+        }
+        return true
+    }
+
+    /// Reads `count` whole responses (each head, then its `Content-Length` body) on the calling thread, or as
+    /// many as arrive before a close or the receive timeout. Each is its status code and body.
+    public func blockingReadResponses(_ count: Int) -> [(status: Int, body: String)] {
+        var received: [UInt8] = []
+        var responses: [(status: Int, body: String)] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let separator = Array("\r\n\r\n".utf8)
+        while responses.count < count {
+            // Every whole response already in `received`.
+            while let headEnd = received.firstRange(of: separator)?.upperBound {
+                let head = String(decoding: received[..<headEnd], as: UTF8.self)
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                guard received.count >= headEnd + length else { break }
+                let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+                responses.append((status, String(decoding: received[headEnd..<(headEnd + length)], as: UTF8.self)))
+                received.removeFirst(headEnd + length)
+                if responses.count == count { return responses }
+            }
+            let read = recv(fd, &buffer, buffer.count, 0)
+            if read < 0, errno == EINTR { continue }
+            if read <= 0 { return responses }
+            received += buffer[0..<read]
+        }
+        return responses
+    }
+}

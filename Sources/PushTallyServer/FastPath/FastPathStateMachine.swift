@@ -87,6 +87,9 @@ struct FastPathStateMachine {
         case close
         /// Let the requests that waited for this path's answers go (``releaseNextHeld()``).
         case releaseHeld
+        /// Resume reading: every request that arrived whole is answered, and the one still arriving needs its
+        /// remaining bytes before it can be answered.
+        case read
     }
 
     enum QuiesceAction: Equatable {
@@ -142,6 +145,14 @@ struct FastPathStateMachine {
     /// Whether this path or the router is working on a request that arrived whole.
     var isWaitingForServer: Bool { !answers.isEmpty || passedInFlight > 0 }
 
+    /// This path's requests that arrived whole and are not answered yet. The request whose body is still
+    /// arriving holds a slot too, but it cannot be answered before more is read: counting it as pending would
+    /// pause reads for an answer that only a read can bring.
+    var unansweredWholeRequests: Int {
+        if case .ingest = reading { return answers.count - 1 }
+        return answers.count
+    }
+
     var isAwaitingContinue: Bool {
         if case .awaitingContinue = reading { return true }
         return false
@@ -190,7 +201,7 @@ struct FastPathStateMachine {
 
     /// The channel asks for more to read: `true` to read now; otherwise reads resume once requests go.
     mutating func readRequested() -> Bool {
-        if !held.isEmpty || isAwaitingContinue || answers.count >= configuration.maxPipelined {
+        if !held.isEmpty || isAwaitingContinue || unansweredWholeRequests >= configuration.maxPipelined {
             readPending = true
             return false
         }
@@ -222,7 +233,12 @@ struct FastPathStateMachine {
     /// The answers from ``nextAnswerToWrite()`` were written and flushed.
     mutating func answersWritten(now: NIODeadline) -> AfterWrite {
         clock.touch(now: now)
-        guard answers.isEmpty else { return .nothing }
+        guard answers.isEmpty else {
+            // Only the request still arriving is unanswered: it needs the rest of its bytes.
+            guard readPending, unansweredWholeRequests == 0, held.isEmpty, !isAwaitingContinue else { return .nothing }
+            readPending = false
+            return .read
+        }
         if closeAfterAnswers { return .close }
         return isReleasingHeld ? .nothing : .releaseHeld
     }
@@ -269,7 +285,8 @@ struct FastPathStateMachine {
     /// and these came outside one), and whether to resume reading.
     mutating func endReleasingHeld() -> (readComplete: Bool, read: Bool) {
         isReleasingHeld = false
-        let read = readPending && held.isEmpty && !isAwaitingContinue && answers.count < configuration.maxPipelined
+        let read =
+            readPending && held.isEmpty && !isAwaitingContinue && unansweredWholeRequests < configuration.maxPipelined
         if read { readPending = false }
         return (releasedAny, read)
     }

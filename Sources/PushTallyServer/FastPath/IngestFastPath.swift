@@ -236,6 +236,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .nothing: break
         case .close: return context.close(promise: nil)
         case .releaseHeld: releaseHeld(context)
+        case .read: context.read()
         }
         if machine.inputClosedMayPass() { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
     }
