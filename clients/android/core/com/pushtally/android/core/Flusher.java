@@ -47,6 +47,8 @@ final class Flusher {
     }
 
     private FlushResult sendQueued(long deadline, boolean ignoreBackoff) throws IOException {
+        // Recording trims too, without this lock: in an outbox at its bound, an event on the wire can be trimmed
+        // meanwhile. It is then delivered and also counted as dropped; removing it after delivery finds it gone.
         outbox.trim();
         OutboxState state = outbox.read();
         if (!ignoreBackoff && clock.currentTimeMillis() < state.notBeforeMillis) return result(state, 0, 0, false);

@@ -1,7 +1,6 @@
 package com.pushtally.android.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -22,14 +21,34 @@ class OutboxProcessTest {
 
     @Test
     void everyAcknowledgedEventSurvivesAKillDashNineMidWrite() throws Exception {
-        Process writer = ChildJvm.startWriter(directory, "kill-", 0);
+        Set<String> acknowledged = new HashSet<String>();
+        // Three writers in turn on one directory, each killed at a different point: a torn file left by one kill
+        // would also break the next writer's reading of it.
+        int round = 0;
+        for (int killAfter : new int[] {40, 97, 150}) {
+            acknowledged.addAll(recordUntilKilled("kill" + round++ + "-", killAfter));
+
+            List<Map<String, Object>> lines = OutboxTest.assertEveryLineParses(new File(directory, Outbox.FILE_NAME));
+            assertTrue(lines.get(0).containsKey("pushtally_outbox"), "the header line comes first");
+            Set<String> stored = new HashSet<String>();
+            PushTallyClient reader = new PushTallyClient(ClientConfiguration.builder("http://127.0.0.1:9", directory).build());
+            OutboxState state = reader.status();
+            for (OutboxEvent event : state.events()) stored.add((String) event.fields().get("push_id"));
+            assertEquals(lines.size() - 1, stored.size(), "every line is an event, each a different one");
+            assertEquals(0, state.dropped(), "no line was unreadable");
+            for (String pushId : acknowledged) assertTrue(stored.contains(pushId), "acknowledged but lost: " + pushId);
+        }
+    }
+
+    /** Starts a writer, kills it with SIGKILL after {@code killAfter} acknowledgements, returns what it acknowledged. */
+    private Set<String> recordUntilKilled(String prefix, int killAfter) throws Exception {
+        Process writer = ChildJvm.startWriter(directory, prefix, 0);
         Set<String> acknowledged = new HashSet<String>();
         try {
             BufferedReader lines = ChildJvm.lines(writer);
             assertEquals("ready", lines.readLine());
-            // The writer rewrites the outbox file for each event, so by the 150th acknowledgement it is busy
-            // writing the next one whenever the kill lands.
-            while (acknowledged.size() < 150) {
+            // The writer rewrites the outbox file for each event, so whenever the kill lands it is busy writing.
+            while (acknowledged.size() < killAfter) {
                 String line = lines.readLine();
                 if (line == null) throw new AssertionError("the writer ended before it was killed");
                 assertTrue(line.startsWith("ack "), line);
@@ -40,15 +59,7 @@ class OutboxProcessTest {
             assertTrue(writer.waitFor(60, TimeUnit.SECONDS));
         }
         assertEquals(137, writer.exitValue(), "killed by SIGKILL (128 + 9)");
-
-        List<Map<String, Object>> lines = OutboxTest.assertEveryLineParses(new File(directory, Outbox.FILE_NAME));
-        assertTrue(lines.get(0).containsKey("pushtally_outbox"), "the header line comes first");
-        Set<String> stored = new HashSet<String>();
-        PushTallyClient reader = new PushTallyClient(ClientConfiguration.builder("http://127.0.0.1:9", directory).build());
-        for (OutboxEvent event : reader.status().events()) stored.add((String) event.fields().get("push_id"));
-        assertEquals(lines.size() - 1, stored.size(), "every line is an event, each a different one");
-        for (String pushId : acknowledged) assertTrue(stored.contains(pushId), "acknowledged but lost: " + pushId);
-        assertNotEquals(0, stored.size());
+        return acknowledged;
     }
 
     @Test
