@@ -27,16 +27,13 @@ final class NotificationPoster {
     }
 
     /**
-     * Posts the notification, with {@code picture} when there is one.
-     *
-     * @return true when it was posted where it is seen (see {@link NotificationVisibility}); false when the
-     *     app's notifications or its channel are off, and then nothing is posted
+     * Posts the notification to {@code channel}, with {@code picture} when there is one. The caller has checked
+     * that the channel is one the notification is seen on ({@link NotificationVisibility#canShow}).
      */
-    // The check lint looks for is checkSelfPermission; NotificationVisibility reads areNotificationsEnabled,
-    // which covers the permission and the user's switches alike.
+    // Lint looks for a checkSelfPermission before notify; the caller's NotificationVisibility reads
+    // areNotificationsEnabled, which covers the permission and the user's switches alike.
     @SuppressLint("MissingPermission")
-    boolean post(PushPayload payload, Bitmap picture) {
-        String channel = NotificationVisibility.channelFor(context, payload.channelId(), settings);
+    void post(PushPayload payload, String channel, Bitmap picture) {
         String tag = TAG_PREFIX + payload.pushId();
         NotificationCompat.Builder builder = new NotificationCompat.Builder(context, channel)
                 .setSmallIcon(settings.smallIcon())
@@ -61,9 +58,7 @@ final class NotificationPoster {
             builder.setStyle(new NotificationCompat.BigTextStyle().bigText(payload.body()));
         }
         Notification notification = builder.build();
-        if (!NotificationVisibility.canShow(context, channel)) return false;
         NotificationManagerCompat.from(context).notify(tag, NOTIFICATION_ID, notification);
-        return true;
     }
 
     /** A request code of its own for each PendingIntent (see {@link TapIntents}). */

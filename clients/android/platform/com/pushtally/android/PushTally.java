@@ -94,9 +94,9 @@ public final class PushTally {
 
     /**
      * Handles a message from the app's {@code FirebaseMessagingService.onMessageReceived}: a data message with a
-     * {@code push_id} is shown as a notification (title, body, image, action buttons), its display is recorded
-     * if the notification really reached the screen, and what is queued is sent. Runs on the calling thread
-     * (FCM's worker), within the media and send budgets.
+     * {@code push_id} is shown as a notification (title, body, image, action buttons) and its display recorded,
+     * when the app's notifications and the notification's channel (and its group) are on; then what is queued
+     * is sent. Runs on the calling thread (FCM's worker), within the media and send budgets.
      *
      * @return true when the message was PushTally's and was handled; false for any other message, which the
      *     app handles itself
@@ -104,6 +104,12 @@ public final class PushTally {
     public boolean onMessageReceived(RemoteMessage message) {
         PushPayload payload = PushPayload.fromData(message.getData());
         if (payload.pushId() == null) return false;
+        String channel = NotificationVisibility.channelFor(context, payload.channelId(), settings);
+        if (!NotificationVisibility.canShow(context, channel)) {
+            // The system would drop it: nothing is displayed, so no receipt, and no image is fetched for it.
+            sendNow();
+            return true;
+        }
         PushTallyClient client = client();
         NotificationDisplay display = client == null ? null : client.beginDisplay(payload);
         MediaOutcome outcome = MediaOutcome.NONE;
@@ -120,8 +126,8 @@ public final class PushTally {
             if (outcome != MediaOutcome.ATTACHED) Log.w(LOG_TAG, "push " + payload.pushId() + " shown without its image: " + media);
         }
         RandomSource random = client == null ? RandomSource.SYSTEM : client.configuration().random();
-        boolean shown = new NotificationPoster(context, settings, random).post(payload, picture);
-        if (shown && display != null) {
+        new NotificationPoster(context, settings, random).post(payload, channel, picture);
+        if (display != null) {
             try {
                 display.recordShown(outcome);
             } catch (IOException failed) {

@@ -151,7 +151,10 @@ public final class PushTallySettings {
         }
 
         public PushTallySettings build() {
-            if (collector == null) throw new IllegalArgumentException("the collector's URL is required");
+            // Checked here, in Application.onCreate, rather than when the first push arrives.
+            if (collector == null || !(collector.startsWith("http://") || collector.startsWith("https://"))) {
+                throw new IllegalArgumentException("the collector must be an http(s) URL, not " + collector);
+            }
             if (channelId == null || channelName == null) throw new IllegalArgumentException("a channel needs an id and a name");
             return new PushTallySettings(this);
         }
