@@ -44,14 +44,17 @@ public final class PushTallySettings {
         return new Builder(collector, smallIcon);
     }
 
+    /** The collector's base URL. */
     public String collector() {
         return collector;
     }
 
+    /** The notifications' small icon, a drawable resource id. */
     public int smallIcon() {
         return smallIcon;
     }
 
+    /** The ingest key sent as {@code Authorization: Bearer}, or null. */
     public String ingestKey() {
         return ingestKey;
     }
@@ -61,22 +64,27 @@ public final class PushTallySettings {
         return openActivity;
     }
 
+    /** The default channel's id. */
     public String channelId() {
         return channelId;
     }
 
+    /** The default channel's name, as the system settings show it. */
     public CharSequence channelName() {
         return channelName;
     }
 
+    /** The id the flush job is scheduled under. */
     public int jobId() {
         return jobId;
     }
 
+    /** How long a push may spend on its image, from its arrival. */
     public long mediaBudgetMillis() {
         return mediaBudgetMillis;
     }
 
+    /** The largest image a push downloads. */
     public int maxMediaBytes() {
         return maxMediaBytes;
     }
@@ -129,6 +137,7 @@ public final class PushTallySettings {
             return this;
         }
 
+        /** The id the flush job is scheduled under ({@link #DEFAULT_JOB_ID} by default). */
         public Builder jobId(int jobId) {
             this.jobId = jobId;
             return this;
@@ -140,16 +149,19 @@ public final class PushTallySettings {
             return this;
         }
 
+        /** The largest image a push downloads (5 MiB by default); a larger one is shown without it. */
         public Builder maxMediaBytes(int maxMediaBytes) {
             this.maxMediaBytes = maxMediaBytes;
             return this;
         }
 
+        /** How long a just-recorded event may spend on its first send (3 s by default). */
         public Builder sendBudgetMillis(long sendBudgetMillis) {
             this.sendBudgetMillis = sendBudgetMillis;
             return this;
         }
 
+        /** @throws IllegalArgumentException for a collector that is not an http(s) URL, or a channel without id or name */
         public PushTallySettings build() {
             // Checked here, in Application.onCreate, rather than when the first push arrives.
             if (collector == null || !(collector.startsWith("http://") || collector.startsWith("https://"))) {

@@ -67,6 +67,7 @@ public final class ClientConfiguration {
         return collector;
     }
 
+    /** Where the outbox and the install id live. */
     public File directory() {
         return directory;
     }
@@ -86,42 +87,52 @@ public final class ClientConfiguration {
         return app;
     }
 
+    /** Every event's {@code app_version}, or null to leave it out. */
     public String appVersion() {
         return appVersion;
     }
 
+    /** Every event's {@code os_version}, or null to leave it out. */
     public String osVersion() {
         return osVersion;
     }
 
+    /** What the outbox may hold. */
     public OutboxBounds bounds() {
         return bounds;
     }
 
+    /** When to try again after a failed send. */
     public Backoff backoff() {
         return backoff;
     }
 
+    /** The most events in one request. */
     public int batchSize() {
         return batchSize;
     }
 
+    /** The longest one request to the collector may take. */
     public long requestTimeoutMillis() {
         return requestTimeoutMillis;
     }
 
+    /** The largest image a display downloads. */
     public int maxMediaBytes() {
         return maxMediaBytes;
     }
 
+    /** How long a display may spend on its image, from the message's arrival. */
     public long mediaBudgetMillis() {
         return mediaBudgetMillis;
     }
 
+    /** The wall clock for event times, the age bound and the backoff. */
     public Clock clock() {
         return clock;
     }
 
+    /** Where event ids and the backoff's jitter come from. */
     public RandomSource random() {
         return random;
     }
@@ -179,11 +190,13 @@ public final class ClientConfiguration {
             return this;
         }
 
+        /** What the outbox may hold (1,000 events, 7 days by default). */
         public Builder bounds(OutboxBounds bounds) {
             this.bounds = bounds;
             return this;
         }
 
+        /** When to try again after a failed send (2 s doubling to 1 h by default). */
         public Builder backoff(Backoff backoff) {
             this.backoff = backoff;
             return this;
@@ -213,11 +226,13 @@ public final class ClientConfiguration {
             return this;
         }
 
+        /** The wall clock ({@link Clock#SYSTEM} by default); tests pass their own. */
         public Builder clock(Clock clock) {
             this.clock = clock;
             return this;
         }
 
+        /** Where ids and jitter come from ({@link RandomSource#SYSTEM} by default); tests pass their own. */
         public Builder random(RandomSource random) {
             this.random = random;
             return this;

@@ -21,6 +21,7 @@ public final class NotificationDisplay {
         this.arrivedAtMillis = arrivedAtMillis;
     }
 
+    /** The push being shown. */
     public PushPayload payload() {
         return payload;
     }

@@ -30,10 +30,12 @@ public final class OutboxBounds {
         return new OutboxBounds(DEFAULT_MAX_EVENTS, DEFAULT_MAX_AGE_MILLIS);
     }
 
+    /** The most events kept. */
     public int maxEvents() {
         return maxEvents;
     }
 
+    /** The oldest an event may be, in milliseconds. */
     public long maxAgeMillis() {
         return maxAgeMillis;
     }

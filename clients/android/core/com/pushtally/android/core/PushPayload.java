@@ -35,6 +35,7 @@ public final class PushPayload {
         private final String id;
         private final String title;
 
+        /** A button recording {@code id} when tapped, labelled {@code title}. */
         public Action(String id, String title) {
             this.id = id;
             this.title = title;
@@ -74,10 +75,12 @@ public final class PushPayload {
         return pushId;
     }
 
+    /** The notification's title, or null. */
     public String title() {
         return title;
     }
 
+    /** The notification's text, or null. */
     public String body() {
         return body;
     }

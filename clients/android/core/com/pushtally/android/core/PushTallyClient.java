@@ -32,6 +32,7 @@ public final class PushTallyClient {
                 configuration.batchSize());
     }
 
+    /** The settings this client was made with. */
     public ClientConfiguration configuration() {
         return configuration;
     }
@@ -118,7 +119,7 @@ public final class PushTallyClient {
         return new NotificationDisplay(this, payload, configuration.clock().currentTimeMillis());
     }
 
-    /** Sends what is queued, honouring the backoff, for at most the request timeout's worth of time per batch. */
+    /** Sends what is queued, honouring the backoff, for at most three request timeouts (30 s by default). */
     public FlushResult flush() throws IOException {
         return flush(configuration.requestTimeoutMillis() * 3, false);
     }
