@@ -1,0 +1,30 @@
+package com.pushtally.android.core;
+
+import java.io.File;
+import java.io.PrintStream;
+
+/**
+ * A child process for the outbox's process tests: records display receipts into a directory, one after the
+ * other, and prints {@code ack <push id>} once each {@code recordDisplay} has returned.
+ *
+ * <p>Arguments: the directory, a push id prefix, and how many to record (0 for until killed).</p>
+ */
+public final class OutboxWriterMain {
+    private OutboxWriterMain() {}
+
+    public static void main(String[] arguments) throws Exception {
+        File directory = new File(arguments[0]);
+        String prefix = arguments[1];
+        int count = Integer.parseInt(arguments[2]);
+        PushTallyClient client = new PushTallyClient(ClientConfiguration.builder("http://127.0.0.1:9", directory).build());
+        PrintStream out = System.out;
+        out.println("ready");
+        out.flush();
+        for (int index = 0; count == 0 || index < count; index++) {
+            String pushId = prefix + index;
+            if (!client.recordDisplay(pushId)) throw new IllegalStateException("not recorded: " + pushId);
+            out.println("ack " + pushId);
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package com.pushtally.android.e2e;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real {@code pushtally serve} on 127.0.0.1, a free port and a fresh SQLite database, as the collector's own
+ * tests start it: the admin token a first serve creates and the port it listens on are read from its output.
+ */
+final class CollectorProcess implements AutoCloseable {
+    private static final Pattern TOKEN = Pattern.compile("PUSHTALLY_TOKEN=(\\S+)");
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
+
+    private final Process process;
+    private final File log;
+    final String adminToken;
+    final int port;
+
+    private CollectorProcess(Process process, File log, String adminToken, int port) {
+        this.process = process;
+        this.log = log;
+        this.adminToken = adminToken;
+        this.port = port;
+    }
+
+    /** Starts {@code binary serve} with its database in {@code directory}; waits at most 60 s for it to listen. */
+    static CollectorProcess start(String binary, File directory) throws Exception {
+        File log = new File(directory, "server.log");
+        Process process = new ProcessBuilder(binary, "serve", "--host", "127.0.0.1", "--port", "0",
+                "--database", new File(directory, "pushtally.sqlite").getPath(), "--log-level", "warning")
+                .redirectError(log).start();
+        CompletableFuture<String[]> started = CompletableFuture.supplyAsync(() -> {
+            String token = null;
+            try {
+                BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    Matcher tokenLine = TOKEN.matcher(line);
+                    if (tokenLine.find()) token = tokenLine.group(1);
+                    Matcher listening = LISTENING.matcher(line);
+                    if (listening.find()) return new String[] {token, listening.group(1)};
+                }
+            } catch (IOException ended) {
+                // Falls through: the server ended before it listened.
+            }
+            return null;
+        });
+        String[] found;
+        try {
+            found = started.get(60, TimeUnit.SECONDS);
+        } catch (TimeoutException slow) {
+            found = null;
+        }
+        if (found == null || found[0] == null) {
+            process.destroyForcibly();
+            throw new AssertionError("pushtally serve did not start with a new admin token; its log:\n" + readLog(log));
+        }
+        return new CollectorProcess(process, log, found[0], Integer.parseInt(found[1]));
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    String log() {
+        return readLog(log);
+    }
+
+    @Override
+    public void close() throws Exception {
+        // SIGTERM: the collector commits what it acknowledged and exits.
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    private static String readLog(File log) {
+        try {
+            return new String(java.nio.file.Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8);
+        } catch (IOException unreadable) {
+            return "(no log: " + unreadable.getMessage() + ")";
+        }
+    }
+}
