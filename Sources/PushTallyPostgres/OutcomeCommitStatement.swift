@@ -13,7 +13,7 @@ import PushTallyCore
 struct OutcomeCommitStatement: PostgresPreparedStatement {
     typealias Row = Int64
 
-    static let name = "pushtally_outcome_commit_v1"
+    static let name = "pushtally_outcome_commit_v2"
 
     /// The shared raw insert and upserts (``SQLDialect``), each fed by `unnest` over column arrays; the
     /// parameters count on from `$1` in binding order (``init(rows:rollups:audience:shard:)``).
@@ -53,19 +53,21 @@ struct OutcomeCommitStatement: PostgresPreparedStatement {
     /// rollups hold more than outcomes, which only the built statement writes.
     init?(rows: [(event: StoredEvent, duplicate: Bool, credit: Attribution?)], rollups: RollupAccumulator, audience: [AudienceRow], shard: Int64) {
         guard !rows.contains(where: \.event.kind.namesPush), rollups.holdsOnlyOutcomes else { return nil }
-        var binds = PostgresBindings(capacity: EventColumns.all.count + 18)
+        var binds = PostgresBindings(capacity: EventColumns.all.count + 20)
         binds.appendEventColumns(EventColumns.all, of: rows)
         let (outcomes, times) = PostgresRollupWriter.sortedOutcomes(rollups)
         binds.append(outcomes.map(\.key.pushID))
         binds.append(outcomes.map { Int64($0.key.measure.rawValue) })
         binds.append(outcomes.map(\.key.currency))
         binds.append(outcomes.map(\.value.count))
-        binds.append(outcomes.map(\.value.valueMicros))
+        binds.append(outcomes.map(\.value.value.micros))
+        binds.append(outcomes.map(\.value.value.units))
         binds.append(times.map(\.key.bucket))
         binds.append(times.map { Int64($0.key.measure.rawValue) })
         binds.append(times.map(\.key.currency))
         binds.append(times.map(\.value.count))
-        binds.append(times.map(\.value.valueMicros))
+        binds.append(times.map(\.value.value.micros))
+        binds.append(times.map(\.value.value.units))
         binds.append(audience.map(\.key.bucket))
         binds.append(audience.map(\.key.deviceID))
         binds.append(audience.map(\.key.app))

@@ -126,13 +126,13 @@ enum PostgresRollupWriter {
             ValuesPart(outcomes, upsert: upserts.outcome) { entry, sql in
                 [
                     sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency),
-                    sql.bind(entry.value.count), sql.bind(entry.value.valueMicros),
+                    sql.bind(entry.value.count), sql.bind(entry.value.value.micros), sql.bind(entry.value.value.units),
                 ] + (shard.map { [sql.bind($0)] } ?? [])
             },
             ValuesPart(times, upsert: upserts.outcomeTime) { entry, sql in
                 [
                     sql.bind(entry.key.bucket), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency),
-                    sql.bind(entry.value.count), sql.bind(entry.value.valueMicros),
+                    sql.bind(entry.value.count), sql.bind(entry.value.value.micros), sql.bind(entry.value.value.units),
                 ] + (shard.map { [sql.bind($0)] } ?? [])
             },
         ]

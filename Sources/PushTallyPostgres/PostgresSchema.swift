@@ -34,6 +34,8 @@ package enum PostgresSchema {
         // Live rollup rows keyed by their events' day of receipt, so retention folds a day from its rows.
         (DatedShards.version, "v17-dated-rollups", DatedShards.migration),
         (AttributionProbeSchema.version, AttributionProbeSchema.name, AttributionProbeSchema.statements),
+        // Conversion values as two parts (MoneyTotal), exact past 64 bits of millionths.
+        (19, "v19-value-units", AttributionSchema.valueUnitsAddition(dialect: .postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

@@ -87,9 +87,13 @@ extension PostgresStore: StoreMaintenance {
             try await PostgresAttribution.reattributeAll(windows: windows, on: connection, logger: logger)
             for (rollup, ledger) in MaintenancePlan.rebuildPairs {
                 try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(rollup)"), logger: logger)
-                // The ledger has the rollups' columns but the last, `shard`: this collector's, like the rest.
+                // The ledger has the rollups' columns but `shard`: this collector's, like the rest. By name: a
+                // column added by a later migration stands after `shard` in the live table, last in the ledger.
+                let columns = try await EventPartitions.columnList(of: ledger, on: connection, logger: logger)
                 try await connection.run(
-                    PostgresQuery(unsafeSQL: "INSERT INTO \(rollup) SELECT *, $1 FROM \(ledger)", binds: binds(shard)), logger: logger)
+                    PostgresQuery(
+                        unsafeSQL: "INSERT INTO \(rollup) (\(columns), shard) SELECT \(columns), $1 FROM \(ledger)", binds: binds(shard)),
+                    logger: logger)
             }
             try await connection.run(
                 """

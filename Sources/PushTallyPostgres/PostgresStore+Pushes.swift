@@ -56,6 +56,7 @@ extension PostgresStore: PushRegistry {
         try await transaction { connection in
             try await PushLocks.lock([batch.pushID], mode: .exclusive, on: connection, logger: logger)
             let registered = !(try await connection.run("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger)).isEmpty
+            try await Self.checkTotals(batch.counts, pushID: batch.pushID, batchID: batch.batchID, on: connection, logger: logger)
             if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
                 try await connection.run(
                     """
@@ -78,6 +79,8 @@ extension PostgresStore: PushRegistry {
             stored = .some(sentAt)
         }
         let plan = try RegistrationPlan(push, stored: stored)
+        // Before any write: a push that fails here leaves nothing behind in a batch's transaction.
+        try await checkTotals(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
         if plan.outcome == .updated {
             try await connection.run(
                 """
@@ -108,6 +111,21 @@ extension PostgresStore: PushRegistry {
             }
         }
         return plan.outcome
+    }
+
+    /// ``SendTotals/check(_:others:pushID:)`` against the push's other send records.
+    private static func checkTotals(
+        _ counts: SendCounts, pushID: String, batchID: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let rows = try await connection.run(
+            """
+            SELECT (SELECT COALESCE(SUM(targeted), 0)::bigint FROM push_sends WHERE push_id = \(pushID) AND batch_id <> \(batchID)),
+                   (SELECT COALESCE(SUM(sent), 0)::bigint FROM push_sends WHERE push_id = \(pushID) AND batch_id <> \(batchID)),
+                   (SELECT COALESCE(SUM(count), 0)::bigint FROM push_failures WHERE push_id = \(pushID) AND batch_id <> \(batchID))
+            """, logger: logger)
+        guard let row = rows.first else { return }
+        let (targeted, sent, failed) = try row.decode((Int64, Int64, Int64).self)
+        try SendTotals.check(counts, others: SendCounts(targeted: targeted, sent: sent, failed: ["": failed]), pushID: pushID)
     }
 
     private static func replaceCounts(

@@ -7,7 +7,7 @@ extension PostgresStore: ReportReader {
     public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
         var assembly = try await readPushRows(filter, into: PushFiguresAssembly(
             expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil))
-        return assembly.takeFigures(filter)
+        return try assembly.takeFigures(filter)
     }
 
     /// The campaign list's rows, summed as the rows are read (``CampaignListAssembly``).

@@ -114,6 +114,9 @@ package enum Migrations {
             // Receipts and actions per push, bucket and named platform, filled from the stored raw events.
             for statement in PlatformBucketSchema.statements(dialect: .sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v17-value-units") { db in
+            for statement in AttributionSchema.valueUnitsAddition(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

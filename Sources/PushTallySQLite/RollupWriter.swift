@@ -99,11 +99,11 @@ enum RollupWriter {
     private static func writeOutcomes(_ accumulator: RollupAccumulator, sql: Statements, in db: Database) throws {
         let outcome = try db.cachedStatement(sql: sql.outcome)
         for (key, delta) in accumulator.outcomes where !delta.isZero {
-            try outcome.execute(arguments: [key.pushID, key.measure.rawValue, key.currency, delta.count, delta.valueMicros])
+            try outcome.execute(arguments: [key.pushID, key.measure.rawValue, key.currency, delta.count, delta.value.micros, delta.value.units])
         }
         let time = try db.cachedStatement(sql: sql.outcomeTime)
         for (key, delta) in accumulator.outcomeTimes where !delta.isZero {
-            try time.execute(arguments: [key.bucket, key.measure.rawValue, key.currency, delta.count, delta.valueMicros])
+            try time.execute(arguments: [key.bucket, key.measure.rawValue, key.currency, delta.count, delta.value.micros, delta.value.units])
         }
     }
 }

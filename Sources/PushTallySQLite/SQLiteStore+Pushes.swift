@@ -45,6 +45,7 @@ extension SQLiteStore: PushRegistry {
         let now = configuration.clock()
         try await write { db in
             let registered = try Bool.fetchOne(db, sql: "SELECT 1 FROM pushes WHERE push_id = ?", arguments: [batch.pushID]) ?? false
+            try Self.checkTotals(batch.counts, pushID: batch.pushID, batchID: batch.batchID, in: db)
             if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
                 try db.execute(
                     sql: "INSERT INTO pushes (push_id, campaign, created_at, updated_at) VALUES (?, ?, ?, ?)",
@@ -60,6 +61,8 @@ extension SQLiteStore: PushRegistry {
         let stored = try Row.fetchOne(db, sql: "SELECT sent_at FROM pushes WHERE push_id = ?", arguments: [push.pushID])
             .map { $0["sent_at"] as Int64? }
         let plan = try RegistrationPlan(push, stored: stored)
+        // Before any write: a push that fails here leaves nothing behind in a batch's transaction.
+        try checkTotals(push.counts, pushID: push.pushID, batchID: "", in: db)
         switch plan.outcome {
         case .updated:
             try db.execute(
@@ -86,6 +89,17 @@ extension SQLiteStore: PushRegistry {
             try EventWriter.settleTiming(pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, in: db)
         }
         return plan.outcome
+    }
+
+    /// ``SendTotals/check(_:others:pushID:)`` against the push's other send records.
+    private static func checkTotals(_ counts: SendCounts, pushID: String, batchID: String, in db: Database) throws {
+        let sends = try Row.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(targeted), 0), COALESCE(SUM(sent), 0) FROM push_sends WHERE push_id = ? AND batch_id <> ?",
+            arguments: [pushID, batchID])
+        let failed = try Int64.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(count), 0) FROM push_failures WHERE push_id = ? AND batch_id <> ?", arguments: [pushID, batchID])
+        let others = SendCounts(targeted: sends?[0] ?? 0, sent: sends?[1] ?? 0, failed: ["": failed ?? 0])
+        try SendTotals.check(counts, others: others, pushID: pushID)
     }
 
     private static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, in db: Database) throws {

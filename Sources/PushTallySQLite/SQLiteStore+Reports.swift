@@ -22,7 +22,7 @@ extension SQLiteStore: ReportReader {
     static func pushFigures(_ filter: ReportFilter, in db: Database) throws -> [PushFigures] {
         var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil)
         try readPushRows(filter, into: &assembly, in: db)
-        return assembly.takeFigures(filter)
+        return try assembly.takeFigures(filter)
     }
 
     /// Feeds `assembly` the rows of the pushes `filter`'s scope selects, table by table (``PushRowSink``).

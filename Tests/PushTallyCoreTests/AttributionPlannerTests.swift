@@ -131,8 +131,8 @@ import Testing
         let outcomes = counter.accumulator.outcomes
         let p = outcomes[.init(pushID: "p", measure: .influencedConversion, currency: "USD")]
         let q = outcomes[.init(pushID: "q", measure: .directConversion, currency: "USD")]
-        #expect(p?.count == -1 && p?.valueMicros == -9_990_000)
-        #expect(q?.count == 1 && q?.valueMicros == 9_990_000)
+        #expect(p?.count == -1 && p?.value == -9_990_000)
+        #expect(q?.count == 1 && q?.value == 9_990_000)
     }
 
     @Test func touchesKeepTheEarliestTimeAndIgnoreRetriesDismissalsAndAnonymousEvents() {

@@ -7,8 +7,8 @@ import Testing
     static func campaignTable(name: String) -> ReportTable {
         var outcomes = Outcomes()
         outcomes.influencedOpens = 12
-        outcomes.conversionsDirect = 3
-        outcomes.valueDirect = ["USD": 9_990_000, "EUR": 5_000_000]
+        outcomes.add(measure: .directConversion, currency: "USD", count: 2, value: 9_990_000)
+        outcomes.add(measure: .directConversion, currency: "EUR", count: 1, value: 5_000_000)
         var funnel = Funnel()
         funnel.outcomes = outcomes
         let row = CampaignRow(campaign: name, funnel: funnel, pushIDs: ["p1"])
@@ -40,10 +40,8 @@ import Testing
         outcomes.directOpens = 1
         outcomes.influencedOpens = 2
         outcomes.unattributedSessions = 1_500
-        outcomes.conversionsInfluenced = 1
-        outcomes.conversionsUnattributed = 4
-        outcomes.valueInfluenced = ["USD": 9_990_000]
-        outcomes.valueUnattributed = ["JPY": 10_000_000]
+        outcomes.add(measure: .influencedConversion, currency: "USD", count: 1, value: 9_990_000)
+        outcomes.add(measure: .unattributedConversion, currency: "JPY", count: 4, value: 10_000_000)
         let drawn = HumanTableRenderer.render(AttributionReport.table(outcomes), style: HumanTableStyle(width: 120))
         #expect(drawn == """
             sessions  direct opens  influenced opens  no-push sessions  conversions  no-push conversions     value  no-push value

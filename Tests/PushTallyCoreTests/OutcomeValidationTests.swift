@@ -72,9 +72,9 @@ import Testing
 
     @Test func conversionValuesRenderAsDecimalsInJSONAndAColumnPerCurrencyInCSV() throws {
         var funnel = Funnel()
-        funnel.outcomes.add(measure: .directConversion, currency: "USD", count: 2, valueMicros: 300_000)
-        funnel.outcomes.add(measure: .influencedConversion, currency: "JPY", count: 1, valueMicros: 1_200_000_000)
-        funnel.outcomes.add(measure: .influencedOpen, currency: "", count: 3, valueMicros: 0)
+        funnel.outcomes.add(measure: .directConversion, currency: "USD", count: 2, value: 300_000)
+        funnel.outcomes.add(measure: .influencedConversion, currency: "JPY", count: 1, value: 1_200_000_000)
+        funnel.outcomes.add(measure: .influencedOpen, currency: "", count: 3, value: 0)
         let push = PushFigures(pushID: "p", campaign: "c", title: nil, sentAtMillis: nil, app: nil, environment: nil, firstEventMillis: nil, funnel: funnel)
         let table = PushReport.table([push], maturity: Maturity(nowMillis: 0))
         let json = String(decoding: JSONRenderer.render(table), as: UTF8.self)

@@ -106,7 +106,7 @@ import Testing
         #expect(request.httpPath().query.contains { $0.name == "by" && $0.value == "priority" })
     }
 
-    @Test func campaignRowsSplitByAttributeWithAbsentValuesLastAndTheColumnAfterCampaign() {
+    @Test func campaignRowsSplitByAttributeWithAbsentValuesLastAndTheColumnAfterCampaign() throws {
         func figures(_ id: String, _ campaign: String?, priority: Int?, sent: Int64) -> PushFigures {
             var funnel = Funnel()
             funnel.sent = sent
@@ -117,7 +117,7 @@ import Testing
             push.attributes.priority = priority
             return push
         }
-        let rows = CampaignReport.rows(
+        let rows = try CampaignReport.rows(
             [
                 figures("1", "b", priority: 10, sent: 1), figures("2", "a", priority: nil, sent: 2),
                 figures("3", "a", priority: 10, sent: 4), figures("4", "a", priority: 5, sent: 8),

@@ -24,8 +24,8 @@ import Testing
 
     /// Pushes pool by variant (unique displays and opens, retries left out), sorted by name; pushes without a
     /// variant make no row and are counted.
-    @Test func pushesPoolByVariant() {
-        let (rows, without) = VariantReport.rows([
+    @Test func pushesPoolByVariant() throws {
+        let (rows, without) = try VariantReport.rows([
             Self.push("p1", variant: "B", sent: 10, displayed: 6, opened: 2, retries: 3),
             Self.push("p2", variant: "A", sent: 5, displayed: 4, opened: 1),
             Self.push("p3", variant: "B", sent: 20, displayed: 9, opened: 4),

@@ -75,7 +75,7 @@ func expectCampaignReportMatches(
         let rate = displayedUnique > 0 ? Double(expected.influencedOpens) / Double(displayedUnique) : nil
         #expect(json.values(of: "influenced_open_rate")[index] == .rate(rate), "\(label) JSON influenced_open_rate", sourceLocation: sourceLocation)
         #expect(
-            json.values(of: "conversion_value")[index] == .money(value, csvPrefix: "conversion_value:"),
+            json.values(of: "conversion_value")[index] == .money(value.mapValues(MoneyTotal.init(micros:)), csvPrefix: "conversion_value:"),
             "\(label) JSON conversion_value", sourceLocation: sourceLocation)
         for (position, column) in header.enumerated() where column.hasPrefix("conversion_value:") {
             let micros = value[String(column.dropFirst("conversion_value:".count))] ?? 0

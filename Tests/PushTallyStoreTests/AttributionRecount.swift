@@ -43,9 +43,11 @@ struct RecountFigures: Sendable, Hashable, CustomStringConvertible {
         conversionsDirect = outcomes.conversionsDirect
         conversionsInfluenced = outcomes.conversionsInfluenced
         conversionsUnattributed = outcomes.conversionsUnattributed
-        valueDirect = outcomes.valueDirect
-        valueInfluenced = outcomes.valueInfluenced
-        valueUnattributed = outcomes.valueUnattributed
+        // The recount's values are small: millionths in 64 bits compare with ==.
+        let micros = { (totals: [String: MoneyTotal]) in totals.mapValues { $0.units * 1_000_000 + $0.micros } }
+        valueDirect = micros(outcomes.valueDirect)
+        valueInfluenced = micros(outcomes.valueInfluenced)
+        valueUnattributed = micros(outcomes.valueUnattributed)
     }
 
     init() {}

@@ -69,7 +69,7 @@ import Testing
             for filter in filters {
                 for grouping in [nil] + ReportGrouping.allCases {
                     let summed = try await store.campaignRows(filter, by: grouping)
-                    let grouped = CampaignReport.rows(try await store.supersededPushFigures(filter), by: grouping)
+                    let grouped = try CampaignReport.rows(try await store.supersededPushFigures(filter), by: grouping)
                     #expect(summed == grouped, "seed \(seed) filter \(filter) by \(String(describing: grouping))")
                 }
             }

@@ -37,8 +37,8 @@ public enum AlertEvaluator {
         let pushes = try await reader.pushFigures(ReportFilter(fromMillis: from, toMillis: to, campaign: rule.campaign, app: rule.app))
         var totals = Totals()
         for push in pushes where push.sentAtMillis != nil {
-            totals.sent += push.funnel.sent
-            totals.displayed += push.funnel.displayedUnique
+            try totals.sent.add(push.funnel.sent, field: "sent")
+            try totals.displayed.add(push.funnel.displayedUnique, field: "displayed_unique")
         }
         return totals
     }

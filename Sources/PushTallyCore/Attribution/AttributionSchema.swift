@@ -9,11 +9,27 @@ package enum AttributionSchema {
         statements.append(
             "CREATE INDEX events_by_device ON events (device_id, event_time) WHERE device_id IS NOT NULL")
         for target in [RollupTarget.rollups, .ledger] {
-            // Unsharded as first created on both engines; PostgreSQL shards the live ones by a later migration.
-            statements.append(dialect.create(.outcome, in: target, sharded: false))
-            statements.append(dialect.create(.outcomeTime, in: target, sharded: false))
+            // Unsharded as first created on both engines; PostgreSQL shards the live ones by a later migration,
+            // and both add `value_units` later (``valueUnitsAddition(dialect:)``).
+            statements.append(dialect.create(.outcome, in: target, sharded: false, values: releasedValues))
+            statements.append(dialect.create(.outcomeTime, in: target, sharded: false, values: releasedValues))
         }
         return statements
+    }
+
+    /// The outcome tables' value columns as this migration created them.
+    private static let releasedValues = [
+        RollupTable.Column(name: "count", type: .integer), RollupTable.Column(name: "value_micros", type: .integer),
+    ]
+
+    /// Conversion values as two parts (``MoneyTotal``): `value_units` beside `value_micros` in every outcome
+    /// table. A row written before keeps its whole value in `value_micros` (units 0), which reads the same.
+    package static func valueUnitsAddition(dialect: SQLDialect) -> [String] {
+        [RollupTarget.rollups, .ledger].flatMap { target in
+            [target.outcome, target.outcomeTime].map { table in
+                "ALTER TABLE \(table) ADD COLUMN value_units \(dialect.type(.integer)) NOT NULL DEFAULT 0"
+            }
+        }
     }
 
     /// The `meta` key holding the latest prune cutoff: sessions and conversions whose windows reach before it

@@ -130,7 +130,7 @@ public enum HumanTableRenderer {
         case .flag(let flag): flag ? "yes" : "no"
         case .counts(let counts, _): counts.keys.sorted().map { "\($0) \(grouped(counts[$0]!))" }.joined(separator: ", ")
         case .money(let amounts, _):
-            amounts.keys.sorted().map { "\($0) \(MoneyAmount.text(micros: amounts[$0]!))" }.joined(separator: ", ")
+            amounts.keys.sorted().map { "\($0) \(amounts[$0]!.text)" }.joined(separator: ", ")
         }
     }
 

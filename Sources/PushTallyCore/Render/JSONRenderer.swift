@@ -57,7 +57,7 @@ public enum JSONRenderer {
                 var container = encoder.container(keyedBy: AnyCodingKey.self)
                 // Decimal, so 9.99 is written as 9.99 (a Double of millionths / 1e6 could print 9.9900000000000002).
                 for key in amounts.keys.sorted() {
-                    try container.encode(Decimal(string: MoneyAmount.text(micros: amounts[key]!))!, forKey: AnyCodingKey(key))
+                    try container.encode(Decimal(string: amounts[key]!.text)!, forKey: AnyCodingKey(key))
                 }
             }
         }

@@ -57,16 +57,19 @@ extension ReportTable {
             case .flag: .flag(try container.decode(Bool.self, forKey: key))
             case .counts(_, let prefix): .counts(try container.decode([String: Int64].self, forKey: key), csvPrefix: prefix)
             case .money(_, let prefix):
-                .money(try container.decode([String: Decimal].self, forKey: key).mapValues(Self.micros), csvPrefix: prefix)
+                .money(try container.decode([String: Decimal].self, forKey: key).mapValues(Self.money), csvPrefix: prefix)
             }
         }
 
-        /// Millionths of a decoded amount, exactly (JSON's decimal text went through `Decimal`).
-        private static func micros(_ amount: Decimal) -> Int64 {
-            var scaled = amount * 1_000_000
+        /// A decoded amount, exactly (JSON's decimal text went through `Decimal`, which holds 38 digits).
+        private static func money(_ amount: Decimal) throws -> MoneyTotal {
             var rounded = Decimal()
-            NSDecimalRound(&rounded, &scaled, 0, .plain)
-            return NSDecimalNumber(decimal: rounded).int64Value
+            var exact = amount
+            NSDecimalRound(&rounded, &exact, 6, .plain)
+            guard let total = MoneyTotal(text: rounded.description) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(amount) is not an amount of money"))
+            }
+            return total
         }
     }
 }

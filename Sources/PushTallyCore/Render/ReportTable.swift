@@ -12,15 +12,15 @@ public enum ReportValue: Sendable, Hashable {
     case flag(Bool)
     /// A map such as actions by identifier: a JSON object, and in CSV one column per key, `prefix` + key.
     case counts([String: Int64], csvPrefix: String?)
-    /// Amounts per currency in millionths (conversion values): a JSON object of decimal numbers
+    /// Amounts per currency (conversion values): a JSON object of decimal numbers
     /// (`{"USD": 9.99}`), and in CSV one column per currency, `prefix` + code, holding the exact decimal.
-    case money([String: Int64], csvPrefix: String?)
+    case money([String: MoneyTotal], csvPrefix: String?)
 
     /// The keyed cells of a map value as CSV writes them, with its prefix; `nil` for other values.
     var expandedCells: (prefix: String?, cells: [String: String])? {
         switch self {
         case .counts(let counts, let prefix): (prefix, counts.mapValues { String($0) })
-        case .money(let amounts, let prefix): (prefix, amounts.mapValues { MoneyAmount.text(micros: $0) })
+        case .money(let amounts, let prefix): (prefix, amounts.mapValues(\.text))
         default: nil
         }
     }

@@ -121,13 +121,14 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
 
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
         guard let position = position(of: pushID), let row = pushes[position].row else { return }
-        pushes[position].sent += sent
+        let (total, overflow) = pushes[position].sent.addingReportingOverflow(sent)
+        if overflow { built[row].funnel.markOutOfRange("sent") } else { pushes[position].sent = total }
         built[row].funnel.addSends(targeted: targeted, sent: sent, timed: pushes[position].sentAtMillis != nil)
     }
 
     package mutating func failures(pushID: String, reason: String, count: Int64) {
         guard let position = position(of: pushID), let row = pushes[position].row else { return }
-        built[row].funnel.failedByReason[reason, default: 0] += count
+        built[row].funnel.addFailures(reason: reason, count: count)
     }
 
     package mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64) {
@@ -141,9 +142,9 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         built[row].funnel.latency.add(count: count)
     }
 
-    package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
+    package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, value: MoneyTotal) {
         guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
-        built[row].funnel.outcomes.add(measure: measure, currency: currency, count: count, valueMicros: valueMicros)
+        built[row].funnel.outcomes.add(measure: measure, currency: currency, count: count, value: value)
     }
 
     package var readsPlatforms: Bool { splitsPlatforms }
@@ -168,7 +169,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
 
     /// The campaign rows as ``CampaignReport/rows(_:by:)`` orders them, each superseded push's loss counted in
     /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
-    package mutating func rows(supersessions: [String: Supersession] = [:]) -> [CampaignRow] {
+    /// A row whose figures did not add up in 64 bits throws (``Funnel/checkRange()``).
+    package mutating func rows(supersessions: [String: Supersession] = [:]) throws(TotalOutOfRange) -> [CampaignRow] {
         let sorted = order.flatMap { $0.positions.count == pushes.count ? $0.positions : nil }
             ?? (givenInOrder ? Array(pushes.indices) : pushes.indices.sorted { pushes[$0].pushID < pushes[$1].pushID })
         for position in sorted {
@@ -178,7 +180,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
             for platformRow in push.platformRows { built[platformRow].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis) }
             if supersessions[push.pushID] != nil {
                 built[row].funnel.supersededPushes += 1
-                built[row].funnel.supersededLoss += max(0, push.sent - push.displays.unique)
+                built[row].funnel.addSupersededLoss(max(0, push.sent - push.displays.unique))
             }
         }
         // A platform filter keeps that platform's rows (`unknown`: the events that named none).
@@ -191,6 +193,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         campaigns += orphans.sorted { ReportGrouping.precedes($0.attribute, $1.attribute) }
         built = []
         rowPlatforms = []
+        for row in campaigns { try row.funnel.checkRange() }
         return campaigns
     }
 

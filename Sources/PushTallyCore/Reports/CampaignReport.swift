@@ -37,10 +37,10 @@ public enum CampaignReport {
     /// Groups pushes by campaign (and by `grouping`'s value within one), sorted by name then value; orphans,
     /// if any, come last in one row (their attribute is `null`: nobody registered them). The rows are
     /// ``CampaignListAssembly``'s, given each push's figures whole.
-    public static func rows(_ pushes: [PushFigures], by grouping: ReportGrouping? = nil) -> [CampaignRow] {
+    public static func rows(_ pushes: [PushFigures], by grouping: ReportGrouping? = nil) throws(TotalOutOfRange) -> [CampaignRow] {
         var assembly = CampaignListAssembly(ReportFilter(), by: grouping, expectedPushes: pushes.count)
         for push in pushes { assembly.add(push) }
-        return assembly.rows()
+        return try assembly.rows()
     }
 
     /// The report as a table: the contract's columns in order, then extras, then actions. With a grouping, its

@@ -26,8 +26,10 @@ public struct Funnel: Sendable, Hashable {
     /// Sends of pushes with a `sent_at`: only their displays can be timed, so only they count towards the
     /// 1 h / 24 h / 7 d rates.
     public var sentTimed: Int64 = 0
-    /// APNs refusals by reason.
-    public var failedByReason: [String: Int64] = [:]
+    /// APNs refusals by reason (``addFailures(reason:count:)``).
+    public private(set) var failedByReason: [String: Int64] = [:]
+    /// Every refusal, whatever its reason.
+    public private(set) var failed: Int64 = 0
     public var displays = EventCount()
     /// Actions by normalised identifier: `open`, `dismiss` and custom ones.
     public var actions: [String: EventCount] = [:]
@@ -43,8 +45,28 @@ public struct Funnel: Sendable, Hashable {
     public var supersededLoss: Int64 = 0
     /// Unique displays by rich-media outcome, with their extension times.
     public var media = MediaOutcomes()
+    /// The first figure whose sum did not fit in 64 bits: these figures cannot be reported (``checkRange()``).
+    /// Each stored send count is bounded at the door; only a sum over very many pushes gets here.
+    public private(set) var outOfRange: String?
 
     public init() {}
+
+    /// Throws when a figure (or a conversion value) of this funnel did not add up in 64 bits.
+    public func checkRange() throws(TotalOutOfRange) {
+        if let field = outOfRange ?? outcomes.outOfRange { throw TotalOutOfRange(field: field) }
+    }
+
+    /// Marks `field` as not fitting (the first one marked is kept).
+    package mutating func markOutOfRange(_ field: String) {
+        if outOfRange == nil { outOfRange = field }
+    }
+
+    /// `figure += amount`, or `false` and `figure` left as it was when the sum passes 64 bits.
+    private static func add(_ amount: Int64, to figure: inout Int64) -> Bool {
+        let (sum, overflow) = figure.addingReportingOverflow(amount)
+        if !overflow { figure = sum }
+        return !overflow
+    }
 
     /// APNs reasons with a column of their own; every other reason adds to `failed_other`.
     public static let commonFailureReasons: [(column: String, reason: String)] = [
@@ -73,7 +95,6 @@ public struct Funnel: Sendable, Hashable {
         Self.ratio(latency.count(below: seconds), sentTimed)
     }
 
-    public var failed: Int64 { failedByReason.values.reduce(0, +) }
     public var displayed: Int64 { displays.total }
     public var duplicates: Int64 { displays.duplicates }
     public var displayedUnique: Int64 { displays.unique }
@@ -99,9 +120,20 @@ public struct Funnel: Sendable, Hashable {
     /// Adds one send totals row (one sender's, or their sum); only a push with a `sent_at` counts towards the
     /// timed rates. Push figures and campaign rows both add rows through here.
     package mutating func addSends(targeted: Int64, sent: Int64, timed: Bool) {
-        self.targeted += targeted
-        self.sent += sent
-        if timed { sentTimed += sent }
+        if !Self.add(targeted, to: &self.targeted) { markOutOfRange("targeted") }
+        if !Self.add(sent, to: &self.sent) { markOutOfRange("sent") }
+        if timed, !Self.add(sent, to: &sentTimed) { markOutOfRange("sent") }
+    }
+
+    /// Adds refusals for one reason (one sender's, or their sum).
+    package mutating func addFailures(reason: String, count: Int64) {
+        if !Self.add(count, to: &failedByReason[reason, default: 0]) { markOutOfRange("failed") }
+        if !Self.add(count, to: &failed) { markOutOfRange("failed") }
+    }
+
+    /// Adds one superseded push's loss (``Superseding``).
+    package mutating func addSupersededLoss(_ loss: Int64) {
+        if !Self.add(loss, to: &supersededLoss) { markOutOfRange("superseded_loss") }
     }
 
     /// Adds one rollup row: displays (and their late ones), or one action's count.
@@ -129,17 +161,21 @@ public struct Funnel: Sendable, Hashable {
     /// Adds another funnel's counts (for a campaign: the sum of its pushes).
     public mutating func add(_ other: Funnel) {
         pushes += other.pushes
-        targeted += other.targeted
-        sent += other.sent
-        sentTimed += other.sentTimed
-        failedByReason.merge(other.failedByReason, uniquingKeysWith: +)
+        if !Self.add(other.targeted, to: &targeted) { markOutOfRange("targeted") }
+        if !Self.add(other.sent, to: &sent) { markOutOfRange("sent") }
+        if !Self.add(other.sentTimed, to: &sentTimed) { markOutOfRange("sent") }
+        for (reason, count) in other.failedByReason where !Self.add(count, to: &failedByReason[reason, default: 0]) {
+            markOutOfRange("failed")
+        }
+        if !Self.add(other.failed, to: &failed) { markOutOfRange("failed") }
         displays.add(other.displays)
         for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }
         latency.add(other.latency)
         late += other.late
         outcomes.add(other.outcomes)
         supersededPushes += other.supersededPushes
-        supersededLoss += other.supersededLoss
+        if !Self.add(other.supersededLoss, to: &supersededLoss) { markOutOfRange("superseded_loss") }
         media.add(other.media)
+        if let field = other.outOfRange { markOutOfRange(field) }
     }
 }

@@ -1,5 +1,5 @@
-/// What pushes caused: sessions and conversions by how they were credited, values per currency in
-/// millionths. For one push (or a campaign) the unattributed fields stay 0; totals fill them.
+/// What pushes caused: sessions and conversions by how they were credited, values per currency
+/// (``MoneyTotal``). For one push (or a campaign) the unattributed fields stay 0; totals fill them.
 public struct Outcomes: Sendable, Hashable {
     /// Sessions right after a tap of the push (already counted as opens; shown, never added to them).
     public var directOpens: Int64 = 0
@@ -9,22 +9,24 @@ public struct Outcomes: Sendable, Hashable {
     public var conversionsDirect: Int64 = 0
     public var conversionsInfluenced: Int64 = 0
     public var conversionsUnattributed: Int64 = 0
-    /// Conversion values by ISO 4217 code, in millionths, by how they were credited.
-    public var valueDirect: [String: Int64] = [:]
-    public var valueInfluenced: [String: Int64] = [:]
-    public var valueUnattributed: [String: Int64] = [:]
+    /// Conversion values by ISO 4217 code, by how they were credited.
+    public private(set) var valueDirect: [String: MoneyTotal] = [:]
+    public private(set) var valueInfluenced: [String: MoneyTotal] = [:]
+    public private(set) var valueUnattributed: [String: MoneyTotal] = [:]
+    /// The first value that did not fit (``MoneyTotal``): the figures that hold it cannot be reported.
+    public private(set) var outOfRange: String?
 
     public init() {}
 
     /// Conversions credited to a push, directly or by influence (never both: each conversion has one credit).
     public var conversions: Int64 { conversionsDirect + conversionsInfluenced }
-    /// The value of ``conversions`` per currency.
-    public var conversionValue: [String: Int64] { valueDirect.merging(valueInfluenced, uniquingKeysWith: +) }
+    /// The value of ``conversions`` per currency: direct and influenced, kept as they are added.
+    public private(set) var conversionValue: [String: MoneyTotal] = [:]
     public var sessions: Int64 { directOpens + influencedOpens + unattributedSessions }
     public var allConversions: Int64 { conversions + conversionsUnattributed }
 
     /// Adds one outcome rollup row, summed per (push, measure, currency) or (measure, currency).
-    package mutating func add(measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
+    package mutating func add(measure: OutcomeMeasure, currency: String, count: Int64, value: MoneyTotal) {
         // A row keeps its key after every outcome under it moved to another credit (count and value back to 0);
         // adding it would show a currency no conversion has, which a rebuild would not.
         guard count != 0 else { return }
@@ -38,12 +40,25 @@ public struct Outcomes: Sendable, Hashable {
         }
         guard !currency.isEmpty else { return }
         switch measure {
-        case .directConversion: valueDirect[currency, default: 0] += valueMicros
-        case .influencedConversion: valueInfluenced[currency, default: 0] += valueMicros
-        case .unattributedConversion: valueUnattributed[currency, default: 0] += valueMicros
+        case .directConversion:
+            Self.add(value, currency, to: &valueDirect, outOfRange: &outOfRange)
+            Self.add(value, currency, to: &conversionValue, outOfRange: &outOfRange)
+        case .influencedConversion:
+            Self.add(value, currency, to: &valueInfluenced, outOfRange: &outOfRange)
+            Self.add(value, currency, to: &conversionValue, outOfRange: &outOfRange)
+        case .unattributedConversion: Self.add(value, currency, to: &valueUnattributed, outOfRange: &outOfRange)
         default: break
         }
     }
+
+    private static func add(_ value: MoneyTotal, _ currency: String, to values: inout [String: MoneyTotal], outOfRange: inout String?) {
+        if !values[currency, default: .zero].add(value), outOfRange == nil { outOfRange = "conversion_value" }
+    }
+
+    private static func merge(_ other: [String: MoneyTotal], into values: inout [String: MoneyTotal], outOfRange: inout String?) {
+        for (currency, value) in other { add(value, currency, to: &values, outOfRange: &outOfRange) }
+    }
+
 
     public mutating func add(_ other: Outcomes) {
         directOpens += other.directOpens
@@ -52,8 +67,10 @@ public struct Outcomes: Sendable, Hashable {
         conversionsDirect += other.conversionsDirect
         conversionsInfluenced += other.conversionsInfluenced
         conversionsUnattributed += other.conversionsUnattributed
-        valueDirect.merge(other.valueDirect, uniquingKeysWith: +)
-        valueInfluenced.merge(other.valueInfluenced, uniquingKeysWith: +)
-        valueUnattributed.merge(other.valueUnattributed, uniquingKeysWith: +)
+        Self.merge(other.valueDirect, into: &valueDirect, outOfRange: &outOfRange)
+        Self.merge(other.valueInfluenced, into: &valueInfluenced, outOfRange: &outOfRange)
+        Self.merge(other.valueUnattributed, into: &valueUnattributed, outOfRange: &outOfRange)
+        Self.merge(other.conversionValue, into: &conversionValue, outOfRange: &outOfRange)
+        if outOfRange == nil { outOfRange = other.outOfRange }
     }
 }

@@ -67,7 +67,7 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
     /// Failures of a registered push for one reason (one sender's, or their sum).
     package mutating func failures(pushID: String, reason: String, count: Int64) {
         guard let position = position(of: pushID) else { return }
-        pushes[position].funnel.failedByReason[reason, default: 0] += count
+        pushes[position].funnel.addFailures(reason: reason, count: count)
     }
 
     /// One rollup row of a push; a push with rollups and no registration is an orphan.
@@ -77,9 +77,9 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
 
     /// One outcome rollup row of a push (sessions and conversions credited to it). A push credited before
     /// anyone registered it is an orphan like one with receipts.
-    package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64) {
+    package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, value: MoneyTotal) {
         pushes[position(ofOrphan: pushID)].funnel.outcomes.add(
-            measure: measure, currency: currency, count: count, valueMicros: valueMicros)
+            measure: measure, currency: currency, count: count, value: value)
     }
 
     /// One media rollup row of a push, added to its other rows.
@@ -99,15 +99,18 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
         pushes[position].funnel.latency.add(count: count)
     }
 
-    /// The pushes `filter` selects, by push id.
-    package func figures(_ filter: ReportFilter) -> [PushFigures] {
-        selected(filter).map { pushes[$0] }
+    /// The pushes `filter` selects, by push id; a push whose figures did not add up in 64 bits throws.
+    package func figures(_ filter: ReportFilter) throws(TotalOutOfRange) -> [PushFigures] {
+        let figures = selected(filter).map { pushes[$0] }
+        for push in figures { try push.funnel.checkRange() }
+        return figures
     }
 
     /// ``figures(_:)``, moved out rather than copied (copying every push's strings and tables showed in a
     /// report's profile); the assembly is empty afterwards.
-    package mutating func takeFigures(_ filter: ReportFilter) -> [PushFigures] {
+    package mutating func takeFigures(_ filter: ReportFilter) throws(TotalOutOfRange) -> [PushFigures] {
         let selected = selected(filter)
+        for position in selected { try pushes[position].funnel.checkRange() }
         var figures: [PushFigures] = []
         swap(&figures, &pushes)
         index = [:]

@@ -17,7 +17,7 @@ package protocol PushRowSink {
     /// One row of a registered push's histogram read count by count (`count(bucket)`).
     mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64)
     /// One outcome rollup row of a push; a push credited before anyone registered it is an orphan.
-    mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, valueMicros: Int64)
+    mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, value: MoneyTotal)
     /// Whether the sink splits counts by platform: only then is it fed ``platform(pushID:platform:kind:action:count:)``.
     var readsPlatforms: Bool { get }
     /// The events of a push's rollup row that named `platform`, fed after every other row.

@@ -27,13 +27,13 @@ public struct RecentDisplays: Sendable, Equatable {
     }
 
     /// The sums over `figures` of the pushes whose `sent_at` is in ``range(now:)``.
-    public static func count(_ figures: some Sequence<PushFigures>, now: Int64) -> RecentDisplays {
+    public static func count(_ figures: some Sequence<PushFigures>, now: Int64) throws(TotalOutOfRange) -> RecentDisplays {
         let range = range(now: now)
         var counted = RecentDisplays()
         for push in figures {
             guard let sentAt = push.sentAtMillis, range.contains(sentAt) else { continue }
-            counted.sent += push.funnel.sent
-            counted.displayed += push.funnel.displayedUnique
+            try counted.sent.add(push.funnel.sent, field: "sent")
+            try counted.displayed.add(push.funnel.displayedUnique, field: "displayed_unique")
         }
         return counted
     }
@@ -44,6 +44,6 @@ public struct RecentDisplays: Sendable, Equatable {
         let range = range(now: now)
         // The filter narrows by `sent_at`, or the first receipt when a push has none; `count` drops those.
         let figures = try await store.pushFigures(ReportFilter(fromMillis: range.lowerBound, toMillis: range.upperBound))
-        return count(figures, now: now)
+        return try count(figures, now: now)
     }
 }

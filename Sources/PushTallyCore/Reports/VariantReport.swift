@@ -31,7 +31,7 @@ public struct VariantRow: Sendable, Hashable {
 /// what the others are compared with.
 public enum VariantReport {
     /// The campaign's pushes by variant, sorted by name, and how many pushes had none.
-    public static func rows(_ pushes: [PushFigures]) -> (rows: [VariantRow], withoutVariant: Int) {
+    public static func rows(_ pushes: [PushFigures]) throws(TotalOutOfRange) -> (rows: [VariantRow], withoutVariant: Int) {
         var byVariant: [String: VariantRow] = [:]
         var withoutVariant = 0
         for push in pushes {
@@ -39,7 +39,7 @@ public enum VariantReport {
                 withoutVariant += 1
                 continue
             }
-            byVariant[variant, default: VariantRow(variant: variant)].add(push.funnel)
+            try byVariant[variant, default: VariantRow(variant: variant)].add(push.funnel)
         }
         return (byVariant.values.sorted { $0.variant < $1.variant }, withoutVariant)
     }
@@ -101,10 +101,10 @@ public enum VariantReport {
 }
 
 extension VariantRow {
-    mutating func add(_ funnel: Funnel) {
+    mutating func add(_ funnel: Funnel) throws(TotalOutOfRange) {
         pushes += 1
-        sent += funnel.sent
-        displayed += funnel.displayedUnique
-        opened += funnel.openedUnique
+        try sent.add(funnel.sent, field: "sent")
+        try displayed.add(funnel.displayedUnique, field: "displayed_unique")
+        try opened.add(funnel.openedUnique, field: "opened_unique")
     }
 }

@@ -69,14 +69,15 @@ package struct RollupAccumulator {
     }
 
     /// Counts and values may go down: a late event moves a session's credit from one push to another.
+    /// The value is stored as its two parts (``MoneyTotal``): a commit's values can pass 64 bits of millionths.
     package struct OutcomeDelta: Hashable {
         package var count: Int64 = 0
-        package var valueMicros: Int64 = 0
+        package var value = MoneyTotal.zero
 
         package init() {}
 
         /// Moves that cancelled out within one transaction need no upsert.
-        package var isZero: Bool { count == 0 && valueMicros == 0 }
+        package var isZero: Bool { count == 0 && value.isZero }
     }
 
     /// A row of the per-version media rollup: one push and one named app (0) or OS (1) version.
@@ -141,12 +142,13 @@ package struct RollupAccumulator {
     ) {
         let measure = OutcomeMeasure(kind: kind, attribution: attribution)
         let currency = valueMicros == nil ? "" : currency ?? ""
-        let value = (valueMicros ?? 0) * sign
+        // One conversion's value is at most 10^15 millionths (MoneyAmount), so the product fits.
+        let value = MoneyTotal(micros: (valueMicros ?? 0) * sign)
         outcomes[OutcomeKey(pushID: attribution.pushID ?? "", measure: measure, currency: currency), default: OutcomeDelta()]
-            .add(count: sign, valueMicros: value)
+            .add(count: sign, value: value)
         let bucket = EventTime.bucket(ofMillis: eventTime)
         outcomeTimes[OutcomeTimeKey(bucket: bucket, measure: measure, currency: currency), default: OutcomeDelta()]
-            .add(count: sign, valueMicros: value)
+            .add(count: sign, value: value)
     }
 
     package mutating func add(
@@ -217,9 +219,11 @@ package struct RollupAccumulator {
 }
 
 extension RollupAccumulator.OutcomeDelta {
-    mutating func add(count: Int64, valueMicros: Int64) {
+    mutating func add(count: Int64, value: MoneyTotal) {
         self.count += count
-        self.valueMicros += valueMicros
+        // Cannot fail: a commit holds at most the writer's batch of events, each at most a billion units,
+        // far inside the 9.2 × 10^18 units a MoneyTotal holds.
+        self.value.add(value)
     }
 }
 

@@ -77,7 +77,8 @@ package enum PushRowRead: CaseIterable, Sendable {
             return dialect.pushRows("SELECT push_id, \(dialect.histogram(TimingColumns.names)) FROM rollup_timing", scope)
         case .outcomes:
             return dialect.pushRows(
-                "SELECT push_id, measure, currency, \(sum("count")), \(sum("value_micros")) FROM rollup_outcome", scope,
+                "SELECT push_id, measure, currency, \(sum("count")), \(sum("value_micros")), \(sum("value_units")) FROM rollup_outcome",
+                scope,
                 groupBy: "push_id, measure, currency")
         case .platforms:
             return dialect.pushRows(
@@ -114,7 +115,8 @@ package enum PushRowRead: CaseIterable, Sendable {
             let pushID = try row.text(0)
             guard !pushID.isEmpty, let measure = OutcomeMeasure(rawValue: Int(try row.int64(1))) else { return }
             sink.outcome(
-                pushID: pushID, measure: measure, currency: try row.text(2), count: try row.int64(3), valueMicros: try row.int64(4))
+                pushID: pushID, measure: measure, currency: try row.text(2), count: try row.int64(3),
+                value: try ReportRowDecoding.money(units: try row.int64(5), micros: try row.int64(4)))
         case .platforms:
             sink.platform(
                 pushID: try row.text(0), platform: try row.text(1), kind: EventKind(rawValue: Int(try row.int64(2))) ?? .display,
@@ -129,7 +131,7 @@ extension SQLDialect {
     package func outcomeTotals(_ range: OutcomeTimeRange) -> ReportStatement {
         ReportStatement(
             sql: """
-                SELECT measure, currency, \(sum("count")), \(sum("value_micros")) FROM rollup_outcome_time
+                SELECT measure, currency, \(sum("count")), \(sum("value_micros")), \(sum("value_units")) FROM rollup_outcome_time
                 WHERE bucket >= \(placeholder(0)) AND bucket <= \(placeholder(1)) GROUP BY measure, currency
                 """,
             values: [.integer(range.firstBucket), .integer(range.lastBucket)])
@@ -178,7 +180,16 @@ package enum ReportRowDecoding {
     /// A row of ``SQLDialect/outcomeTotals(_:)`` added to `totals`.
     package static func addOutcome<Row: ReportRow>(_ row: Row, to totals: inout Outcomes) throws {
         guard let measure = OutcomeMeasure(rawValue: Int(try row.int64(0))) else { return }
-        totals.add(measure: measure, currency: try row.text(1), count: try row.int64(2), valueMicros: try row.int64(3))
+        totals.add(
+            measure: measure, currency: try row.text(1), count: try row.int64(2),
+            value: try money(units: try row.int64(4), micros: try row.int64(3)))
+    }
+
+    /// A value summed from its stored parts (``MoneyTotal``).
+    @inlinable
+    package static func money(units: Int64, micros: Int64) throws(TotalOutOfRange) -> MoneyTotal {
+        guard let value = MoneyTotal(units: units, micros: micros) else { throw TotalOutOfRange(field: "conversion_value") }
+        return value
     }
 
     /// A row of ``SQLDialect/bucketCounts(_:)``.

@@ -69,7 +69,13 @@ package enum RollupTable: CaseIterable, Sendable {
             ]
         case .bucket, .time, .version, .platformBucket: return counts
         case .pending: return [Column(name: "count", type: .integer)]
-        case .outcome, .outcomeTime: return [Column(name: "count", type: .integer), Column(name: "value_micros", type: .integer)]
+        case .outcome, .outcomeTime:
+            // A value as its two parts (MoneyTotal): the total is value_units × 10^6 + value_micros, exact past
+            // 64 bits of millionths. Rows written before value_units have their whole value in value_micros.
+            return [
+                Column(name: "count", type: .integer), Column(name: "value_micros", type: .integer),
+                Column(name: "value_units", type: .integer, defaultsToZero: true),
+            ]
         case .timing: return TimingColumns.names.map { Column(name: $0, type: .integer, defaultsToZero: true) }
         case .mediaBucket: return Self.mediaCounts
         case .media, .mediaVersion: return Self.mediaCounts + Self.extensionTimes
@@ -101,8 +107,10 @@ package struct RollupUpsert: Sendable {
 extension SQLDialect {
     /// `CREATE TABLE` for `table` in `target`; `sharded` adds the `shard` key column last (see ``shards(_:)``;
     /// explicit, as a table created before its engine sharded it gets its shard by a later migration).
-    package func create(_ table: RollupTable, in target: RollupTarget, sharded: Bool) -> String {
-        let columns = (table.key + table.values).map { column in
+    /// `values` stands in for the table's value columns in a released migration that created the table before a
+    /// later one added to them.
+    package func create(_ table: RollupTable, in target: RollupTarget, sharded: Bool, values: [RollupTable.Column]? = nil) -> String {
+        let columns = (table.key + (values ?? table.values)).map { column in
             "\(column.name) \(type(column.type)) NOT NULL\(column.defaultsToZero ? " DEFAULT 0" : "")"
         } + (sharded ? ["shard \(integer) NOT NULL DEFAULT 0"] : [])
         let key = table.key.map(\.name) + (sharded ? ["shard"] : [])

@@ -57,6 +57,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case misconfigured(String)
     /// An alert with this name exists: names label `pushtally_alert_firing`, so they are unique.
     case alertNameTaken(String)
+    /// A push's send records would add up to more than ``SendTotals/maximum`` in `field`; nothing was written.
+    case sendTotalOutOfRange(pushID: String, field: String)
 
     public var description: String {
         switch self {
@@ -72,6 +74,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             message
         case .alertNameTaken(let name):
             "an alert named \(name) exists; delete it first or choose another name"
+        case .sendTotalOutOfRange(let pushID, let field):
+            "\(field) of push \(pushID) over all its send records would pass 10^15; each figure of a push is at most 10^15"
         }
     }
 }

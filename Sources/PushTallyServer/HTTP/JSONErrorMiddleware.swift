@@ -50,6 +50,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error
         case let error as FieldError:
             return APIError(error)
+        case let error as TotalOutOfRange:
+            // The stored figures are fine one by one; this report adds too many of them up.
+            return APIError(.unprocessableContent, "total_out_of_range", error.description, field: error.field)
         case let error as HTTPParserError:
             // A route's body that broke mid-way (bad chunking, a client gone before its end): the client's.
             return APIError(error)
@@ -71,6 +74,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return APIError(.notFound, "push_not_registered", error.description, field: "campaign")
             case .alertNameTaken:
                 return APIError(.conflict, "name_taken", error.description, field: "name")
+            case .sendTotalOutOfRange(_, let field):
+                return APIError(.badRequest, "total_out_of_range", error.description, field: field)
             case .databaseNewerThanCode, .misconfigured:
                 return .unavailable(error.description, retryAfter: 60)
             case .unavailable:

@@ -31,7 +31,14 @@ struct AlertScheduler: Service {
         let now = store.configuration.clock()
         guard try await store.claimAlertEvaluation(now: now, intervalMillis: Int64(intervalSeconds * 1000)) else { return }
         for alert in try await store.alerts() {
-            let reading = try await AlertEvaluator.evaluate(alert.rule, reader: store, now: now)
+            let reading: AlertReading
+            do {
+                reading = try await AlertEvaluator.evaluate(alert.rule, reader: store, now: now)
+            } catch let error as TotalOutOfRange {
+                // This rule's figures do not add up (TotalOutOfRange); the other rules are still judged.
+                logger.warning("alert not evaluated", metadata: ["alert": "\(alert.rule.name)", "error": "\(error)"])
+                continue
+            }
             let (next, transition) = reading.applied(to: alert, at: now)
             try await store.recordEvaluation(next, transition: transition, at: now)
             if let transition {

@@ -35,7 +35,7 @@ public struct VariantsReportKind: ReportKind {
         filter.campaign = campaign
         let pushes = try await reader.pushFigures(filter)
         if pushes.isEmpty { try await reader.requireRegistered(campaign: campaign) }
-        let (rows, withoutVariant) = VariantReport.rows(pushes)
+        let (rows, withoutVariant) = try VariantReport.rows(pushes)
         let chosen = try VariantReport.control(control, among: rows)
         return VariantReport.table(campaign: campaign, rows: rows, control: chosen, withoutVariant: withoutVariant)
     }

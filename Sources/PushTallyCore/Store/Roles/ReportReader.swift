@@ -45,7 +45,7 @@ extension ReportReader {
 
     /// The campaign list's rows from every push's figures.
     public func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow] {
-        CampaignReport.rows(try await supersededPushFigures(filter), by: grouping)
+        try CampaignReport.rows(try await supersededPushFigures(filter), by: grouping)
     }
 
     /// The campaign list's rows summed by `read`, which feeds the assembly it is given the engine's rows (as it
@@ -60,7 +60,7 @@ extension ReportReader {
             var picking = filter
             picking.platform = nil
             let figures = try await supersededPushFigures(picking)
-            guard grouping == .platform || filter.platform != nil else { return CampaignReport.rows(figures, by: grouping) }
+            guard grouping == .platform || filter.platform != nil else { return try CampaignReport.rows(figures, by: grouping) }
             // Platform counts are kept per push, not per time: the range picks the pushes, as it does without a
             // split, and their rows are then split as a report without a range splits them.
             only = Set(figures.map(\.pushID))
@@ -70,6 +70,6 @@ extension ReportReader {
             CampaignListAssembly(covered, by: grouping, only: only, expectedPushes: filter.pushID == nil ? 1024 : 1))
         // As for the figures: only pushes with a collapse id can be superseded, most reports need no second read.
         let supersessions = assembly.needsSupersessions ? Superseding.supersessions(try await collapsePeers(filter)) : [:]
-        return assembly.rows(supersessions: supersessions)
+        return try assembly.rows(supersessions: supersessions)
     }
 }
