@@ -57,9 +57,11 @@ public enum EventValidator {
         return try checkedText(string, field: field, limit: limit ?? limits[field] ?? 128)
     }
 
-    /// Rejects over-long values and control characters (NUL included); empty becomes `nil`.
-    public static func checkedText(_ string: String, field: String, limit: Int) throws(FieldError) -> String? {
-        if string.isEmpty { return nil }
+    /// Rejects over-long values and control characters (NUL included); empty becomes `nil`. What it returns is
+    /// in NFC (``CanonicalText``), the one spelling every name is stored and compared in.
+    public static func checkedText(_ text: String, field: String, limit: Int) throws(FieldError) -> String? {
+        if text.isEmpty { return nil }
+        let string = CanonicalText.nfc(text)
         if string.utf8.count > limit {
             throw FieldError("too_long", "\(field) is longer than \(limit) bytes", field: field)
         }

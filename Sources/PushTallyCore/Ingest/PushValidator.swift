@@ -103,8 +103,8 @@ public enum PushValidator {
         case nil, .null?:
             break
         case .object(let reasons)?:
-            for (reason, count) in reasons {
-                guard (try? EventValidator.checkedText(reason, field: "failed", limit: 64)) != nil else {
+            for (name, count) in reasons {
+                guard let reason = try? EventValidator.checkedText(name, field: "failed", limit: 64) else {
                     throw FieldError("bad_value", "failure reasons must be 1 to 64 printable bytes", field: "failed")
                 }
                 failed[reason] = try wholeNumber(count, field: "failed.\(reason)")

@@ -38,16 +38,17 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     private var rowPlatforms: [String?] = []
     private var rowIndex: [RowKey: Int] = [:]
     private var pushes: [Push] = []
-    private var index: [String: Int] = [:]
+    /// Keyed byte for byte (``ExactText``), as storage keys pushes.
+    private var index: [ExactText: Int] = [:]
     private var order: PushOrder?
     /// Whether pushes came as whole figures (``add(_:)``): rows list those in the order given.
     private var givenInOrder = false
 
-    /// `campaign` `nil`: an orphan row.
+    /// `campaign` `nil`: an orphan row. Names compare byte for byte (``ExactText``), as storage keys them.
     private struct RowKey: Hashable, Sendable {
-        let campaign: String?
+        let campaign: ExactText?
         let attribute: ReportValue?
-        let platform: String?
+        let platform: ExactText?
     }
 
     /// Whether the assembly gives the rows of `filter`: every filter but a time range.
@@ -76,13 +77,13 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         attributes: SendAttributes
     ) {
         // The pushes table is keyed by push id: a second registration of one cannot come.
-        guard index[pushID] == nil else { return }
+        guard index[ExactText(pushID)] == nil else { return }
         var row: Int?
         if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment), only?.contains(pushID) ?? true {
             row = self.row(campaign: campaign, attributes: attributes)
             built[row!].funnel.pushes += 1
         }
-        index[pushID] = pushes.count
+        index[ExactText(pushID)] = pushes.count
         pushes.append(Push(pushID: pushID, row: row, sentAtMillis: sentAtMillis, collapses: attributes.collapseID != nil))
     }
 
@@ -106,10 +107,11 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// The index of the row of `campaign`, `attribute` (the platform's, by platform) and `platform`.
     private mutating func row(campaign: String?, attribute: ReportValue?, platform: String) -> Int {
         let attribute = grouping == .platform ? .text(platform) : attribute
-        let key = RowKey(campaign: campaign, attribute: attribute, platform: splitsPlatforms ? platform : nil)
+        let key = RowKey(
+            campaign: campaign.map(ExactText.init), attribute: attribute, platform: splitsPlatforms ? ExactText(platform) : nil)
         if let row = rowIndex[key] { return row }
         built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
-        rowPlatforms.append(key.platform)
+        rowPlatforms.append(key.platform?.text)
         rowIndex[key] = built.count - 1
         return built.count - 1
     }
@@ -202,7 +204,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         let pushes = self.pushes
         if order == nil { order = PushOrder(count: pushes.count) { pushes[$0].pushID } }
         if let position = order!.expected(pushID, id: { pushes[$0].pushID }) { return position }
-        guard let position = index[pushID] else { return nil }
+        guard let position = index[ExactText(pushID)] else { return nil }
         order!.moved(to: position)
         return position
     }
@@ -215,7 +217,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
             row = orphanRowIndex()
             built[row!].funnel.pushes += 1
         }
-        index[pushID] = pushes.count
+        index[ExactText(pushID)] = pushes.count
         pushes.append(Push(pushID: pushID, row: row, sentAtMillis: nil, collapses: false))
         return pushes.count - 1
     }

@@ -5,7 +5,8 @@
 /// Figures live in an array, found through an index by push id: a push's figures are a large value, and a
 /// dictionary of them copied each one out and back on every row (a campaign report's largest Swift cost).
 package struct PushFiguresAssembly: PushRowSink, Sendable {
-    private var index: [String: Int] = [:]
+    /// Keyed byte for byte (``ExactText``), as storage keys pushes.
+    private var index: [ExactText: Int] = [:]
     private var pushes: [PushFigures] = []
     /// ``PushOrder``: positions by push id, made at the first lookup after registrations.
     private var order: PushOrder?
@@ -23,7 +24,7 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
     /// The position of a push's figures, creating an orphan's.
     private mutating func position(ofOrphan pushID: String) -> Int {
         if let position = position(of: pushID) { return position }
-        index[pushID] = pushes.count
+        index[ExactText(pushID)] = pushes.count
         pushes.append(PushFigures(orphan: pushID))
         return pushes.count - 1
     }
@@ -33,7 +34,7 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
     private mutating func position(of pushID: String) -> Int? {
         if order == nil { order = PushOrder(pushes) }
         if let position = order!.expected(pushID, in: pushes) { return position }
-        guard let position = index[pushID] else { return nil }
+        guard let position = index[ExactText(pushID)] else { return nil }
         order!.moved(to: position)
         return position
     }
@@ -49,10 +50,10 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
             pushID: pushID, campaign: campaign, title: title, sentAtMillis: sentAtMillis, app: app,
             environment: environment, firstEventMillis: nil, funnel: funnel)
         figures.attributes = attributes
-        if let position = index[pushID] {
+        if let position = index[ExactText(pushID)] {
             pushes[position] = figures
         } else {
-            index[pushID] = pushes.count
+            index[ExactText(pushID)] = pushes.count
             pushes.append(figures)
         }
     }

@@ -28,7 +28,8 @@ struct PushOrder {
 
     /// ``expected(_:in:)`` with the ids given by position.
     mutating func expected(_ pushID: String, id: (Int) -> String) -> Int? {
-        for rank in cursor..<min(cursor + 2, positions.count) where id(positions[rank]) == pushID {
+        // Byte for byte, as storage compares push ids (``ExactText``).
+        for rank in cursor..<min(cursor + 2, positions.count) where id(positions[rank]).utf8.elementsEqual(pushID.utf8) {
             cursor = rank
             return positions[rank]
         }

@@ -53,10 +53,10 @@ public struct ReportQuery: Sendable, Equatable {
         switch name {
         case "from": filter.fromMillis = try Timestamp.millis(from: .string(value), field: name)
         case "to": filter.toMillis = try Timestamp.millis(from: .string(value), field: name)
-        case "campaign": filter.campaign = value
-        case "push_id": filter.pushID = value
-        case "platform": filter.platform = value
-        case "app": filter.app = value
+        case "campaign": filter.campaign = CanonicalText.nfc(value)
+        case "push_id": filter.pushID = CanonicalText.nfc(value)
+        case "platform": filter.platform = CanonicalText.nfc(value)
+        case "app": filter.app = CanonicalText.nfc(value)
         case "environment": filter.environment = try Self.environment(value)
         // The format was always read case-insensitively (`CSV` is csv).
         case "format": format = try Self.oneOf(Format.self, value.lowercased(), name: name)
@@ -67,7 +67,7 @@ public struct ReportQuery: Sendable, Equatable {
             _ = try TimeseriesOptions.zone(named: value)
             timeZone = value
         case "dimension": dimension = try Self.dimension(value)
-        case "control": control = value
+        case "control": control = CanonicalText.nfc(value)
         case "by" where report == .audience: audienceBy = try Self.oneOf(AudienceGrouping.self, value, name: name)
         case "by": by = try Self.grouping(value)
         default: break
@@ -76,7 +76,7 @@ public struct ReportQuery: Sendable, Equatable {
 
     /// The report this query asks for; `pathValue` is the campaign or push id of a report addressed by path.
     public func request(_ report: ReportDeclaration, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
-        let kind = try report.kind.init(self, pathValue: pathValue)
+        let kind = try report.kind.init(self, pathValue: pathValue.map(CanonicalText.nfc))
         return ReportRequest(ReportSubject(kind), filter: filter, by: report.takes("by") ? by : nil)
     }
 }

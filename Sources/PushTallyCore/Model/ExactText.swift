@@ -1,0 +1,20 @@
+/// A name compared byte for byte, as the databases compare it. Swift's `String` equality is canonical
+/// equivalence, so a dictionary keyed by `String` would make one entry of two spellings that storage keeps as
+/// two rows (a database written before names were put in NFC at the door may hold both); keyed by this, a
+/// report keeps them apart exactly as storage does.
+package struct ExactText: Hashable, Sendable {
+    package var text: String
+
+    package init(_ text: String) {
+        self.text = text
+    }
+
+    package static func == (a: ExactText, b: ExactText) -> Bool {
+        a.text.utf8.elementsEqual(b.text.utf8)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
