@@ -1,0 +1,70 @@
+import NIOCore
+import NIOHTTP1
+
+/// The refusal of bytes SwiftNIO's parser refused, told from the bytes themselves where its error alone names
+/// the wrong problem: llhttp reports a request with both `Transfer-Encoding` and `Content-Length` as a bad
+/// `Content-Length` (or as nothing in particular), and a method token it does not know as no method at all.
+enum ParserFailure {
+    /// - Parameter received: the bytes of the read the parser failed in, when known.
+    static func refusal(_ error: HTTPParserError, received: ByteBuffer?) -> APIError {
+        guard let received else { return APIError(error) }
+        let heads = received.readableBytesView.pieces(between: Array("\r\n\r\n".utf8)).map { head in
+            head.pieces(between: Array("\r\n".utf8))
+        }
+        switch error {
+        case .invalidMethod:
+            for lines in heads {
+                guard let method = lines.first?.split(separator: UInt8(ascii: " "), maxSplits: 1).first,
+                    MethodSupport.isToken(method), let refusal = MethodSupport.refusal(String(decoding: method, as: UTF8.self))
+                else { continue }
+                return refusal
+            }
+        case .invalidContentLength, .unexpectedContentLength, .unknown:
+            let named = heads.map { lines in (lines.contains { $0.startsWithName("transfer-encoding") }, lines.contains { $0.startsWithName("content-length") }) }
+            if named.contains(where: { $0.0 && $0.1 }) {
+                return APIError(
+                    .badRequest, "malformed_http",
+                    "the request has both Transfer-Encoding and Content-Length, which could frame its body two ways (request smuggling); send one of them",
+                    field: "Transfer-Encoding")
+            }
+            if error == .unknown, named.contains(where: { $0.0 }) {
+                return APIError(
+                    .badRequest, "malformed_http",
+                    "Transfer-Encoding does not end with chunked, so the body's length is unknown; send the body chunked or with a Content-Length",
+                    field: "Transfer-Encoding")
+            }
+        default:
+            break
+        }
+        return APIError(error)
+    }
+}
+
+extension Collection<UInt8> {
+    /// Whether a header line begins with the field name `lowercase` and its colon, in any case.
+    fileprivate func startsWithName(_ lowercase: String) -> Bool {
+        let name = Array(lowercase.utf8)
+        guard count > name.count else { return false }
+        return zip(self, name + [UInt8(ascii: ":")]).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+}
+
+extension Collection where Element == UInt8 {
+    /// Split at every occurrence of `separator` (several bytes long), empty pieces kept out.
+    fileprivate func pieces(between separator: [UInt8]) -> [SubSequence] {
+        var pieces: [SubSequence] = []
+        var start = startIndex
+        var index = startIndex
+        while index != endIndex {
+            if self[index...].starts(with: separator) {
+                if start != index { pieces.append(self[start..<index]) }
+                index = self.index(index, offsetBy: separator.count)
+                start = index
+            } else {
+                index = self.index(after: index)
+            }
+        }
+        if start != endIndex { pieces.append(self[start..<endIndex]) }
+        return pieces
+    }
+}
