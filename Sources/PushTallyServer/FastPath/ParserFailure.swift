@@ -27,6 +27,12 @@ enum ParserFailure {
                     "the request has both Transfer-Encoding and Content-Length, which could frame its body two ways (request smuggling); send one of them",
                     field: "Transfer-Encoding")
             }
+            if error == .unknown, heads.contains(where: { lines in lines.contains(where: \.endsChunkedThenEmpty) }) {
+                return APIError(
+                    .badRequest, "malformed_http",
+                    "Transfer-Encoding ends with an empty list element after chunked, which the HTTP parser in front of PushTally (SwiftNIO's llhttp) refuses though RFC 9110 §5.6.1 allows it; send chunked alone",
+                    field: "Transfer-Encoding")
+            }
             if error == .unknown, named.contains(where: { $0.0 }) {
                 return APIError(
                     .badRequest, "malformed_http",
@@ -46,6 +52,17 @@ extension Collection<UInt8> {
         let name = Array(lowercase.utf8)
         guard count > name.count else { return false }
         return zip(self, name + [UInt8(ascii: ":")]).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+}
+
+extension Collection<UInt8> {
+    /// Whether a header line is `Transfer-Encoding` whose non-empty elements are `chunked` alone, an empty one
+    /// after it (`chunked,`): the list llhttp refuses.
+    fileprivate var endsChunkedThenEmpty: Bool {
+        guard startsWithName("transfer-encoding"), let colon = firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let elements = self[index(after: colon)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            .map { String(decoding: $0.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self).lowercased() }
+        return elements.filter { !$0.isEmpty } == ["chunked"] && elements.last?.isEmpty == true
     }
 }
 
