@@ -190,13 +190,18 @@ import Testing
             Case(name: "bad-content-length", bytes: bytes(receipt("", "Content-Length: 1x\r\n\r\n") + form("bad-content-length")), answers: [bad], stored: 0),
             Case(name: "two-content-lengths", bytes: bytes(receipt("", "Content-Length: 5\r\nContent-Length: 6\r\n\r\n") + form("two-content-lengths")), answers: [bad], stored: 0),
             Case(name: "bad-method", bytes: bytes("P\u{1}ST /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"), answers: [bad], stored: 0),
-            // A method token no route knows is not implemented (RFC 9110 §9.1), whether SwiftNIO's parser knew it or not.
+            // A method token SwiftNIO's parser does not know is implemented nowhere here (RFC 9110 §9.1: 501), also
+            // after a request answered on the same connection; methods it knows get the routes' 405 and Allow.
             Case(
                 name: "unknown-method", bytes: bytes("FOO /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"),
                 answers: [(501, "method_not_implemented")], stored: 0, says: "the method FOO is not implemented"),
             Case(
-                name: "unimplemented-method", bytes: bytes("PROPFIND /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"),
-                answers: [(501, "method_not_implemented")], stored: 0, says: "the method PROPFIND is not implemented"),
+                name: "lower-case-method", bytes: bytes("get /healthz HTTP/1.1\r\nHost: corpus\r\n\r\n"),
+                answers: [(501, "method_not_implemented")], stored: 0, says: "the method get is not implemented"),
+            Case(
+                name: "unknown-method-after-a-request",
+                bytes: bytes("GET /healthz HTTP/1.1\r\nHost: corpus\r\n\r\nBREW /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"),
+                answers: [(200, nil), (501, "method_not_implemented")], stored: 0, says: "the method BREW is not implemented"),
             // HTTP/1.0 has no Transfer-Encoding: its framing is faulty (RFC 9112 §6.1), refused and closed.
             Case(
                 name: "http10-chunked",

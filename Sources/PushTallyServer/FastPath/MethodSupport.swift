@@ -1,13 +1,11 @@
-/// Which request methods are known here (RFC 9110 §9.1): the methods RFC 9110 defines, and PATCH. A route
-/// refuses a known method it does not take with 405 and `Allow`; a method no route knows is a 501, whether
-/// SwiftNIO's parser knew its name (`PROPFIND`) or refused it (`FOO`).
+/// Request methods as RFC 9110 §9.1 sorts them: a method the server knows but a route does not take is a 405
+/// with `Allow` (the router's answer, for every method SwiftNIO's parser knows: RFC 9110's, WebDAV's and the
+/// like); a method token the parser does not know (`FOO`, or `get`: methods are case-sensitive) is not
+/// implemented anywhere here, a 501. Bytes that are no token at all stay a 400.
 enum MethodSupport {
-    static let known: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
-
-    /// The 501 for a method token no route here implements; `nil` for a known method.
-    static func refusal(_ method: String) -> APIError? {
-        guard !known.contains(method) else { return nil }
-        return APIError(
+    /// The 501 for a method token no route here implements.
+    static func notImplemented(_ method: String) -> APIError {
+        APIError(
             .notImplemented, "method_not_implemented",
             "the method \(method) is not implemented here (methods are case-sensitive); the API takes GET, HEAD, POST, PUT, DELETE and OPTIONS",
             field: "method")

@@ -13,11 +13,11 @@ enum ParserFailure {
         }
         switch error {
         case .invalidMethod:
-            for lines in heads {
-                guard let method = lines.first?.split(separator: UInt8(ascii: " "), maxSplits: 1).first,
-                    MethodSupport.isToken(method), let refusal = MethodSupport.refusal(String(decoding: method, as: UTF8.self))
-                else { continue }
-                return refusal
+            // The failed request line starts a head, the last in the read whose method is not one the parser
+            // took (requests answered before it share the read); a token there is a method it does not know.
+            let methods = heads.compactMap { lines in lines.first?.split(separator: UInt8(ascii: " "), maxSplits: 1).first }
+            if let method = methods.last(where: { !knownToTheParser.contains(String(decoding: $0, as: UTF8.self)) }), MethodSupport.isToken(method) {
+                return MethodSupport.notImplemented(String(decoding: method, as: UTF8.self))
             }
         case .invalidContentLength, .unexpectedContentLength, .unknown:
             let named = heads.map { lines in (lines.contains { $0.startsWithName("transfer-encoding") }, lines.contains { $0.startsWithName("content-length") }) }
@@ -44,6 +44,10 @@ enum ParserFailure {
         }
         return APIError(error)
     }
+
+    /// The methods of requests that may come before the refused one in the same read (SwiftNIO's parser knows
+    /// more, but clients of this API send these).
+    private static let knownToTheParser: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 }
 
 extension Collection<UInt8> {

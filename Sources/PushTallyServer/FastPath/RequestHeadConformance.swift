@@ -4,14 +4,12 @@ import NIOHTTP1
 /// both paths (every head passes the fast path first).
 extension HTTPRequestHead {
     /// Why the connection cannot go on after this head, or `nil` when it conforms:
-    /// - a method no route of any server here implements (RFC 9110 §9.1: 501);
     /// - `Host` missing from an HTTP/1.1 request, given more than once, or not a host (§3.2: 400);
     /// - `Transfer-Encoding` in an HTTP/1.0 request, whose framing is then faulty (§6.1: 400);
     /// - a transfer coding other than `chunked` (§6.1: 501, as no other is understood here), or `chunked` not
     ///   last or given twice, which leaves the body's length unknown (§6.3: 400). Empty list elements
     ///   (`chunked,`) are no coding (RFC 9110 §5.6.1).
     var conformanceRefusal: APIError? {
-        if let refusal = MethodSupport.refusal(method.rawValue) { return refusal }
         var hosts: [String] = []
         var codings: [Substring] = []
         var hasTransferEncoding = false
