@@ -11,7 +11,12 @@ enum HostFieldValue {
     /// Why `value` is no Host, or `nil` when it is one (the empty value included: the RFC's for a target without
     /// an authority).
     static func problem(_ value: Substring) -> String? {
-        let bytes = Array(value.utf8)
+        var value = value
+        // Read in place: every request's Host passes here, and a copy of its bytes would be an allocation each.
+        return value.withUTF8 { problem(in: $0) }
+    }
+
+    private static func problem(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var hostEnd = bytes.count
         if bytes.first == UInt8(ascii: "[") {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
@@ -42,7 +47,7 @@ enum HostFieldValue {
     }
 
     /// Unreserved, sub-delims and `%` followed by two hex digits: RFC 3986's reg-name (an IPv4 address is one).
-    private static func firstByteOutsideRegName(_ bytes: ArraySlice<UInt8>) -> UInt8? {
+    private static func firstByteOutsideRegName(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt8? {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
@@ -58,7 +63,7 @@ enum HostFieldValue {
     }
 
     /// An IPv6 address (zone identifiers aside, as RFC 3986 has them) or RFC 3986's IPvFuture.
-    private static func isIPLiteral(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isIPLiteral(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         if let first = bytes.first, first | 0x20 == UInt8(ascii: "v") {
             guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot > bytes.startIndex + 1, dot + 1 < bytes.endIndex else { return false }
             return bytes[(bytes.startIndex + 1)..<dot].allSatisfy(isHex)
@@ -82,7 +87,10 @@ enum HostFieldValue {
     }
 
     private static func isSubDelim(_ byte: UInt8) -> Bool {
-        Array("!$&'()*+,;=".utf8).contains(byte)
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&")...UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
+        default: false
+        }
     }
 
     private static func describe(_ byte: UInt8) -> String {
@@ -93,7 +101,7 @@ enum HostFieldValue {
         }
     }
 
-    private static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func quoted(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         "'" + String(decoding: bytes, as: UTF8.self) + "'"
     }
 }

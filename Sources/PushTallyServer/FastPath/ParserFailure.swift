@@ -57,9 +57,7 @@ extension Collection<UInt8> {
         guard count > name.count else { return false }
         return zip(self, name + [UInt8(ascii: ":")]).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
-}
 
-extension Collection<UInt8> {
     /// Whether a header line is `Transfer-Encoding` whose non-empty elements are `chunked` alone, an empty one
     /// after it (`chunked,`): the list llhttp refuses.
     fileprivate var endsChunkedThenEmpty: Bool {
@@ -68,9 +66,7 @@ extension Collection<UInt8> {
             .map { String(decoding: $0.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self).lowercased() }
         return elements.filter { !$0.isEmpty } == ["chunked"] && elements.last?.isEmpty == true
     }
-}
 
-extension Collection where Element == UInt8 {
     /// Split at every occurrence of `separator` (several bytes long), empty pieces kept out.
     fileprivate func pieces(between separator: [UInt8]) -> [SubSequence] {
         var pieces: [SubSequence] = []

@@ -8,14 +8,16 @@ extension HTTPRequestHead {
     /// - `Transfer-Encoding` in an HTTP/1.0 request, whose framing is then faulty (§6.1: 400);
     /// - a transfer coding other than `chunked` (§6.1: 501, as no other is understood here), or `chunked` not
     ///   last or given twice, which leaves the body's length unknown (§6.3: 400). Empty list elements
-    ///   (`chunked,`) are no coding (RFC 9110 §5.6.1).
+    ///   (`, chunked`) are no coding (RFC 9110 §5.6.1).
     var conformanceRefusal: APIError? {
-        var hosts: [String] = []
+        var hosts = 0
+        var host = ""
         var codings: [Substring] = []
         var hasTransferEncoding = false
         for (name, value) in headers {
             if Self.isName(name, "host") {
-                hosts.append(value)
+                hosts += 1
+                host = value
             } else if Self.isName(name, "transfer-encoding") {
                 hasTransferEncoding = true
                 for coding in value.split(separator: ",") {
@@ -24,13 +26,13 @@ extension HTTPRequestHead {
                 }
             }
         }
-        if hosts.count > 1 {
-            return APIError(.badRequest, "malformed_http", "the request has \(hosts.count) Host fields; HTTP/1.1 allows one", field: "Host")
+        if hosts > 1 {
+            return APIError(.badRequest, "malformed_http", "the request has \(hosts) Host fields; HTTP/1.1 allows one", field: "Host")
         }
-        if hosts.isEmpty, version.major == 1, version.minor >= 1 {
+        if hosts == 0, version.major == 1, version.minor >= 1 {
             return APIError(.badRequest, "malformed_http", "an HTTP/1.1 request needs a Host field", field: "Host")
         }
-        if let host = hosts.first, let problem = HostFieldValue.problem(host[...].trimmingSpaces) {
+        if hosts == 1, let problem = HostFieldValue.problem(host[...].trimmingSpaces) {
             return APIError(.badRequest, "malformed_http", "Host is not a host[:port]: \(problem)", field: "Host")
         }
         if hasTransferEncoding, version.major == 1, version.minor == 0 {
