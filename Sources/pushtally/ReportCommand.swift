@@ -36,10 +36,10 @@ struct ReportCommand: AsyncParsableCommand {
         @Flag(help: "In a table, every column (by its CSV name) instead of the key ones.")
         var wide = false
 
-        @Option(help: "From this time (ISO 8601 or unix seconds); on sent_at, or on event time for timeseries and attribution.")
+        @Option(help: "From this time (ISO 8601 or unix seconds; a date alone is its midnight, in --tz for timeseries); on sent_at, or on event time for timeseries and attribution.")
         var from: String?
 
-        @Option(help: "Before this time (ISO 8601 or unix seconds).")
+        @Option(help: "Before this time (ISO 8601 or unix seconds; a date alone is its midnight); not before --from.")
         var to: String?
 
         @Option(help: "Only pushes to this app (bundle id).")
