@@ -65,6 +65,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         mailbox = shared.mailboxes.mailbox(for: context.eventLoop)
+        // On every connection: eviction needs to know of bytes the decoder has not made a part of, and the refusal
+        // of bytes the parser fails on reads them (its error alone can name the wrong problem).
         try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first)
         if context.channel.isActive { becameActive(context) }
     }
