@@ -123,10 +123,11 @@ def filter_failure(context, failure, case, response):
       span more than 10000 buckets;
     - valid data "refused": `400 unknown_variant`, a variants report whose `control` names no variant the
       campaign has in the range (what variants exist is stored data, not something a schema can state);
+    - valid data "refused": `400 bad_range`, a report whose `from` is after its `to` (each valid alone);
     - valid data "refused" by a rule across fields or parameters (`spans_fields`), for a single event or for
       every element of a batch."""
     if failure.code == "ST202" and response.status_code == 400 and error_code(response) in (
-        "too_many_buckets", "unknown_variant"):
+        "too_many_buckets", "unknown_variant", "bad_range"):
         return False
     if failure.code == "ST202" and response.status_code == 400 and spans_fields(case, response):
         return False

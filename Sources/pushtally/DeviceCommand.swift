@@ -49,6 +49,7 @@ extension SourceOptions.Source {
         case .server(let client):
             return try await Self.remote { try await client.deviceTimeline(deviceID: deviceID, limit: limit, after: after) }
         case .database(let store):
+            let deviceID = try checked { () throws(FieldError) in try TimelineDeviceID.checked(deviceID) }
             if let limit, !(1...DeviceTimelinePage.maximumLimit).contains(limit) {
                 throw ValidationError("limit must be a whole number from 1 to \(DeviceTimelinePage.maximumLimit)")
             }

@@ -36,10 +36,10 @@ struct ReportCommand: AsyncParsableCommand {
         @Flag(help: "In a table, every column (by its CSV name) instead of the key ones.")
         var wide = false
 
-        @Option(help: "From this time (ISO 8601 or unix seconds); on sent_at, or on event time for timeseries and attribution.")
+        @Option(help: "From this time (ISO 8601 or unix seconds; a date alone is its midnight, in --tz for timeseries); on sent_at, or on event time for timeseries and attribution.")
         var from: String?
 
-        @Option(help: "Before this time (ISO 8601 or unix seconds).")
+        @Option(help: "Before this time (ISO 8601 or unix seconds; a date alone is its midnight); not before --from.")
         var to: String?
 
         @Option(help: "Only pushes to this app (bundle id).")
@@ -64,10 +64,10 @@ struct ReportCommand: AsyncParsableCommand {
             for (name, value) in [("from", from), ("to", to), ("app", app), ("environment", environment)] where value != nil {
                 try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: report) }
             }
-            let given = parameters.compactMap { name, value in value.map { (name: name, value: $0) } }
+            // The range goes in as the route's parameters: a date alone is read in the report's --tz, and a range
+            // that ends before it starts is refused as the route refuses it.
+            let given = (parameters + [("from", from), ("to", to)]).compactMap { name, value in value.map { (name: name, value: $0) } }
             var query = try checked { () throws(FieldError) in try ReportQuery(pairs: given, report: report, emptyIsAbsent: false) }
-            query.filter.fromMillis = filter.fromMillis
-            query.filter.toMillis = filter.toMillis
             query.filter.app = filter.app
             query.filter.environment = filter.environment
             let request = try checked { () throws(FieldError) in try query.request(report, pathValue: pathValue) }

@@ -53,6 +53,26 @@ import Testing
     }
 }
 
+@Suite struct AlertThresholdTests {
+    /// Each kind's refusal names its own range, never another kind's.
+    @Test(arguments: AlertKind.allCases)
+    func eachKindsThresholdRefusalNamesItsOwnRange(kind: AlertKind) throws {
+        let maximum = kind == .receiptsStopped ? "1" : "100"
+        for threshold in ["1e300", "0", "-0.5", "101"] {
+            let json = #"{"name":"r","kind":"\#(kind.rawValue)","window":"1h","threshold":\#(threshold),"min_sent":1}"#
+            #expect {
+                _ = try AlertRule.parse(try JSONValue.parse(Data(json.utf8)))
+            } throws: { error in
+                let message = (error as? FieldError)?.message ?? ""
+                return (error as? FieldError)?.field == "threshold" && message.hasPrefix("threshold for \(kind.rawValue) is")
+                    && message.contains("above 0 and at most \(maximum) ")
+            }
+        }
+        let highest = #"{"name":"r","kind":"\#(kind.rawValue)","window":"1h","threshold":\#(maximum),"min_sent":1}"#
+        #expect(try AlertRule.parse(try JSONValue.parse(Data(highest.utf8))).threshold == kind.maximumThreshold)
+    }
+}
+
 @Suite struct AlertReadingTests {
     let rule = AlertRule(name: "r", kind: .receiptsStopped, windowMillis: 3_600_000, threshold: 0.2, minSent: 0)
 

@@ -192,12 +192,35 @@ import Testing
     @Test(arguments: [
         "ftp://example.com/x", "file:///etc/passwd", "gopher://example.com", "example.com/hook", "http://",
         "http://user:pw@example.com/", "http://user@example.com/", "http://example.com/#frag",
+        "http://example.com/a b", "http://example.com/a\r\nb", "http://example.com/\n", "http://exa mple.com/", "http://example.com/\t",
+        "http://example.com:99999999999999999999/", "http://example.com:0/", "http://example.com:65536/x",
+        "http://[2606:4700::1111]:70000/", "http://example.com:8a/", "http://u@example.com:99999/",
     ])
     func refusesURLsAWebhookCannotTake(url: String) {
         #expect {
             _ = try WebhookURL(url, field: "target")
         } throws: {
             ($0 as? FieldError)?.code == "bad_url" && ($0 as? FieldError)?.field == "target"
+        }
+    }
+
+    @Test func takesPortsFromOneTo65535AndEscapedText() throws {
+        #expect(try WebhookURL("http://example.com:65535/x").port == 65535)
+        #expect(try WebhookURL("http://example.com:1/x").port == 1)
+        #expect(try WebhookURL("https://[2606:4700::1111]:00443/x").port == 443)
+        // An empty port is the URL grammar's, and means the scheme's.
+        #expect(try WebhookURL("http://example.com:/x").port == 80)
+        #expect(try WebhookURL("http://example.com/a%20b?c=%0D%0A").url == "http://example.com/a%20b?c=%0D%0A")
+    }
+
+    @Test func namesWhatIsWrongWithAURLsText() {
+        for (url, message) in [
+            ("http://example.com/a b", "url holds a space; percent-encode it (a space is %20)"),
+            ("http://example.com/a\rb", "url holds a carriage return (CR); percent-encode it"),
+            ("http://example.com/a\nb", "url holds a line feed (LF); percent-encode it"),
+            ("http://example.com:99999999999999999999/", "url has the port 99999999999999999999; a port is a number from 1 to 65535"),
+        ] {
+            #expect { _ = try WebhookURL(url) } throws: { ($0 as? FieldError)?.message == message || (($0 as? FieldError)?.message.hasPrefix(message) ?? false) }
         }
     }
 

@@ -8,29 +8,37 @@ import Testing
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("browser/dashboard_clicks.py").path
 
+    /// The hard names, and `.` and `..`, which no URL path can carry (browsers drop or climb such segments,
+    /// `%2E` included): the dashboard must name them in a query.
+    static let names = QueryEncodingTests.hardNames + [".", ".."]
+
     /// The series, funnel and receipt health of each campaign show the figures its CSV downloads hold: names
-    /// with spaces, `+`, `&`, `=`, `%`, `#`, CJK and emoji reach the server as the browser encodes them.
+    /// with spaces, `+`, `&`, `=`, `%`, `#`, CJK and emoji reach the server as the browser encodes them, and
+    /// campaigns named `.` and `..` open as any other.
     /// No alert banner shows while none fires; once one fires, the next refresh shows it.
     @Test func eachHardCampaignNameShowsItsOwnFigures() async throws {
         let server = try ServerProcess(extraArguments: ["--alert-interval", "1"])
         defer { server.removeFiles() }
         try await server.start()
-        try await QueryEncodingTests.seed(server)
+        try await QueryEncodingTests.seed(server, names: Self.names)
         let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
         #expect(created.status == 0, "\(created.stderr)")
         let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let run = try await runProcess(
-            "/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, server.adminToken] + QueryEncodingTests.hardNames)
+            "/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, server.adminToken] + Self.names)
         #expect(run.status == 0, "\(run.output)")
         let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
         let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
         let results = try #require(output["campaigns"] as? [[String: Any]], "\(run.output)")
-        #expect(results.count == QueryEncodingTests.hardNames.count, "\(run.output)")
+        #expect(results.count == Self.names.count, "\(run.output)")
         for (index, result) in results.enumerated() {
-            let name = QueryEncodingTests.hardNames[index]
+            let name = Self.names[index]
             let displayed = index + 1
             #expect(result["name"] as? String == name)
             #expect(result["csv_displayed_unique"] as? Int == displayed, "\(result)")
+            // The drill-down lists the campaign's one push, and the page logged no error on the way.
+            #expect(result["pushes"] as? [String] == ["hard-\(index)"], "\(result)")
+            #expect((result["errors"] as? [String])?.isEmpty == true, "\(result)")
             // Ten sent each: the funnel shows the unique displays and the display rate the CSV holds.
             let rate = String(format: "%.1f%%", Double(displayed) * 10)
             #expect((result["funnel"] as? String)?.contains("\(displayed) (\(rate))") == true, "\(result)")

@@ -87,6 +87,9 @@ import Testing
             #expect(badLimit.status == 64 && badLimit.stderr.contains("limit"), "\(badLimit.stderr)")
             let badCursor = try await runPushtally(["device", "timeline", Self.device, "--after", "nope"] + source)
             #expect(badCursor.status == 64 && badCursor.stderr.contains("after"), "\(badCursor.stderr)")
+            // No device can have sent an id past ingest's 128 bytes: asking for one is a mistake, not an empty timeline.
+            let longID = try await runPushtally(["device", "timeline", String(repeating: "d", count: 50_000)] + source)
+            #expect(longID.status == 64 && longID.stderr.contains("device_id is longer than 128 bytes"), "\(longID.status) \(longID.stderr.prefix(300))")
         }
         // A read token is refused through the server.
         let read = try await runPushtally(["keys", "create", "--role", "read"] + store.arguments).stdout

@@ -99,6 +99,22 @@ import Testing
         }
     }
 
+    /// Ingest takes device ids of at most 128 bytes: a longer one is a 400 naming it, over loopback, never an empty 200.
+    @Test func idsLongerThanIngestTakesAre400NamingThem() async throws {
+        try await withApp(.live) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            for id in [String(repeating: "d", count: 50_000), String(repeating: "d", count: 129), String(repeating: "é", count: 65)] {
+                let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+                let response = try await Self.timeline("/v1/devices/\(encoded)/timeline", client, fixture)
+                #expect(response.status == .badRequest, "\(id.count)")
+                #expect(response.errorCode == "too_long" && response.errorField == "device_id", "\(response.text)")
+            }
+            let control = try await Self.timeline("/v1/devices/a%0Ab/timeline", client, fixture)
+            #expect(control.status == .badRequest && control.errorField == "device_id", "\(control.text)")
+            let longest = try await Self.timeline("/v1/devices/\(String(repeating: "d", count: 128))/timeline", client, fixture)
+            #expect(longest.status == .ok)
+        }
+    }
+
     @Test func logsNameTheTemplateNotTheDevice() {
         #expect(APIRoute.loggedPath(of: "/v1/devices/secret-device/timeline") == "/v1/devices/:device_id/timeline")
         #expect(APIRoute.loggedPath(of: "/v1/pushes/p1") == "/v1/pushes/p1")

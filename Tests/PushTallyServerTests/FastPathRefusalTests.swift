@@ -55,11 +55,29 @@ import Testing
         #expect(passing.machine.routerResponseIsLast)
     }
 
+    @Test func bytesAfterARequestThatClosesAreNeverAnswered() {
+        // The parser fails on what follows `Connection: close`: the request's answer is still the last, and says so.
+        var connection = Rules.Connection()
+        #expect(connection.receive(Rules.receipt([.connection: "close"]), Rules.body("a"), Rules.end) == ["ingest 0: /v1/receipts a"])
+        #expect(connection.machine.refuseAndClose(routerMayAnswer: true) == .ignore)
+        #expect(connection.answer(0, .noContent) == ["write 204 (Connection: close)", "close"])
+        // The same after the router's answer to such a request.
+        var routed = Rules.Connection()
+        #expect(routed.receive(Rules.head(.get, "/healthz", [.connection: "close"]), Rules.end) == ["router: GET /healthz", "router: end"])
+        #expect(routed.machine.refuseAndClose(routerMayAnswer: true) == .ignore)
+        #expect(routed.machine.routerResponseIsLast)
+        // A body that breaks in such a request is still that request's refusal.
+        var broken = Rules.Connection()
+        #expect(broken.receive(Rules.receipt([.connection: "close"]), Rules.body("a")) == [])
+        #expect(broken.machine.refuseAndClose(routerMayAnswer: true) == .answer(slot: 0))
+    }
+
     @Test func headsRFC9112RefusesAreAnsweredWithoutReachingEitherPath() {
         for (headers, status, code) in [
             ([("Host", "a"), ("Host", "b")], 400, "malformed_http"), ([], 400, "malformed_http"),
             ([("Host", "a"), ("Transfer-Encoding", "gzip, chunked")], 501, "unsupported_transfer_encoding"),
             ([("Host", "a"), ("Transfer-Encoding", "chunked, chunked")], 400, "malformed_http"),
+            ([("Host", "x y")], 400, "malformed_http"), ([("Host", "x:65536")], 400, "malformed_http"),
         ] as [([(String, String)], Int, String)] {
             var connection = Rules.Connection()
             let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/receipts", headers: HTTPHeaders(headers)))
@@ -70,5 +88,13 @@ import Testing
         let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_0, method: .POST, uri: "/v1/receipts", headers: [:]))
         #expect(old.receive(head, Rules.body("a"), Rules.end) == ["ingest 0: /v1/receipts a"])
         #expect(old.answer(0, .noContent) == ["write 204 (Connection: close)", "close"])
+        // But not with Transfer-Encoding, which HTTP/1.0 does not have.
+        var framed = Rules.Connection()
+        let chunked = HTTPRequestHead(version: .http1_0, method: .POST, uri: "/v1/receipts", headers: ["Transfer-Encoding": "chunked"])
+        #expect(framed.receive(.head(chunked), Rules.body("a"), Rules.end) == ["refuse 0 malformed_http", "write 400 (Connection: close)", "close"])
+        // Empty list elements are no coding: `chunked,` is chunked.
+        var empty = Rules.Connection()
+        let emptyElement = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/receipts", headers: ["Host": "a", "Transfer-Encoding": "chunked, "])
+        #expect(empty.receive(.head(emptyElement), Rules.body("a"), Rules.end) == ["ingest 0: /v1/receipts a"])
     }
 }

@@ -18,6 +18,9 @@ import Testing
         var halfClose = false
         /// Whether the connection must be closed after the answers (read until the close).
         var closes = true
+        /// Text the last answer must hold (its message or field), when the status and code alone do not tell
+        /// the refusal from another.
+        var says: String? = nil
         public var description: String { name }
     }
 
@@ -42,6 +45,9 @@ import Testing
             // A half-closed client's last answer was written before the close was decided; others say it.
             if testCase.closes, !testCase.halfClose, let last = answers.last {
                 #expect(last.closes, "\(setup) \(testCase): the last answer says Connection: close: \(text)")
+            }
+            if let says = testCase.says {
+                #expect(text.contains(says), "\(setup) \(testCase): \(text)")
             }
             let stored = try await Self.displayed(Self.pushID(testCase.name), on: server)
             #expect(stored == testCase.stored, "\(setup) \(testCase): stored \(stored)")
@@ -99,6 +105,12 @@ import Testing
         }
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let chunkedReceipt = { (name: String) in receipt(name, "Transfer-Encoding: chunked\r\n\r\n") }
+        /// A whole form receipt of `name`'s push with `host` as its Host.
+        func hosted(_ host: String, _ name: String) -> String {
+            "POST /v1/receipts HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(form(name).count)\r\n\r\n" + form(name)
+        }
+        let goodHosts = ["[::1]:8080", "localhost", "127.0.0.1:8080", "my_host-1.example.com", "%65xample.com", "example.com:", "[v1.fe]", ""]
         let bad = (400, "malformed_http") as (Int, String?)
         let gzipBad = (400, "malformed_gzip") as (Int, String?)
 
@@ -161,6 +173,12 @@ import Testing
                 answers: [(204, nil)], stored: 1),
             Case(name: "no-host", bytes: bytes("POST /v1/receipts HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form("no-host").count)\r\n\r\n" + form("no-host")), answers: [bad], stored: 0),
             Case(name: "two-hosts", bytes: bytes(receipt("", "Host: other\r\nContent-Length: \(form("two-hosts").count)\r\n\r\n") + form("two-hosts")), answers: [bad], stored: 0),
+            // Host is uri-host [":" port] (RFC 9112 §3.2): anything else is a 400; what clients send is taken.
+            Case(name: "host-with-space", bytes: bytes(hosted("x y", "host-with-space")), answers: [bad], stored: 0, says: "Host is not a host[:port]: a host name cannot hold a space"),
+            Case(name: "host-with-userinfo", bytes: bytes(hosted("u@x", "host-with-userinfo")), answers: [bad], stored: 0, says: "cannot hold '@'"),
+            Case(name: "host-port-not-a-number", bytes: bytes(hosted("x:abc", "host-port-not-a-number")), answers: [bad], stored: 0, says: "its port 'abc' is not a number"),
+            Case(name: "host-port-too-large", bytes: bytes(hosted("x:99999", "host-port-too-large")), answers: [bad], stored: 0, says: "its port '99999' is past 65535"),
+            Case(name: "host-bad-ip-literal", bytes: bytes(hosted("[::g]:80", "host-bad-ip-literal")), answers: [bad], stored: 0, says: "not an IPv6 address"),
             Case(
                 name: "unknown-transfer-coding",
                 bytes: bytes(receipt("", "Transfer-Encoding: gzip, chunked\r\n\r\n") + "\(form("unknown-transfer-coding").count.hex)\r\n\(form("unknown-transfer-coding"))\r\n0\r\n\r\n"),
@@ -172,6 +190,64 @@ import Testing
             Case(name: "bad-content-length", bytes: bytes(receipt("", "Content-Length: 1x\r\n\r\n") + form("bad-content-length")), answers: [bad], stored: 0),
             Case(name: "two-content-lengths", bytes: bytes(receipt("", "Content-Length: 5\r\nContent-Length: 6\r\n\r\n") + form("two-content-lengths")), answers: [bad], stored: 0),
             Case(name: "bad-method", bytes: bytes("P\u{1}ST /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"), answers: [bad], stored: 0),
+            // A method token SwiftNIO's parser does not know is implemented nowhere here (RFC 9110 §9.1: 501), also
+            // after a request answered on the same connection; methods it knows get the routes' 405 and Allow.
+            Case(
+                name: "unknown-method", bytes: bytes("FOO /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"),
+                answers: [(501, "method_not_implemented")], stored: 0, says: "the method FOO is not implemented"),
+            Case(
+                name: "lower-case-method", bytes: bytes("get /healthz HTTP/1.1\r\nHost: corpus\r\n\r\n"),
+                answers: [(501, "method_not_implemented")], stored: 0, says: "the method get is not implemented"),
+            Case(
+                name: "unknown-method-after-a-request",
+                bytes: bytes("GET /healthz HTTP/1.1\r\nHost: corpus\r\n\r\nBREW /v1/receipts HTTP/1.1\r\nHost: corpus\r\n\r\n"),
+                answers: [(200, nil), (501, "method_not_implemented")], stored: 0, says: "the method BREW is not implemented"),
+            // HTTP/1.0 has no Transfer-Encoding: its framing is faulty (RFC 9112 §6.1), refused and closed.
+            Case(
+                name: "http10-chunked",
+                bytes: bytes(
+                    "POST /v1/receipts HTTP/1.0\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n"
+                        + "Connection: keep-alive\r\n\r\n\(form("http10-chunked").count.hex)\r\n\(form("http10-chunked"))\r\n0\r\n\r\n"),
+                answers: [bad], stored: 0, says: "an HTTP/1.0 request cannot carry Transfer-Encoding"),
+            // Both framings: refused as the smuggling they allow, in either order, and closed.
+            Case(
+                name: "chunked-then-length",
+                bytes: bytes(receipt("", "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n") + "\(form("chunked-then-length").count.hex)\r\n\(form("chunked-then-length"))\r\n0\r\n\r\n"),
+                answers: [bad], stored: 0, says: "both Transfer-Encoding and Content-Length"),
+            Case(
+                name: "length-then-chunked",
+                bytes: bytes(receipt("", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n") + "\(form("length-then-chunked").count.hex)\r\n\(form("length-then-chunked"))\r\n0\r\n\r\n"),
+                answers: [bad], stored: 0, says: "both Transfer-Encoding and Content-Length"),
+            // Empty elements of the list are no coding (RFC 9110 §5.6.1).
+            Case(
+                name: "chunked-after-empty-element",
+                bytes: bytes(receipt("", "Transfer-Encoding: , chunked\r\n\r\n") + "\(form("chunked-after-empty-element").count.hex)\r\n\(form("chunked-after-empty-element"))\r\n0\r\n\r\n"),
+                answers: [(204, nil)], stored: 1, closes: false),
+            // SwiftNIO's parser refuses an empty element after chunked before the head reaches PushTally: the
+            // refusal says so rather than that the body's length is unknown.
+            Case(
+                name: "chunked-then-empty-element",
+                bytes: bytes(receipt("", "Transfer-Encoding: chunked,\r\n\r\n") + "\(form("chunked-then-empty-element").count.hex)\r\n\(form("chunked-then-empty-element"))\r\n0\r\n\r\n"),
+                answers: [bad], stored: 0, says: "ends with an empty list element after chunked"),
+            Case(
+                name: "gzip-coding-alone",
+                bytes: bytes(receipt("", "Transfer-Encoding: gzip\r\n\r\n") + form("gzip-coding-alone")),
+                answers: [(501, "unsupported_transfer_encoding")], stored: 0),
+            // Nothing answers what follows a request that said Connection: close, and its answer says so.
+            Case(
+                name: "close-then-garbage",
+                bytes: bytes(receipt("", "Connection: close\r\nContent-Length: \(form("close-then-garbage").count)\r\n\r\n") + form("close-then-garbage") + "\u{1}\u{2} not http\r\n\r\n"),
+                answers: [(204, nil)], stored: 1),
+            Case(
+                name: "close-then-request",
+                bytes: bytes(
+                    receipt("", "Connection: close\r\nContent-Length: \(form("close-then-request").count)\r\n\r\n") + form("close-then-request")
+                        + receipt("", "Content-Length: \(form("close-then-request").count)\r\n\r\n") + form("close-then-request")),
+                answers: [(204, nil)], stored: 1),
+            Case(
+                name: "router-close-then-garbage",
+                bytes: bytes("GET /healthz HTTP/1.1\r\nHost: corpus\r\nConnection: close\r\n\r\n\u{1}\u{2} not http\r\n\r\n"),
+                answers: [(200, nil)], stored: 0),
             Case(name: "target-too-long", bytes: bytes("GET /" + String(repeating: "a", count: 100_000) + " HTTP/1.1\r\nHost: corpus\r\n\r\n"), answers: [(431, "headers_too_large")], stored: 0),
             Case(
                 name: "good-then-broken",
@@ -187,6 +263,9 @@ import Testing
             Case(name: "bom-ndjson", bytes: post(ndjsonType, [0xEF, 0xBB, 0xBF] + ndjson("bom-ndjson", lines: 2)), answers: [(200, nil)], stored: 2, closes: false),
             Case(name: "bom-form", bytes: post("application/x-www-form-urlencoded", [0xEF, 0xBB, 0xBF] + bytes(form("bom-form"))), answers: [(204, nil)], stored: 1, closes: false),
         ]
+            + goodHosts.enumerated().map { index, host in
+                Case(name: "good-host-\(index)", bytes: bytes(hosted(host, "good-host-\(index)")), answers: [(204, nil)], stored: 1, closes: false)
+            }
     }
 
     // MARK: Reading answers

@@ -39,6 +39,34 @@ import Testing
         }
     }
 
+    /// An integer id past 2^53 arrives as another integer (9007199254740993 reads as ...992): every route taking
+    /// push ids as JSON numbers refuses it, saying so and to send the id as a string, and one with a fraction is no id.
+    @Test(arguments: IngestTarget.all) func integerIDsPastTwoToTheFiftyThird(_ target: IngestTarget) async throws {
+        try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            let huge = "9007199254740993"
+            for (method, path, body) in [
+                (HTTPRequest.Method.post, "/v1/receipts", #"{"push_id": \#(huge)}"#),
+                (.post, "/v1/receipts", #"[{"push_id": \#(huge)}]"#),
+                (.post, "/v1/actions", #"{"push_id": \#(huge), "action": "open"}"#),
+                (.post, "/v1/pushes", #"[{"push_id": \#(huge), "campaign": "c"}]"#),
+                (.put, "/v1/pushes/p", #"{"push_id": \#(huge), "campaign": "c"}"#),
+                (.post, "/v1/pushes/p/sends", #"{"push_id": \#(huge), "batch_id": "b"}"#),
+            ] {
+                let response = try await client.json(method, path, body, headers: fixture.bearer(.admin))
+                #expect(response.status == .badRequest || response.status == .ok, "\(path) \(body)")
+                #expect(
+                    response.text.contains("push_id is a number past 2^53 (9007199254740992), which JSON numbers do not carry exactly; send it as a string"),
+                    "\(path) \(body): \(response.text)")
+            }
+            let fraction = try await client.json(.post, "/v1/receipts", #"{"push_id": 1.5}"#)
+            #expect(fraction.status == .badRequest && fraction.errorField == "push_id")
+            #expect(fraction.text.contains("push_id must be a string or an integer, not a number with a fraction"), "\(fraction.text)")
+            // The largest integer a JSON number carries exactly is still an id.
+            #expect(try await client.json(.post, "/v1/receipts", #"{"push_id": 9007199254740991}"#).status == .noContent)
+            #expect(try await fixture.store.pushFigures().map(\.pushID) == ["9007199254740991"])
+        }
+    }
+
     @Test(arguments: IngestTarget.all) func numbersOutOfRange(_ target: IngestTarget) async throws {
         try await withApp(target) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let cases: [(HTTPRequest.Method, String, String, String)] = [

@@ -12,10 +12,10 @@ import Testing
 @Suite struct QueryEncodingTests {
     static let hardNames = ["Abandoned cart", "a+b & c=d", "50% off #1", "新品 上架", "🎉 launch"]
 
-    /// Campaign `i` of ``hardNames`` gets `i + 1` receipts: each name's figures differ.
-    static func seed(_ server: ServerProcess) async throws {
+    /// Campaign `i` of `names` gets `i + 1` receipts: each name's figures differ.
+    static func seed(_ server: ServerProcess, names: [String] = hardNames) async throws {
         let admin = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]
-        for (index, name) in hardNames.enumerated() {
+        for (index, name) in names.enumerated() {
             let body = try JSONSerialization.data(withJSONObject: ["campaign": name, "sent": 10, "sent_at": 1_795_000_000])
             let registered = try await httpRequest(
                 server.baseURL.appendingPathComponent("v1/pushes/hard-\(index)"), method: "PUT", headers: admin, body: body)

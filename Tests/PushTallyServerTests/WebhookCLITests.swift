@@ -93,6 +93,15 @@ import Testing
         #expect(noEvent.status == 64 && noEvent.stderr.contains("events must name at least one"), "\(noEvent.stderr)")
         let badScheme = try await runPushtally(["webhooks", "create", "--url", "ftp://93.184.216.34/x", "--event", "alert.firing"] + db)
         #expect(badScheme.status == 64 && badScheme.stderr.contains("url must use http or https, not ftp"))
+        // A raw space or line break, and a port no socket has, are refused rather than stored re-encoded or as port 80.
+        for (url, message) in [
+            ("https://93.184.216.34/a b", "url holds a space; percent-encode it (a space is %20)"),
+            ("https://93.184.216.34/a\r\nX-Injected: 1", "url holds a carriage return (CR)"),
+            ("https://93.184.216.34:99999999999999999999/x", "url has the port 99999999999999999999; a port is a number from 1 to 65535"),
+        ] {
+            let refused = try await runPushtally(["webhooks", "create", "--url", url, "--event", "alert.firing"] + db)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(url): \(refused.stderr)")
+        }
 
         let deleted = try await runPushtally(["webhooks", "delete", id] + db)
         #expect(deleted.status == 0 && deleted.stdout == "deleted \(id)\n")
@@ -148,6 +157,16 @@ import Testing
         let badWindow = try await runPushtally(
             ["alerts", "create", "--name", "x", "--kind", "receipts_stopped", "--window", "10s", "--threshold", "0.2", "--min-sent", "1"] + db)
         #expect(badWindow.status == 64 && badWindow.stderr.contains("window must be from 1m to 90d"))
+        // Each kind's threshold refusal names its own range.
+        for (kind, message) in [
+            ("receipts_stopped", "threshold for receipts_stopped is a display rate: above 0 and at most 1"),
+            ("display_rate_drop", "threshold for display_rate_drop is a multiple of the 7 days before's display rate: above 0 and at most 100"),
+            ("version_not_posting", "threshold for version_not_posting is a multiple of a version's share of opens: above 0 and at most 100"),
+        ] {
+            let huge = try await runPushtally(
+                ["alerts", "create", "--name", "x", "--kind", kind, "--window", "30m", "--threshold", "1e300", "--min-sent", "1"] + db)
+            #expect(huge.status == 64 && huge.stderr.contains(message), "\(kind): \(huge.stderr)")
+        }
         #expect(rows(try await runPushtally(["alerts", "list"] + db).stdout).count == 2)
 
         #expect(try await runPushtally(["alerts", "delete", id] + db).stdout == "deleted \(id)\n")

@@ -168,6 +168,17 @@ import Testing
             }
             let ftp = try await create("ftp://example.com/hook")
             #expect(ftp.status == 400 && ftp.json["error"] as? String == "bad_url" && ftp.json["field"] as? String == "url", "\(ftp.json)")
+            // Raw CR, LF and spaces (JSON escapes put them in the string) and ports no socket has are refused, never
+            // stored re-encoded or as port 80.
+            for (url, message) in [
+                (#"http://93.184.216.34/a\r\nX-Injected: 1"#, "url holds a carriage return (CR)"), (#"http://93.184.216.34/\nx"#, "url holds a line feed (LF)"),
+                ("http://93.184.216.34/a b", "url holds a space"), ("http://93.184.216.34:99999999999999999999/hook", "url has the port 99999999999999999999"),
+                ("http://93.184.216.34:0/hook", "url has the port 0"),
+            ] {
+                let refused = try await create(url)
+                #expect(refused.status == 400 && refused.json["error"] as? String == "bad_url" && refused.json["field"] as? String == "url", "\(url): \(refused.json)")
+                #expect((refused.json["message"] as? String)?.hasPrefix(message) == true, "\(url): \(refused.json)")
+            }
             let accepted = try await create("http://93.184.216.34/hook")
             #expect(accepted.status == 201, "\(accepted.json)")
             let listed = try await api.call("GET", "/v1/webhooks").json["webhooks"] as? [[String: Any]] ?? []

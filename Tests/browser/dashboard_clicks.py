@@ -57,7 +57,7 @@ def main(base, token, admin_token, campaigns):
         sign_in(driver, base, token)
         wait("the campaigns table", lambda: driver.find_elements(By.CSS_SELECTOR, "#campaigns-table tbody tr"))
         banner_before = driver.find_element(By.ID, "alerts-banner").is_displayed()
-        for name in campaigns:
+        for index, name in enumerate(campaigns):
             link = wait(f"a link for {name}", lambda: driver.find_element(By.LINK_TEXT, name))
             link.click()
             wait(f"the drill-down of {name}", lambda: driver.find_element(By.ID, "detail-title").text == f"Campaign {name}")
@@ -69,11 +69,23 @@ def main(base, token, admin_token, campaigns):
             health = wait("receipt health", lambda: [
                 [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
                 for row in driver.find_elements(By.CSS_SELECTOR, "#versions-table tbody tr")])
+            # The drill-down's pushes table: the campaign's own push (seeded as hard-<its place>), no name lost or
+            # climbed out of the path. Waited for, as the previous campaign's rows stay until it is drawn.
+            def pushes_shown():
+                return [row.find_elements(By.TAG_NAME, "td")[0].text for row in driver.find_elements(By.CSS_SELECTOR, "#pushes-table tbody tr")]
+            try:
+                wait(f"the pushes of {name}", lambda: pushes_shown() == [f"hard-{index}"])
+            except TimeoutError:
+                pass  # what is shown instead is reported
+            pushes = pushes_shown()
+            errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
             campaign_csv = [row for row in csv_rows(base, token, "/v1/reports/campaigns", name) if row["campaign"] == name]
             results.append({
                 "name": name,
                 "address": driver.current_url,
                 "funnel": funnel,
+                "pushes": pushes,
+                "errors": errors,
                 "series_displayed": sum(int(title.split(": ")[-1].split(" ")[0]) for title in series),
                 "health_receipts": sum(int(cells[1].replace(",", "")) for cells in health),
                 "csv_displayed_unique": int(campaign_csv[0]["displayed_unique"]) if campaign_csv else None,

@@ -4,6 +4,7 @@ import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
 import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
+import { isDotSegment } from "./paths.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 import { loadVariants } from "./variants.js";
@@ -23,10 +24,14 @@ const pushColumns = [
 const supersededColumn = { key: "superseded_by", title: "Superseded by",
   format: (value, row) => value === null || value === undefined ? "–" : `${value} after ${seconds(row.superseded_after_s)}` };
 
-export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
+// A campaign named "." or ".." has its pushes from the pushes report narrowed to it, whose rows are the drill-down's.
+export const campaignPath = () => isDotSegment(state.campaign)
+  ? "/v1/reports/pushes" : "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
 
 // The campaign's pushes of the platform picked, as its row in the campaigns table counts them.
-export const campaignParams = () => ({ ...filters(), ...platformFilter() });
+export const campaignParams = () => ({
+  ...filters(), ...platformFilter(), ...(isDotSegment(state.campaign) ? { campaign: state.campaign } : {}),
+});
 
 // Reads the campaign's row from the campaigns report, so it must run after loadCampaigns.
 export async function loadCampaign() {

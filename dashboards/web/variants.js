@@ -5,6 +5,7 @@ import { api, HTTPError } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
 import { lift, number, pValue, rateWithInterval } from "./format.js";
+import { isDotSegment } from "./paths.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -37,7 +38,9 @@ const columns = [
 
 export async function loadVariants() {
   const section = $("variants");
-  if (!state.campaign) { section.hidden = true; return; }
+  // The variants report names its campaign in the path alone, which "." and ".." cannot be (paths.js): such a
+  // campaign's variants are read with `pushtally report variants`.
+  if (!state.campaign || isDotSegment(state.campaign)) { section.hidden = true; return; }
   section.setAttribute("aria-busy", "true");
   try {
     const variants = await fetchVariants();

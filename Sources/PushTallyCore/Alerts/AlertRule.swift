@@ -63,10 +63,8 @@ public struct AlertRule: Sendable, Hashable {
             throw object["threshold"] == nil
                 ? .missing("threshold") : FieldError("bad_type", "threshold must be a number", field: "threshold")
         }
-        guard threshold.isFinite, threshold > 0, threshold <= 1 || kind != .receiptsStopped, threshold <= 100 else {
-            throw FieldError(
-                "bad_value", "threshold must be a fraction above 0 (0.2 is 20 %), at most 1 for receipts_stopped",
-                field: "threshold")
+        guard threshold.isFinite, threshold > 0, threshold <= kind.maximumThreshold else {
+            throw FieldError("bad_value", kind.thresholdRule, field: "threshold")
         }
         var minSent: Int64 = 0
         switch object["min_sent"] {

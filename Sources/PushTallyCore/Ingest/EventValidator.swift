@@ -47,14 +47,27 @@ public enum EventValidator {
         case .string(let s):
             string = s
         case .number(let n):
-            guard n.rounded() == n, abs(n) < 9_007_199_254_740_992 else {
-                throw FieldError("bad_type", "\(field) must be a string or an integer", field: field)
-            }
-            string = String(Int64(n))
+            string = try integerID(n, field: field)
         case .unsupported(let type):
             throw FieldError("bad_type", "\(field) must be a string, not \(type)", field: field)
         }
         return try checkedText(string, field: field, limit: limit ?? limits[field] ?? 128)
+    }
+
+    /// The text of an id sent as a JSON number. A JSON number is read as a 64-bit float, which holds every integer
+    /// only up to 2^53: past that, `9007199254740993` arrives as `9007199254740992`, another id, so such ids are
+    /// refused with what to send instead, never stored as a neighbour's.
+    static func integerID(_ n: Double, field: String) throws(FieldError) -> String {
+        guard n.isFinite, n.rounded() == n else {
+            throw FieldError("bad_type", "\(field) must be a string or an integer, not a number with a fraction", field: field)
+        }
+        guard abs(n) < 9_007_199_254_740_992 else {
+            throw FieldError(
+                "bad_type",
+                "\(field) is a number past 2^53 (9007199254740992), which JSON numbers do not carry exactly; send it as a string (\"\(field)\": \"12345678901234567890\")",
+                field: field)
+        }
+        return String(Int64(n))
     }
 
     /// Rejects over-long values and control characters (NUL included); empty becomes `nil`. What it returns is

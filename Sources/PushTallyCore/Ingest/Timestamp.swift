@@ -16,7 +16,8 @@ public enum Timestamp {
                 return millis
             }
             throw FieldError(
-                "bad_timestamp", "\(field) must be unix seconds or ISO 8601 (2026-11-20T08:00:00Z)", field: field)
+                "bad_timestamp", "\(field) must be unix seconds or ISO 8601 (2026-11-20T08:00:00Z, or the date 2026-11-20)",
+                field: field)
         case .unsupported(let type):
             throw FieldError("bad_timestamp", "\(field) must be a number or a string, not \(type)", field: field)
         }
@@ -58,17 +59,28 @@ public enum Timestamp {
     /// the Julian calendar before 1582-10-15, so an old time came back days away from what was sent.
     ///
     /// As lenient as Foundation's `Date.ISO8601FormatStyle` was, so that no client that worked stops working: any
-    /// number of digits up to ten in each date and time field, `Z` or `z`, `GMT` or `UTC` (with or without an
+    /// number of digits up to ten in each date and time field, `T` or `t`, `Z` or `z`, `GMT` or `UTC` (with or without an
     /// offset), offsets with or without their colon, minutes or seconds, and anything after the zone (RFC 9557's
     /// `[Europe/Paris]`, say) ignored. Stricter where Foundation rolled over instead of refusing: a day past its
     /// month's end, an hour past 24:00:00, a minute or an offset's minutes or seconds past 59, and times past the
     /// year 9999 (the bound unix seconds have) are no time at all. A leap second (`:60`) is the next minute's
-    /// first second, as it was.
+    /// first second, as it was. A date alone (`2026-11-27`) is that day's start in UTC, where no zone applies.
     static func parseISO8601(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { bytes in
             var reader = ISO8601Reader(bytes: bytes)
             return reader.millis()
+        }
+    }
+
+    /// The year, month and day of `text` when it is a date alone (`2026-11-27`), which a report reads as midnight in
+    /// its own time zone; `nil` for anything else.
+    public static func calendarDate(_ text: String) -> (year: Int64, month: Int64, day: Int64)? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        return text.withUTF8 { bytes in
+            var reader = ISO8601Reader(bytes: bytes)
+            guard let date = reader.date(), reader.index == bytes.count else { return nil }
+            return date
         }
     }
 
@@ -135,15 +147,22 @@ public enum Timestamp {
     }
 }
 
-/// Reads `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)` one byte at a time; see ``Timestamp/parseISO8601(_:)`` for what it takes.
+/// Reads `YYYY-MM-DD[Thh:mm:ss[.fff](Z|±hh:mm)]` one byte at a time; see ``Timestamp/parseISO8601(_:)`` for what it takes.
 private struct ISO8601Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     mutating func millis() -> Int64? {
-        guard let year = number()?.value, skip("-"), let month = number()?.value, (1...12).contains(month), skip("-"),
-            let day = number()?.value, (1...Timestamp.daysIn(month: month, year: year)).contains(day), skip("T"),
-            let hour = number()?.value, skip(":"), let minute = number()?.value, minute <= 59, skip(":"),
+        guard let date = date() else { return nil }
+        let (year, month, day) = date
+        // A date alone is that day's start in UTC; with a zone of their own, reports read it there
+        // (``Timestamp/calendarDate(_:)``).
+        if index == bytes.count {
+            let seconds = Timestamp.daysSince1970(year: year, month: month, day: day) * 86_400
+            return Double(abs(seconds)) <= Timestamp.maximumSeconds ? seconds * 1000 : nil
+        }
+        // RFC 3339 §5.6 lets the separator and the zone's Z be lower case.
+        guard skip("T") || skip("t"), let hour = number()?.value, skip(":"), let minute = number()?.value, minute <= 59, skip(":"),
             let second = number()?.value, second <= 60
         else { return nil }
         var nanoseconds: Int64 = 0
@@ -159,6 +178,14 @@ private struct ISO8601Reader {
         let seconds = Timestamp.daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         guard Double(abs(seconds)) <= Timestamp.maximumSeconds else { return nil }
         return seconds * 1000 + nanoseconds / 1_000_000
+    }
+
+    /// `YYYY-MM-DD`, a day its month has.
+    mutating func date() -> (year: Int64, month: Int64, day: Int64)? {
+        guard let year = number()?.value, skip("-"), let month = number()?.value, (1...12).contains(month), skip("-"),
+            let day = number()?.value, (1...Timestamp.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return (year, month, day)
     }
 
     /// Seconds east of UTC: `Z`, `GMT` or `UTC` (optionally followed by an offset), or `+`/`-` and an offset.

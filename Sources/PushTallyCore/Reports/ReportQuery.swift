@@ -26,6 +26,9 @@ public struct ReportQuery: Sendable, Equatable {
     public var by: ReportGrouping?
     /// Audience: a row per day, app or app version (the audience report's own values of `by`).
     public var audienceBy: AudienceGrouping?
+    /// `from` and `to` as given: a date alone is read in `tz`, which may come after them.
+    private var fromText: String?
+    private var toText: String?
 
     public init() {}
 
@@ -47,12 +50,24 @@ public struct ReportQuery: Sendable, Equatable {
             guard !value.isEmpty || !emptyIsAbsent else { continue }
             try set(name, value, report: report)
         }
+        try readRange()
+    }
+
+    /// `from` and `to` in milliseconds, a date alone being midnight in the report's zone (UTC unless `tz` says
+    /// otherwise); `from` after `to` is a range nothing falls in, refused rather than answered empty.
+    private mutating func readRange() throws(FieldError) {
+        let zone = try TimeseriesOptions.zone(named: timeZone)
+        if let from = fromText { filter.fromMillis = try ReportRange.millis(from, field: "from", zone: zone) }
+        if let to = toText { filter.toMillis = try ReportRange.millis(to, field: "to", zone: zone) }
+        if let from = filter.fromMillis, let to = filter.toMillis, from > to {
+            throw ReportRange.backwards(from: fromText ?? "", to: toText ?? "")
+        }
     }
 
     private mutating func set(_ name: String, _ value: String, report: ReportDeclaration) throws(FieldError) {
         switch name {
-        case "from": filter.fromMillis = try Timestamp.millis(from: .string(value), field: name)
-        case "to": filter.toMillis = try Timestamp.millis(from: .string(value), field: name)
+        case "from": fromText = value
+        case "to": toText = value
         case "campaign": filter.campaign = CanonicalText.nfc(value)
         case "push_id": filter.pushID = CanonicalText.nfc(value)
         case "platform": filter.platform = CanonicalText.nfc(value)

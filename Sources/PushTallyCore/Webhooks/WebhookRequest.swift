@@ -11,6 +11,7 @@ public struct WebhookURL: Sendable, Hashable {
     /// - Throws: ``FieldError`` naming `field` when the URL is not one a webhook can be sent to.
     public init(_ text: String, field: String = "url") throws(FieldError) {
         guard text.utf8.count <= 2048 else { throw FieldError("too_long", "\(field) must be at most 2048 bytes", field: field) }
+        if let problem = WebhookURLText.problem(text, field: field) { throw FieldError("bad_url", problem, field: field) }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw FieldError("bad_url", "\(field) must be an absolute http or https URL", field: field)
         }

@@ -18,7 +18,7 @@ struct DeviceController<Context: RequestContext>: Sendable {
         let query = try QueryValues(request)
         let limit = try query.limit(default: DeviceTimelinePage.defaultLimit, maximum: DeviceTimelinePage.maximumLimit)
         let cursor = try query["after"].map { text throws(FieldError) in try TimelineCursor(text: text) } ?? .start
-        let deviceID = try pathParameter("device_id", context)
+        let deviceID = try TimelineDeviceID.checked(try pathParameter("device_id", context))
         let page = try await store.deviceTimeline(deviceID: deviceID, after: cursor, limit: limit)
         // Every read is accountable: which token looked, never which device (the template stands for it).
         context.logger.info(

@@ -295,6 +295,7 @@ import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
 import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
+import { isDotSegment } from "./paths.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 import { loadVariants } from "./variants.js";
@@ -314,10 +315,14 @@ const pushColumns = [
 const supersededColumn = { key: "superseded_by", title: "Superseded by",
   format: (value, row) => value === null || value === undefined ? "–" : `${value} after ${seconds(row.superseded_after_s)}` };
 
-export const campaignPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
+// A campaign named "." or ".." has its pushes from the pushes report narrowed to it, whose rows are the drill-down's.
+export const campaignPath = () => isDotSegment(state.campaign)
+  ? "/v1/reports/pushes" : "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "");
 
 // The campaign's pushes of the platform picked, as its row in the campaigns table counts them.
-export const campaignParams = () => ({ ...filters(), ...platformFilter() });
+export const campaignParams = () => ({
+  ...filters(), ...platformFilter(), ...(isDotSegment(state.campaign) ? { campaign: state.campaign } : {}),
+});
 
 // Reads the campaign's row from the campaigns report, so it must run after loadCampaigns.
 export async function loadCampaign() {
@@ -957,6 +962,14 @@ export function showHeadline() {
 </html>
 """####
         ),
+        "paths.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// A name that the URL parser would take as a dot segment ("." or ".."; "%2E" too) cannot go in a path: the parser
+// drops or climbs it before the request leaves, so such a campaign is named in the query of a route that takes one.
+export const isDotSegment = (name) => name === "." || name === "..";
+"""####
+        ),
         "receipt-health.js": (
             "text/javascript; charset=utf-8",
             ####"""
@@ -1184,6 +1197,7 @@ import { api, HTTPError } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
 import { lift, number, pValue, rateWithInterval } from "./format.js";
+import { isDotSegment } from "./paths.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -1216,7 +1230,9 @@ const columns = [
 
 export async function loadVariants() {
   const section = $("variants");
-  if (!state.campaign) { section.hidden = true; return; }
+  // The variants report names its campaign in the path alone, which "." and ".." cannot be (paths.js): such a
+  // campaign's variants are read with `pushtally report variants`.
+  if (!state.campaign || isDotSegment(state.campaign)) { section.hidden = true; return; }
   section.setAttribute("aria-busy", "true");
   try {
     const variants = await fetchVariants();

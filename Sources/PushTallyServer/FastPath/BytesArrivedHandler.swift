@@ -2,6 +2,8 @@ import NIOCore
 
 /// Tells ``IngestFastPath`` that bytes arrived, before any decoding: a connection that has sent part of a
 /// request head (or of a TLS handshake) is mid-request, not idle, though the HTTP decoder has produced nothing.
+/// The bytes are lent to it while the decoder reads them, so that a refusal of theirs can say what was wrong
+/// where the parser's error does not (``ParserFailure``).
 final class BytesArrivedHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -16,8 +18,9 @@ final class BytesArrivedHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        fastPath.bytesArrived()
+        fastPath.bytesArrived(unwrapInboundIn(data))
         context.fireChannelRead(data)
+        fastPath.bytesDecoded()
     }
 }
 

@@ -8,6 +8,12 @@ extension FastPathStateMachine {
     /// The bytes are not HTTP/1.1 (SwiftNIO's parser failed), or a head breaks RFC 9112's rules: nothing after
     /// it is read, the requests before it are still answered in order, then its refusal, then the close.
     mutating func refuseAndClose(routerMayAnswer: Bool) -> Refusal {
+        if closeAfterAnswers, !isReadingARequest {
+            // The connection closes after a request that said so (`Connection: close`, HTTP/1.0): its answer is
+            // the last, and nothing after it is answered.
+            reading = .discarding(bytes: 0)
+            return .ignore
+        }
         closeAfterAnswers = true
         if routerMayAnswer, case .passing = reading { return .passToRouter }
         held.removeAll()
@@ -21,6 +27,14 @@ extension FastPathStateMachine {
         }
         answers.append(nil)
         return .answer(slot: firstSlot + answers.count - 1)
+    }
+
+    /// Whether a request's body is being read, by this path or the router: its failure is that request's.
+    private var isReadingARequest: Bool {
+        switch reading {
+        case .ingest, .passing: true
+        case .idle, .discarding, .awaitingContinue: false
+        }
     }
 
     /// Whether the router's response now being written is the connection's last: nothing of this path's is due

@@ -79,6 +79,8 @@ struct FastPathStateMachine {
         case afterRouter
         /// The router is reading that request's body: its body stream fails, and the route answers.
         case passToRouter
+        /// The connection already closes after the answers due: what follows the last request is not answered.
+        case ignore
     }
 
     /// What follows writing the answers that were ready.

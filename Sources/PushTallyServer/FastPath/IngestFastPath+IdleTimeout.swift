@@ -2,9 +2,15 @@ import NIOCore
 
 /// The connection's idle and slow-client clock, and eviction at `--max-connections` (``ConnectionRegistry``).
 extension IngestFastPath {
-    /// Bytes arrived, before decoding.
-    func bytesArrived() {
+    /// Bytes arrived, before decoding; they are kept until the decoder has read them.
+    func bytesArrived(_ bytes: ByteBuffer) {
         machine.bytesArrived()
+        bytesBeingDecoded = bytes
+    }
+
+    /// The decoder has read the bytes that arrived: a copy-on-write reference to them is not kept longer.
+    func bytesDecoded() {
+        bytesBeingDecoded = nil
     }
 
     /// Since when the connection has been idle, or `nil` while a request is read or answered.

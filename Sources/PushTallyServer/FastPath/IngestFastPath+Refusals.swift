@@ -13,8 +13,9 @@ extension IngestFastPath {
         // both paths. Hummingbird's own handler would answer an empty 400 between requests, and a 500 from a
         // route whose body failed.
         parserFailed = true
-        let refusal = APIError(parserError)
+        let refusal = ParserFailure.refusal(parserError, received: bytesBeingDecoded)
         switch machine.refuseAndClose(routerMayAnswer: true) {
+        case .ignore: break
         case .passToRouter: context.fireErrorCaught(error)
         case .afterRouter: pendingRefusal = refusal
         case .answer(let slot): answer(refusal, slot: slot, context)

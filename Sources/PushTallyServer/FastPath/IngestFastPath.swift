@@ -43,6 +43,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var closingRouterResponse = false
     /// SwiftNIO's parser failed: what it reports after that (bytes refused in its error state) is not news.
     var parserFailed = false
+    /// The read the decoder is working through (``BytesArrivedHandler``), for the refusal of a parser failure.
+    var bytesBeingDecoded: ByteBuffer?
     /// A refusal waiting for the router's responses in flight (``FastPathStateMachine/refusalAfterRouter()``).
     var pendingRefusal: APIError?
     /// A part went on to the router in this read cycle: only then does its async channel need read-complete
@@ -63,8 +65,9 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         mailbox = shared.mailboxes.mailbox(for: context.eventLoop)
-        // Only a connection that registers for eviction needs to know of bytes the decoder has not made a part of.
-        if shared.registry != nil { try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first) }
+        // On every connection: eviction needs to know of bytes the decoder has not made a part of, and the refusal
+        // of bytes the parser fails on reads them (its error alone can name the wrong problem).
+        try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first)
         if context.channel.isActive { becameActive(context) }
     }
 

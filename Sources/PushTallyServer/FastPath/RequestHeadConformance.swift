@@ -4,16 +4,22 @@ import NIOHTTP1
 /// both paths (every head passes the fast path first).
 extension HTTPRequestHead {
     /// Why the connection cannot go on after this head, or `nil` when it conforms:
-    /// - `Host` missing from an HTTP/1.1 request, or given more than once (§3.2: 400);
+    /// - `Host` missing from an HTTP/1.1 request, given more than once, or not a host (§3.2: 400);
+    /// - `Transfer-Encoding` in an HTTP/1.0 request, whose framing is then faulty (§6.1: 400);
     /// - a transfer coding other than `chunked` (§6.1: 501, as no other is understood here), or `chunked` not
-    ///   last or given twice, which leaves the body's length unknown (§6.3: 400).
+    ///   last or given twice, which leaves the body's length unknown (§6.3: 400). Empty list elements
+    ///   (`, chunked`) are no coding (RFC 9110 §5.6.1).
     var conformanceRefusal: APIError? {
         var hosts = 0
+        var host = ""
         var codings: [Substring] = []
+        var hasTransferEncoding = false
         for (name, value) in headers {
             if Self.isName(name, "host") {
                 hosts += 1
+                host = value
             } else if Self.isName(name, "transfer-encoding") {
+                hasTransferEncoding = true
                 for coding in value.split(separator: ",") {
                     let trimmed = coding.trimmingSpaces
                     if !trimmed.isEmpty { codings.append(trimmed) }
@@ -25,6 +31,15 @@ extension HTTPRequestHead {
         }
         if hosts == 0, version.major == 1, version.minor >= 1 {
             return APIError(.badRequest, "malformed_http", "an HTTP/1.1 request needs a Host field", field: "Host")
+        }
+        if hosts == 1, let problem = HostFieldValue.problem(host[...].trimmingSpaces) {
+            return APIError(.badRequest, "malformed_http", "Host is not a host[:port]: \(problem)", field: "Host")
+        }
+        if hasTransferEncoding, version.major == 1, version.minor == 0 {
+            return APIError(
+                .badRequest, "malformed_http",
+                "an HTTP/1.0 request cannot carry Transfer-Encoding, so its body's framing is faulty; send HTTP/1.1, or the body with a Content-Length",
+                field: "Transfer-Encoding")
         }
         guard !codings.isEmpty else { return nil }
         if let unknown = codings.first(where: { !Self.isName($0, "chunked") }) {

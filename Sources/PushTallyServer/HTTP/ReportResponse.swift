@@ -6,11 +6,14 @@ import PushTallyCore
 
 /// Renders a report table as JSON or CSV, as the request asks, gzip-compressed when the client accepts it.
 struct ReportResponse {
-    /// `?format=json|csv` wins; otherwise `Accept: text/csv` picks CSV; JSON by default.
+    /// `?format=json|csv` wins; otherwise `Accept` picks by quality value (`text/csv;q=0, application/json` is
+    /// JSON); JSON when there is no `Accept`, or when it rates neither acceptable (RFC 9110 §12.1 lets a server
+    /// answer as if unnegotiated rather than 406, and every client reads the error bodies' JSON).
     static func format(_ query: ReportQuery, request: Request) -> ReportQuery.Format {
         if let format = query.format { return format }
-        let accept = request.headers[.accept]?.lowercased() ?? ""
-        return accept.contains("text/csv") ? .csv : .json
+        let accept = request.headers[values: .accept].joined(separator: ",")
+        guard !accept.isEmpty else { return .json }
+        return ContentNegotiation.mediaType(["application/json", "text/csv"], accept: accept) == "text/csv" ? .csv : .json
     }
 
     static func make(
@@ -40,12 +43,10 @@ struct ReportResponse {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
     }
 
+    /// Whether the client rates gzip (or `x-gzip`, or `*`) above 0 and at least as high as no compression.
     static func acceptsGzip(_ request: Request) -> Bool {
-        guard let header = request.headers[.acceptEncoding]?.lowercased() else { return false }
-        return header.split(separator: ",").contains { entry in
-            let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            return parts.first == "gzip" && !parts.dropFirst().contains("q=0")
-        }
+        let acceptEncoding = request.headers[values: .acceptEncoding].joined(separator: ",")
+        return !acceptEncoding.isEmpty && ContentNegotiation.prefersGzip(acceptEncoding: acceptEncoding)
     }
 }
 
