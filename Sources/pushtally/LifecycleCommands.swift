@@ -64,7 +64,9 @@ struct ForgetCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try await database.open(needsDeviceSecret: true)
         try await closing(store) {
-            print("forgot \(try await store.forget(deviceID: device)) raw events of that device")
+            // Ingest keeps ids in NFC (CanonicalText): the same spelling finds what it stored.
+            let deviceID = try checked { () throws(FieldError) in try TimelineDeviceID.checked(device) }
+            print("forgot \(try await store.forget(deviceID: deviceID)) raw events of that device")
         }
     }
 }

@@ -51,25 +51,18 @@ struct ReportCommand: AsyncParsableCommand {
         @Flag(help: "Prefix CSV with a UTF-8 byte order mark, so Excel shows CJK text correctly.")
         var bom = false
 
-        func filter() throws -> ReportFilter {
-            ReportFilter(
-                fromMillis: try parseTime(from, "from"), toMillis: try parseTime(to, "to"), app: app,
-                environment: try environment.map { value in try checked { () throws(FieldError) in try ReportQuery.environment(value) } })
-        }
-
         /// Runs `report` with the subcommand's own flags given as the API's query `parameters` (`nil`: not
         /// given), read by the server's reading of them (``ReportQuery``), so both refuse alike.
         func run(_ report: ReportDeclaration, pathValue: String? = nil, _ parameters: [(String, String?)] = []) async throws {
-            let filter = try filter()
             for (name, value) in [("from", from), ("to", to), ("app", app), ("environment", environment)] where value != nil {
                 try checked { () throws(FieldError) in try ReportQuery.check(name, takenBy: report) }
             }
             // The range goes in as the route's parameters: a date alone is read in the report's --tz, and a range
             // that ends before it starts is refused as the route refuses it.
-            let given = (parameters + [("from", from), ("to", to)]).compactMap { name, value in value.map { (name: name, value: $0) } }
-            var query = try checked { () throws(FieldError) in try ReportQuery(pairs: given, report: report, emptyIsAbsent: false) }
-            query.filter.app = filter.app
-            query.filter.environment = filter.environment
+            let given = (parameters + [("from", from), ("to", to), ("app", app), ("environment", environment)]).compactMap { name, value in
+                value.map { (name: name, value: $0) }
+            }
+            let query = try checked { () throws(FieldError) in try ReportQuery(pairs: given, report: report, emptyIsAbsent: false) }
             let request = try checked { () throws(FieldError) in try query.request(report, pathValue: pathValue) }
             try replica.check(primary: source)
             let source = try await source.open()

@@ -36,6 +36,15 @@ import Testing
         let added = most.add(MoneyTotal(micros: 1))
         #expect(!added)
         #expect(most.text == "9223372036854775807.999999")
+        // The least total there is reads back from its text, and a carry that brings units back is no overflow.
+        let least = MoneyTotal(units: .min, micros: 0)!
+        #expect(least.text == "-9223372036854775808" && MoneyTotal(text: least.text) == least)
+        var low = MoneyTotal(units: .min, micros: 500_000)!
+        let carried = low.add(MoneyTotal(units: -1, micros: 600_000)!)
+        #expect(carried && low.text == "-9223372036854775807.9")
+        var lower = least
+        let passed = lower.add(MoneyTotal(micros: -1))
+        #expect(!passed && lower == least)
     }
 
     @Test(arguments: ["", "-", "1.", ".5", "1.0000001", "1e3", " 1", "1,5", "99999999999999999999"])

@@ -23,11 +23,15 @@ package enum AttributionSchema {
     ]
 
     /// Conversion values as two parts (``MoneyTotal``): `value_units` beside `value_micros` in every outcome
-    /// table. A row written before keeps its whole value in `value_micros` (units 0), which reads the same.
+    /// table. A row's whole value moves to its units and millionths (both truncated towards zero, which reads the
+    /// same), so every row's `value_micros` stays small however much is added to it from then on.
     package static func valueUnitsAddition(dialect: SQLDialect) -> [String] {
         [RollupTarget.rollups, .ledger].flatMap { target in
-            [target.outcome, target.outcomeTime].map { table in
-                "ALTER TABLE \(table) ADD COLUMN value_units \(dialect.type(.integer)) NOT NULL DEFAULT 0"
+            [target.outcome, target.outcomeTime].flatMap { table in
+                [
+                    "ALTER TABLE \(table) ADD COLUMN value_units \(dialect.type(.integer)) NOT NULL DEFAULT 0",
+                    "UPDATE \(table) SET value_units = value_micros / 1000000, value_micros = value_micros % 1000000 WHERE value_micros <> 0",
+                ]
             }
         }
     }

@@ -1,14 +1,14 @@
 /// A sum of money amounts, exact far past what 64 bits of millionths hold: whole units and the millionths
-/// beside them, each in 64 bits. One conversion is at most a billion units (``MoneyAmount/maximumUnits``), so
-/// 64 bits of millionths pass after about 9,200 of the largest; 64 bits of units hold 9.2 × 10^18 units, which
-/// takes 9.2 billion of them. Rollup rows store the two parts in columns of their own (`value_units`,
-/// `value_micros`) and reports add them up here.
+/// beside them, each in 64 bits. A few thousand of the largest conversions (``MoneyAmount/maximumUnits``) pass
+/// 64 bits of millionths; 64 bits of whole units take a million times as many. Rollup rows store the two parts
+/// in columns of their own (`value_units`, `value_micros`) and reports add them up here.
 public struct MoneyTotal: Sendable, Hashable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// Whole units: the total is `units × 1,000,000 + micros`.
     public private(set) var units: Int64
     /// Millionths beside ``units``, from 0 to 999,999 (a negative total has negative units).
     public private(set) var micros: Int64
 
+    /// Nothing: the start of every sum.
     public static let zero = MoneyTotal(micros: 0)
 
     /// An amount in millionths (one conversion's value, or a test's expectation).
@@ -21,6 +21,7 @@ public struct MoneyTotal: Sendable, Hashable, ExpressibleByIntegerLiteral, Custo
         }
     }
 
+    /// An amount in millionths, as a literal (`9_990_000` is 9.99).
     public init(integerLiteral value: Int64) { self.init(micros: value) }
 
     /// A total read back from its two stored parts, whatever their range (sums of many rows' parts); `nil` when
@@ -36,15 +37,19 @@ public struct MoneyTotal: Sendable, Hashable, ExpressibleByIntegerLiteral, Custo
         let negative = rest.first == "-"
         if negative { rest = rest.dropFirst() }
         let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.utf8.allSatisfy({ (48...57).contains($0) }), let units = Int64(whole)
+        // The magnitude in 64 bits unsigned: `-9223372036854775808` is a total ``text`` writes.
+        guard let whole = parts.first, !whole.isEmpty, whole.utf8.allSatisfy({ (48...57).contains($0) }), let magnitude = UInt64(whole),
+            magnitude <= (negative ? Int64.min.magnitude : UInt64(Int64.max))
         else { return nil }
+        let units = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
         let fraction = parts.count == 2 ? parts[1] : ""
         guard fraction.count <= 6, fraction.utf8.allSatisfy({ (48...57).contains($0) }), parts.count == 1 || !fraction.isEmpty,
             let micros = Int64(fraction + String(repeating: "0", count: 6 - fraction.count))
         else { return nil }
-        self.init(units: negative ? -units : units, micros: negative ? -micros : micros)
+        self.init(units: units, micros: negative ? -micros : micros)
     }
 
+    /// Whether the total is nothing (a credit taken back as often as given).
     public var isZero: Bool { units == 0 && micros == 0 }
 
     /// Adds `other`; `false`, and nothing added, when the units would pass 64 bits.
@@ -56,10 +61,11 @@ public struct MoneyTotal: Sendable, Hashable, ExpressibleByIntegerLiteral, Custo
             sum -= 1_000_000
             carry = 1
         }
-        let (partial, overflow) = units.addingReportingOverflow(other.units)
-        guard !overflow else { return false }
-        let (total, carried) = partial.addingReportingOverflow(carry)
+        // The carry first: a negative total's units may dip below Int64.min only to come back with it.
+        let (partial, carried) = units.addingReportingOverflow(carry)
         guard !carried else { return false }
+        let (total, overflow) = partial.addingReportingOverflow(other.units)
+        guard !overflow else { return false }
         (units, micros) = (total, sum)
         return true
     }

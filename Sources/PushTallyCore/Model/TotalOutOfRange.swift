@@ -5,6 +5,7 @@ public struct TotalOutOfRange: Error, Sendable, Hashable, CustomStringConvertibl
     /// The report column that does not fit, such as `sent` or `conversion_value`.
     public var field: String
 
+    /// The error for the report column `field`.
     public init(field: String) {
         self.field = field
     }

@@ -2,7 +2,7 @@
 /// up in 64 bits; with each push bounded, a sum passes 64 bits only over thousands of pushes of 10^15 devices
 /// (``TotalOutOfRange``), never within one push or at read time of one.
 public enum SendTotals {
-    /// 10^15: a million times the devices in the world, and exact in a JavaScript number.
+    /// 10^15: far more devices than a push can reach, and still exact in a JavaScript number.
     public static let maximum: Int64 = 1_000_000_000_000_000
 
     /// Checks that `counts`, beside the push's other records' sums (`others`, the record being replaced left

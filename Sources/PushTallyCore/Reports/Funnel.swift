@@ -53,7 +53,8 @@ public struct Funnel: Sendable, Hashable {
 
     /// Throws when a figure (or a conversion value) of this funnel did not add up in 64 bits.
     public func checkRange() throws(TotalOutOfRange) {
-        if let field = outOfRange ?? outcomes.outOfRange { throw TotalOutOfRange(field: field) }
+        if let outOfRange { throw TotalOutOfRange(field: outOfRange) }
+        try outcomes.checkRange()
     }
 
     /// Marks `field` as not fitting (the first one marked is kept).

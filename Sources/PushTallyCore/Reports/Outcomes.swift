@@ -18,6 +18,11 @@ public struct Outcomes: Sendable, Hashable {
 
     public init() {}
 
+    /// Throws when a value did not add up (``outOfRange``): the totals holding it cannot be reported.
+    public func checkRange() throws(TotalOutOfRange) {
+        if let outOfRange { throw TotalOutOfRange(field: outOfRange) }
+    }
+
     /// Conversions credited to a push, directly or by influence (never both: each conversion has one credit).
     public var conversions: Int64 { conversionsDirect + conversionsInfluenced }
     /// The value of ``conversions`` per currency: direct and influenced, kept as they are added.

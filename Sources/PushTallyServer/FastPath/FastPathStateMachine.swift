@@ -151,7 +151,7 @@ struct FastPathStateMachine {
     /// arriving holds a slot too, but it cannot be answered before more is read: counting it as pending would
     /// pause reads for an answer that only a read can bring.
     var unansweredWholeRequests: Int {
-        if case .ingest = reading { return answers.count - 1 }
+        if case .ingest = reading { return max(0, answers.count - 1) }
         return answers.count
     }
 

@@ -15,7 +15,9 @@ public struct AttributionReportKind: ReportKind {
     }
 
     public func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable {
-        AttributionReport.table(try await reader.outcomeTotals(fromMillis: request.filter.fromMillis, toMillis: request.filter.toMillis))
+        let totals = try await reader.outcomeTotals(fromMillis: request.filter.fromMillis, toMillis: request.filter.toMillis)
+        try totals.checkRange()
+        return AttributionReport.table(totals)
     }
 }
 
