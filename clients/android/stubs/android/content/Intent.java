@@ -20,6 +20,11 @@ public class Intent {
     public static final int FLAG_ACTIVITY_LAUNCHED_FROM_HISTORY = 1048576;
 
     /** API 1 */
+    public Intent setData(android.net.Uri data) {
+        throw new RuntimeException("Stub!");
+    }
+
+    /** API 1 */
     public Intent addFlags(int flags) {
         throw new RuntimeException("Stub!");
     }

@@ -41,13 +41,15 @@ final class NotificationPoster {
                 .setPriority(NotificationCompat.PRIORITY_DEFAULT);
         if (payload.title() != null) builder.setContentTitle(payload.title());
         if (payload.body() != null) builder.setContentText(payload.body());
+        // Stable for the notification; each intent is told apart by its data (see TapIntents).
+        int requestCode = tag.hashCode();
         PendingIntent open = TapIntents.open(context, settings.openActivity(), payload.pushId(), "open", random.newId(), tag,
-                payload.url(), requestCode());
+                payload.url(), requestCode);
         if (open != null) builder.setContentIntent(open);
-        builder.setDeleteIntent(TapIntents.dismiss(context, payload.pushId(), random.newId(), requestCode()));
+        builder.setDeleteIntent(TapIntents.dismiss(context, payload.pushId(), random.newId(), requestCode));
         for (PushPayload.Action action : payload.actions()) {
             PendingIntent tap = TapIntents.open(context, settings.openActivity(), payload.pushId(), action.id(), random.newId(),
-                    tag, payload.url(), requestCode());
+                    tag, payload.url(), requestCode);
             if (tap != null) builder.addAction(0, action.title(), tap);
         }
         if (picture != null) {
@@ -59,10 +61,5 @@ final class NotificationPoster {
         }
         Notification notification = builder.build();
         NotificationManagerCompat.from(context).notify(tag, NOTIFICATION_ID, notification);
-    }
-
-    /** A request code of its own for each PendingIntent (see {@link TapIntents}). */
-    private int requestCode() {
-        return (int) (random.nextUnit() * Integer.MAX_VALUE);
     }
 }

@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * PushTally in an Android app: shows a push's notification from its FCM data message and records its display,
@@ -41,26 +42,31 @@ public final class PushTally {
     static final String LOG_TAG = "PushTally";
     private static final String PREFERENCES = "com.pushtally";
     private static final String PERMISSION_REQUESTED = "post_notifications_requested";
-    // A flush job gets about ten minutes from the platform; a few are plenty for 1,000 events.
+    // Well inside the time the platform lets a job run, so the job ends on its own terms and reschedules what is
+    // left, rather than being stopped mid-send; a full outbox goes out in far less.
     private static final long JOB_FLUSH_MILLIS = 3 * 60 * 1000;
 
     private static volatile PushTally instance;
 
     private final Context context;
     private final PushTallySettings settings;
-    private final ExecutorService background = Executors.newSingleThreadExecutor(new ThreadFactory() {
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread thread = new Thread(task, "pushtally");
-            thread.setDaemon(true);
-            return thread;
-        }
-    });
+    // Recording writes to the disk and nothing else, so a tap or a dismissal is on the disk at once; sending,
+    // which can wait on the network for as long as a flush job lasts, has a thread of its own.
+    private final ExecutorService recording = daemonExecutor("pushtally-record");
+    private final ExecutorService sending = daemonExecutor("pushtally-send");
+    // At most one send waits to run: it reads the outbox when it starts, so it takes every event recorded before.
+    private final AtomicBoolean sendWaiting = new AtomicBoolean();
+    private ClientConfiguration configuration;
     private PushTallyClient client;
 
     /** Called when the flush job's work has ended. */
     interface JobCallback {
         void finished(boolean reschedule);
+    }
+
+    /** One event to record with the client. */
+    private interface Recording {
+        void record(PushTallyClient client) throws IOException;
     }
 
     private PushTally(Context context, PushTallySettings settings) {
@@ -115,9 +121,10 @@ public final class PushTally {
         MediaOutcome outcome = MediaOutcome.NONE;
         Bitmap picture = null;
         if (payload.image() != null) {
+            ClientConfiguration limits = configuration();
             MediaResult media = display != null
                     ? display.fetchMedia()
-                    : new MediaFetcher(settings.maxMediaBytes()).fetch(payload.image(), settings.mediaBudgetMillis());
+                    : new MediaFetcher(limits.maxMediaBytes()).fetch(payload.image(), limits.mediaBudgetMillis());
             outcome = media.outcome();
             if (outcome == MediaOutcome.ATTACHED) {
                 picture = PictureDecoder.decode(media.bytes());
@@ -159,23 +166,7 @@ public final class PushTally {
         if (tag != null && !"open".equals(action)) NotificationManagerCompat.from(context).cancel(tag, NotificationPoster.NOTIFICATION_ID);
         // The same Intent object read again (onCreate, then onResume code calling this twice) records nothing more.
         intent.removeExtra(TapIntents.EXTRA_PUSH_ID);
-        background.execute(new Runnable() {
-            @Override
-            public void run() {
-                PushTallyClient client = client();
-                if (client == null) return;
-                try {
-                    if (receiptId != null) {
-                        client.recordAction(pushId, action, receiptId);
-                    } else {
-                        client.recordAction(pushId, action);
-                    }
-                } catch (IOException failed) {
-                    Log.w(LOG_TAG, "the tap on push " + pushId + " could not be recorded", failed);
-                }
-                sendNow();
-            }
-        });
+        recordThenSend("the tap on push " + pushId, action(pushId, action, receiptId), null);
         return true;
     }
 
@@ -184,19 +175,12 @@ public final class PushTally {
      * {@link NotificationPermission#fromAndroid}); call it when the app comes to the foreground.
      */
     public void recordSession() {
-        background.execute(new Runnable() {
+        recordThenSend("the session", new Recording() {
             @Override
-            public void run() {
-                PushTallyClient client = client();
-                if (client == null) return;
-                try {
-                    client.recordSession(notificationPermission());
-                } catch (IOException failed) {
-                    Log.w(LOG_TAG, "the session could not be recorded", failed);
-                }
-                sendNow();
+            public void record(PushTallyClient client) throws IOException {
+                client.recordSession(notificationPermission());
             }
-        });
+        }, null);
     }
 
     /**
@@ -218,12 +202,7 @@ public final class PushTally {
 
     /** Sends what is queued, off the calling thread; what cannot be sent now is left to the flush job. */
     public void flush() {
-        background.execute(new Runnable() {
-            @Override
-            public void run() {
-                sendNow();
-            }
-        });
+        sendSoon();
     }
 
     /** The client underneath, for what this class does not cover; null when its directory cannot be opened. */
@@ -231,17 +210,7 @@ public final class PushTally {
         synchronized (this) {
             if (client != null) return client;
             try {
-                // Not backed up: a restored install id would make two devices one.
-                File directory = new File(context.getNoBackupFilesDir(), "pushtally");
-                ClientConfiguration configuration = ClientConfiguration.builder(settings.collector(), directory)
-                        .ingestKey(settings.ingestKey())
-                        .app(context.getPackageName())
-                        .appVersion(appVersion())
-                        .osVersion(Build.VERSION.RELEASE)
-                        .mediaBudgetMillis(settings.mediaBudgetMillis())
-                        .maxMediaBytes(settings.maxMediaBytes())
-                        .build();
-                client = new PushTallyClient(configuration);
+                client = new PushTallyClient(configuration());
             } catch (IOException failed) {
                 Log.w(LOG_TAG, "the outbox cannot be opened; nothing is recorded until it can", failed);
             }
@@ -249,33 +218,19 @@ public final class PushTally {
         }
     }
 
-    void onDismissIntent(final Intent intent, final Runnable done) {
-        background.execute(new Runnable() {
-            @Override
-            public void run() {
-                try {
-                    String pushId = intent.getStringExtra(TapIntents.EXTRA_PUSH_ID);
-                    String receiptId = intent.getStringExtra(TapIntents.EXTRA_RECEIPT_ID);
-                    PushTallyClient client = client();
-                    if (pushId != null && client != null) {
-                        if (receiptId != null) {
-                            client.recordAction(pushId, "dismiss", receiptId);
-                        } else {
-                            client.recordAction(pushId, "dismiss");
-                        }
-                        sendNow();
-                    }
-                } catch (IOException failed) {
-                    Log.w(LOG_TAG, "a dismissal could not be recorded", failed);
-                } finally {
-                    done.run();
-                }
-            }
-        });
+    /** Records a dismissal; {@code done} runs once it is on the disk (or failed), before any send. */
+    void onDismissIntent(Intent intent, Runnable done) {
+        String pushId = intent.getStringExtra(TapIntents.EXTRA_PUSH_ID);
+        if (pushId == null) {
+            done.run();
+            return;
+        }
+        recordThenSend("the dismissal of push " + pushId,
+                action(pushId, "dismiss", intent.getStringExtra(TapIntents.EXTRA_RECEIPT_ID)), done);
     }
 
     void onFlushJob(final JobCallback callback) {
-        background.execute(new Runnable() {
+        sending.execute(new Runnable() {
             @Override
             public void run() {
                 PushTallyClient client = client();
@@ -292,6 +247,56 @@ public final class PushTally {
                     Log.w(LOG_TAG, "the outbox could not be read", failed);
                     callback.finished(true);
                 }
+            }
+        });
+    }
+
+    /**
+     * Records on the recording thread, then leaves the send to the sending thread: the event is on the disk
+     * without waiting for any send in progress. {@code done}, if any, runs once the recording has ended.
+     */
+    private void recordThenSend(final String what, final Recording event, final Runnable done) {
+        recording.execute(new Runnable() {
+            @Override
+            public void run() {
+                boolean recorded = false;
+                try {
+                    PushTallyClient client = client();
+                    if (client != null) {
+                        event.record(client);
+                        recorded = true;
+                    }
+                } catch (IOException failed) {
+                    Log.w(LOG_TAG, what + " could not be recorded", failed);
+                } finally {
+                    if (done != null) done.run();
+                }
+                if (recorded) sendSoon();
+            }
+        });
+    }
+
+    private static Recording action(final String pushId, final String action, final String receiptId) {
+        return new Recording() {
+            @Override
+            public void record(PushTallyClient client) throws IOException {
+                if (receiptId != null) {
+                    client.recordAction(pushId, action, receiptId);
+                } else {
+                    client.recordAction(pushId, action);
+                }
+            }
+        };
+    }
+
+    /** {@link #sendNow} on the sending thread, unless a send is already waiting there (it will take these too). */
+    private void sendSoon() {
+        if (!sendWaiting.compareAndSet(false, true)) return;
+        sending.execute(new Runnable() {
+            @Override
+            public void run() {
+                sendWaiting.set(false);
+                sendNow();
             }
         });
     }
@@ -314,6 +319,33 @@ public final class PushTally {
         if (result.queued() == 0) return;
         long now = client.configuration().clock().currentTimeMillis();
         FlushScheduler.schedule(context, settings.jobId(), Math.max(0, result.retryAtMillis() - now));
+    }
+
+    /** The client's configuration: the settings, the app's own details, and its outbox directory. */
+    private ClientConfiguration configuration() {
+        synchronized (this) {
+            if (configuration == null) {
+                // Not backed up: a restored install id would make two devices one.
+                File directory = new File(context.getNoBackupFilesDir(), "pushtally");
+                configuration = settings.clientConfiguration(directory)
+                        .app(context.getPackageName())
+                        .appVersion(appVersion())
+                        .osVersion(Build.VERSION.RELEASE)
+                        .build();
+            }
+            return configuration;
+        }
+    }
+
+    private static ExecutorService daemonExecutor(final String name) {
+        return Executors.newSingleThreadExecutor(new ThreadFactory() {
+            @Override
+            public Thread newThread(Runnable task) {
+                Thread thread = new Thread(task, name);
+                thread.setDaemon(true);
+                return thread;
+            }
+        });
     }
 
     private SharedPreferences preferences() {

@@ -11,7 +11,8 @@ import android.content.Intent;
 public final class PushTallyDismissReceiver extends BroadcastReceiver {
     @Override
     public void onReceive(Context context, Intent intent) {
-        // The file write and the send happen off the main thread; goAsync keeps the process alive for them.
+        // The file write happens off the main thread, and goAsync keeps the broadcast open only until the dismissal
+        // is on the disk; the send that follows runs on a thread of its own, never holding the broadcast.
         final PendingResult pending = goAsync();
         PushTally.get(context).onDismissIntent(intent, new Runnable() {
             @Override

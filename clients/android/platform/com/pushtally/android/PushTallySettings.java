@@ -1,6 +1,7 @@
 package com.pushtally.android;
 
 import com.pushtally.android.core.ClientConfiguration;
+import java.io.File;
 
 /**
  * What the app tells PushTally once, in {@code Application.onCreate}: the collector, the notifications' icon
@@ -12,27 +13,22 @@ public final class PushTallySettings {
     /** The channel notifications go to when the push names none the app has, by default. */
     public static final String DEFAULT_CHANNEL_ID = "pushtally";
 
-    private final String collector;
+    // The collector, ingest key and media settings, held and checked by the core's own builder.
+    private final ClientConfiguration.Builder client;
     private final int smallIcon;
-    private final String ingestKey;
     private final Class<?> openActivity;
     private final String channelId;
     private final CharSequence channelName;
     private final int jobId;
-    private final long mediaBudgetMillis;
-    private final int maxMediaBytes;
     private final long sendBudgetMillis;
 
     private PushTallySettings(Builder builder) {
-        collector = builder.collector;
+        client = builder.client.copy();
         smallIcon = builder.smallIcon;
-        ingestKey = builder.ingestKey;
         openActivity = builder.openActivity;
         channelId = builder.channelId;
         channelName = builder.channelName;
         jobId = builder.jobId;
-        mediaBudgetMillis = builder.mediaBudgetMillis;
-        maxMediaBytes = builder.maxMediaBytes;
         sendBudgetMillis = builder.sendBudgetMillis;
     }
 
@@ -44,19 +40,9 @@ public final class PushTallySettings {
         return new Builder(collector, smallIcon);
     }
 
-    /** The collector's base URL. */
-    public String collector() {
-        return collector;
-    }
-
     /** The notifications' small icon, a drawable resource id. */
     public int smallIcon() {
         return smallIcon;
-    }
-
-    /** The ingest key sent as {@code Authorization: Bearer}, or null. */
-    public String ingestKey() {
-        return ingestKey;
     }
 
     /** The Activity a tap opens; null for the app's launcher Activity. */
@@ -79,14 +65,12 @@ public final class PushTallySettings {
         return jobId;
     }
 
-    /** How long a push may spend on its image, from its arrival. */
-    public long mediaBudgetMillis() {
-        return mediaBudgetMillis;
-    }
-
-    /** The largest image a push downloads. */
-    public int maxMediaBytes() {
-        return maxMediaBytes;
+    /**
+     * The client's settings from these (collector, ingest key, media), with its outbox in {@code directory}; the
+     * caller adds what only the running app knows.
+     */
+    ClientConfiguration.Builder clientConfiguration(File directory) {
+        return client.copy().directory(directory);
     }
 
     /** How long an event recorded now may spend on its first send before it is left to the flush job. */
@@ -96,25 +80,22 @@ public final class PushTallySettings {
 
     /** Collects the settings; every one but the collector and the icon has a default. */
     public static final class Builder {
-        private final String collector;
+        private final ClientConfiguration.Builder client;
         private final int smallIcon;
-        private String ingestKey;
         private Class<?> openActivity;
         private String channelId = DEFAULT_CHANNEL_ID;
         private CharSequence channelName = "Notifications";
         private int jobId = DEFAULT_JOB_ID;
-        private long mediaBudgetMillis = ClientConfiguration.DEFAULT_MEDIA_BUDGET_MILLIS;
-        private int maxMediaBytes = ClientConfiguration.DEFAULT_MAX_MEDIA_BYTES;
         private long sendBudgetMillis = 3_000;
 
         private Builder(String collector, int smallIcon) {
-            this.collector = collector;
+            this.client = ClientConfiguration.builder(collector);
             this.smallIcon = smallIcon;
         }
 
         /** An ingest key, for a collector run with {@code --require-ingest-key}. */
         public Builder ingestKey(String ingestKey) {
-            this.ingestKey = ingestKey;
+            client.ingestKey(ingestKey);
             return this;
         }
 
@@ -145,13 +126,13 @@ public final class PushTallySettings {
 
         /** How long a push may spend on its image, from its arrival; the plain notification is shown past it. */
         public Builder mediaBudgetMillis(long mediaBudgetMillis) {
-            this.mediaBudgetMillis = mediaBudgetMillis;
+            client.mediaBudgetMillis(mediaBudgetMillis);
             return this;
         }
 
         /** The largest image a push downloads (5 MiB by default); a larger one is shown without it. */
         public Builder maxMediaBytes(int maxMediaBytes) {
-            this.maxMediaBytes = maxMediaBytes;
+            client.maxMediaBytes(maxMediaBytes);
             return this;
         }
 
@@ -161,12 +142,13 @@ public final class PushTallySettings {
             return this;
         }
 
-        /** @throws IllegalArgumentException for a collector that is not an http(s) URL, or a channel without id or name */
+        /**
+         * @throws IllegalArgumentException for a collector that is not an http(s) URL, media settings out of
+         *     range, or a channel without id or name
+         */
         public PushTallySettings build() {
             // Checked here, in Application.onCreate, rather than when the first push arrives.
-            if (collector == null || !(collector.startsWith("http://") || collector.startsWith("https://"))) {
-                throw new IllegalArgumentException("the collector must be an http(s) URL, not " + collector);
-            }
+            client.check();
             if (channelId == null || channelName == null) throw new IllegalArgumentException("a channel needs an id and a name");
             return new PushTallySettings(this);
         }

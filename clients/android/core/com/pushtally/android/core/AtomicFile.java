@@ -19,22 +19,36 @@ import java.io.InputStream;
 final class AtomicFile {
     private AtomicFile() {}
 
-    /** Replaces {@code target} with {@code bytes}, durably. */
+    /**
+     * Replaces {@code target} with {@code bytes}, durably. On failure the target is as it was and the temporary
+     * file is gone.
+     */
     static void write(File target, byte[] bytes) throws IOException {
-        File temporary = new File(target.getParentFile(), target.getName() + ".tmp");
-        FileOutputStream out = new FileOutputStream(temporary);
+        File temporary = temporaryFor(target);
+        boolean renamed = false;
         try {
-            out.write(bytes);
-            out.flush();
-            // Forced before the rename: otherwise a crash after it could leave the new name on empty blocks.
-            out.getFD().sync();
+            // A failing close() is added to what the write threw, never put in its place.
+            try (FileOutputStream out = new FileOutputStream(temporary)) {
+                out.write(bytes);
+                out.flush();
+                // Forced before the rename: otherwise a crash after it could leave the new name on empty blocks.
+                out.getFD().sync();
+            }
+            if (!temporary.renameTo(target)) {
+                throw new IOException("cannot rename " + temporary + " to " + target);
+            }
+            renamed = true;
         } finally {
-            out.close();
-        }
-        if (!temporary.renameTo(target)) {
-            throw new IOException("cannot rename " + temporary + " to " + target);
+            // Best effort, never throwing over the write's own exception: one that cannot be deleted is
+            // replaced by the next write anyway.
+            if (!renamed) temporary.delete();
         }
         DirectorySync.force(target.getParentFile());
+    }
+
+    /** The temporary file a write of {@code target} goes through. */
+    static File temporaryFor(File target) {
+        return new File(target.getParentFile(), target.getName() + ".tmp");
     }
 
     /** The file's bytes, or null when it does not exist. */
@@ -46,14 +60,12 @@ final class AtomicFile {
             if (!file.exists()) return null;
             throw missing;
         }
-        try {
+        try (InputStream opened = in) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             byte[] buffer = new byte[16 * 1024];
             int count;
-            while ((count = in.read(buffer)) != -1) bytes.write(buffer, 0, count);
+            while ((count = opened.read(buffer)) != -1) bytes.write(buffer, 0, count);
             return bytes.toByteArray();
-        } finally {
-            in.close();
         }
     }
 }

@@ -1,6 +1,7 @@
 package com.pushtally.android.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,11 @@ final class Batches {
      * has its own request, and one request per route and batch sends a mixed queue in as few as possible.
      */
     static List<Batch> group(List<OutboxEvent> events, int batchSize, Set<Route> skipped) {
+        return group(events, batchSize, skipped, Collections.<Route, Integer>emptyMap());
+    }
+
+    /** As above, with smaller batch sizes for the routes in {@code smaller}. */
+    static List<Batch> group(List<OutboxEvent> events, int batchSize, Set<Route> skipped, Map<Route, Integer> smaller) {
         Map<Route, List<Batch>> byRoute = new LinkedHashMap<Route, List<Batch>>();
         for (OutboxEvent event : events) {
             if (skipped.contains(event.route())) continue;
@@ -34,7 +40,9 @@ final class Batches {
                 batches = new ArrayList<Batch>();
                 byRoute.put(event.route(), batches);
             }
-            if (batches.isEmpty() || batches.get(batches.size() - 1).events.size() >= batchSize) {
+            Integer limit = smaller.get(event.route());
+            int size = limit != null ? Math.min(limit, batchSize) : batchSize;
+            if (batches.isEmpty() || batches.get(batches.size() - 1).events.size() >= size) {
                 batches.add(new Batch(event.route()));
             }
             batches.get(batches.size() - 1).events.add(event);

@@ -62,6 +62,16 @@ public final class ClientConfiguration {
         return new Builder(collector, directory);
     }
 
+    /**
+     * A builder whose directory is given later ({@link Builder#directory}): an app's settings are made before
+     * its files can be asked for.
+     *
+     * @param collector as for {@link #builder(String, File)}
+     */
+    public static Builder builder(String collector) {
+        return new Builder(collector, null);
+    }
+
     /** The collector's base URL, without a trailing slash. */
     public String collector() {
         return collector;
@@ -160,6 +170,31 @@ public final class ClientConfiguration {
             this.directory = directory;
         }
 
+        /** Where the outbox and the install id live, when the builder was made without it. */
+        public Builder directory(File directory) {
+            this.directory = directory;
+            return this;
+        }
+
+        /** A builder with the same settings, changed independently of this one. */
+        public Builder copy() {
+            Builder copy = new Builder(collector, directory);
+            copy.ingestKey = ingestKey;
+            copy.platform = platform;
+            copy.app = app;
+            copy.appVersion = appVersion;
+            copy.osVersion = osVersion;
+            copy.bounds = bounds;
+            copy.backoff = backoff;
+            copy.batchSize = batchSize;
+            copy.requestTimeoutMillis = requestTimeoutMillis;
+            copy.maxMediaBytes = maxMediaBytes;
+            copy.mediaBudgetMillis = mediaBudgetMillis;
+            copy.clock = clock;
+            copy.random = random;
+            return copy;
+        }
+
         /** An ingest key, for a collector run with {@code --require-ingest-key}; anything in an app is public. */
         public Builder ingestKey(String ingestKey) {
             this.ingestKey = ingestKey == null || ingestKey.isEmpty() ? null : ingestKey;
@@ -238,13 +273,24 @@ public final class ClientConfiguration {
             return this;
         }
 
-        /** @throws IllegalArgumentException for a setting out of its range */
+        /** @throws IllegalArgumentException for a setting out of its range, or no directory */
         public ClientConfiguration build() {
+            check();
+            if (directory == null) throw new IllegalArgumentException("a directory for the outbox is required");
+            return new ClientConfiguration(this);
+        }
+
+        /**
+         * Checks every setting but the directory as {@link #build()} does, for a builder whose directory comes
+         * later: a mistake is found where the settings are made.
+         *
+         * @throws IllegalArgumentException for a setting out of its range
+         */
+        public Builder check() {
             if (collector == null || !(collector.startsWith("http://") || collector.startsWith("https://"))) {
                 throw new IllegalArgumentException("the collector must be an http(s) URL, not " + collector);
             }
             while (collector.endsWith("/")) collector = collector.substring(0, collector.length() - 1);
-            if (directory == null) throw new IllegalArgumentException("a directory for the outbox is required");
             if (platform == null || !FieldRules.isText(platform, 32)) throw new IllegalArgumentException("bad platform " + platform);
             if (batchSize < 1 || batchSize > 10_000) throw new IllegalArgumentException("batch size must be 1 to 10000");
             if (requestTimeoutMillis < 1 || requestTimeoutMillis > Integer.MAX_VALUE) {
@@ -253,7 +299,7 @@ public final class ClientConfiguration {
             if (maxMediaBytes < 1) throw new IllegalArgumentException("the media limit must be positive");
             if (mediaBudgetMillis < 0) throw new IllegalArgumentException("the media budget must not be negative");
             if (bounds == null || backoff == null || clock == null || random == null) throw new NullPointerException();
-            return new ClientConfiguration(this);
+            return this;
         }
     }
 }

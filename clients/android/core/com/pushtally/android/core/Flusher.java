@@ -2,8 +2,10 @@ package com.pushtally.android.core;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -55,24 +57,33 @@ final class Flusher {
         int delivered = 0;
         int refused = 0;
         Set<Route> missing = EnumSet.noneOf(Route.class);
+        // Routes whose batches the collector found too large (413), with the size to try next, for this flush.
+        Map<Route, Integer> smaller = new EnumMap<Route, Integer>(Route.class);
         rounds:
         while (true) {
-            List<Batches.Batch> batches = Batches.group(state.events, batchSize, missing);
+            List<Batches.Batch> batches = Batches.group(state.events, batchSize, missing, smaller);
             if (batches.isEmpty()) break;
             for (final Batches.Batch batch : batches) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) break rounds;
                 final SendOutcome outcome = sender.send(batch.route, batch.events, left);
-                if (outcome.kind == SendOutcome.Kind.DELIVERED) {
+                if (outcome.kind == SendOutcome.Kind.TOO_LARGE && batch.events.size() > 1) {
+                    // Too large as a whole, not known bad: halved, and grouped again from the queue.
+                    smaller.put(batch.route, batch.events.size() / 2);
+                    break;
+                }
+                if (outcome.kind == SendOutcome.Kind.DELIVERED || outcome.kind == SendOutcome.Kind.TOO_LARGE) {
+                    // An event too large even alone would be refused forever: dropped and counted as refused.
+                    final int refusedHere = outcome.kind == SendOutcome.Kind.TOO_LARGE ? 1 : outcome.refused;
                     outbox.update(new Outbox.Update<Void>() {
                         @Override
                         public Void apply(OutboxState current) {
-                            current.delivered(batch.events, outcome.refused);
+                            current.delivered(batch.events, refusedHere);
                             return null;
                         }
                     });
-                    delivered += batch.events.size() - outcome.refused;
-                    refused += outcome.refused;
+                    delivered += batch.events.size() - refusedHere;
+                    refused += refusedHere;
                 } else {
                     recordFailure(outcome.retryAfterMillis);
                     if (outcome.kind == SendOutcome.Kind.RETRY) break rounds;

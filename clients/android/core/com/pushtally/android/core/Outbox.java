@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A durable queue of events in one directory, safe for several threads and processes at once.
@@ -111,32 +113,62 @@ public final class Outbox {
         if (bytes == null) return state;
         String[] lines = new String(bytes, UTF8).split("\n");
         int unreadable = 0;
+        boolean headerDamaged = false;
         for (int index = 0; index < lines.length; index++) {
             String line = lines[index];
             if (line.isEmpty()) continue;
+            if (index == 0) {
+                headerDamaged = !readHeader(line, state);
+                if (!headerDamaged) continue;
+            }
             try {
-                if (index == 0) {
-                    readHeader(Json.parseObject(line), state);
-                } else {
-                    state.events.add(OutboxEvent.fromStoredLine(line));
-                }
+                state.events.add(OutboxEvent.fromStoredLine(line));
             } catch (Json.ParseException damaged) {
                 // Only damage from outside can do this (writes are renamed in whole): the line is counted as
-                // dropped when the state is next written, instead of blocking the queue behind it.
+                // dropped when the state is next written, instead of blocking the queue behind it. A first line
+                // that is neither header nor event is the damaged header, counted apart: it held no event.
                 if (index > 0) unreadable++;
             }
         }
         state.addDropped(unreadable);
-        state.changed = unreadable > 0;
+        state.damaged += unreadable + (headerDamaged ? 1 : 0);
+        state.changed = unreadable > 0 || headerDamaged;
         return state;
     }
 
-    private static void readHeader(Map<String, Object> header, OutboxState state) throws Json.ParseException {
-        if (!(header.get(FORMAT_KEY) instanceof Long)) throw new Json.ParseException("not an outbox header", 0);
-        state.dropped = number(header.get("dropped"));
-        state.rejected = number(header.get("rejected"));
-        state.consecutiveFailures = (int) Math.min(Integer.MAX_VALUE, number(header.get("failures")));
-        state.notBeforeMillis = number(header.get("not_before"));
+    /**
+     * Reads the header line into {@code state}; false when it is damaged, after keeping every count that can
+     * still be read from it (a torn line keeps those before the tear).
+     */
+    private static boolean readHeader(String line, OutboxState state) {
+        Map<String, Object> header;
+        try {
+            header = Json.parseObject(line);
+        } catch (Json.ParseException unreadable) {
+            header = null;
+        }
+        if (header != null) {
+            // Whole JSON but no header (an event, say, where the header was cut away): nothing to salvage.
+            if (!(header.get(FORMAT_KEY) instanceof Long)) return false;
+            state.dropped = number(header.get("dropped"));
+            state.rejected = number(header.get("rejected"));
+            state.damaged = number(header.get("damaged"));
+            state.consecutiveFailures = (int) Math.min(Integer.MAX_VALUE, number(header.get("failures")));
+            state.notBeforeMillis = number(header.get("not_before"));
+            return true;
+        }
+        state.dropped = salvaged(line, "dropped");
+        state.rejected = salvaged(line, "rejected");
+        state.damaged = salvaged(line, "damaged");
+        state.consecutiveFailures = (int) Math.min(Integer.MAX_VALUE, salvaged(line, "failures"));
+        state.notBeforeMillis = salvaged(line, "not_before");
+        return false;
+    }
+
+    /** The number written as {@code "key":N} in a line that is not whole JSON; 0 when none can be read. */
+    private static long salvaged(String line, String key) {
+        Matcher matcher = Pattern.compile("\"" + key + "\":(\\d{1,18})[,}]").matcher(line);
+        return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
     }
 
     private static long number(Object value) {
@@ -148,6 +180,7 @@ public final class Outbox {
         out.append("{\"").append(FORMAT_KEY).append("\":1")
                 .append(",\"dropped\":").append(state.dropped)
                 .append(",\"rejected\":").append(state.rejected)
+                .append(",\"damaged\":").append(state.damaged)
                 .append(",\"failures\":").append(state.consecutiveFailures)
                 .append(",\"not_before\":").append(state.notBeforeMillis)
                 .append("}\n");

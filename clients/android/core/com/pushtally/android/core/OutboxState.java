@@ -18,6 +18,7 @@ public final class OutboxState {
     final List<OutboxEvent> events = new ArrayList<OutboxEvent>();
     long dropped;
     long rejected;
+    long damaged;
     int consecutiveFailures;
     long notBeforeMillis;
     boolean changed;
@@ -35,6 +36,15 @@ public final class OutboxState {
     /** Events the collector refused outright (sending them again would not help), since the outbox was made. */
     public long rejected() {
         return rejected;
+    }
+
+    /**
+     * Lines of the outbox file found unreadable since the outbox was made: damage from outside (writes are
+     * atomic), the header's included. The events among them are in {@link #dropped()} too; a damaged header
+     * loses only the counts that could not be read from it.
+     */
+    public long damaged() {
+        return damaged;
     }
 
     /** Failed send attempts since the last one the collector answered. */

@@ -18,12 +18,14 @@ import java.util.Set;
  * {@code 400} took none of it ({@code rejected} names every line, or the body could not be read): all dropped;
  * {@code 404} is a collector without the route: kept; {@code 408}, {@code 429}, {@code 5xx}, a redirect
  * (never followed with a body) and no answer at all are retried later, after {@code Retry-After} when given;
- * any other {@code 4xx} ({@code 401}, {@code 403}, {@code 413}, {@code 415}) refuses the whole batch.</p>
+ * so are {@code 401} and {@code 403}: a wrong or rotated ingest key is the app's to fix, and the events must
+ * survive until it is; {@code 413} says the batch is too large, not its events (the flush sends it in halves);
+ * any other {@code 4xx} ({@code 415}) refuses the whole batch.</p>
  */
 final class Sender {
     static final String CONTENT_TYPE = "application/x-ndjson";
     private static final Charset UTF8 = Charset.forName("UTF-8");
-    // A batch answer names at most one refusal per line; 1 MiB is far more than 100 of them.
+    // A batch answer names at most one refusal per line of a batch; this leaves ample room for every one.
     private static final int MAX_ANSWER_BYTES = 1 << 20;
 
     private final String collector;
@@ -94,10 +96,12 @@ final class Sender {
     SendOutcome outcome(int status, byte[] answer, String retryAfter, int lines) {
         if (status >= 200 && status < 300) return SendOutcome.delivered(refusedLines(answer, lines));
         if (status == 404) return SendOutcome.routeMissing();
-        if (status == 408 || status == 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
+        if (status == 413) return SendOutcome.tooLarge();
+        // A key the collector does not take: the events are good, the app's configuration is not. Kept.
+        if (status == 401 || status == 403 || status == 408 || status == 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
             return SendOutcome.retry(RetryAfter.millis(retryAfter, clock.currentTimeMillis()));
         }
-        // 400 and the rest of 4xx: nothing of the batch was taken, and sending it again would be refused again.
+        // 400, 415 and the rest of 4xx: nothing of the batch was taken, and sending it again would be refused again.
         return SendOutcome.delivered(lines);
     }
 

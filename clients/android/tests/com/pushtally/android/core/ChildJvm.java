@@ -12,7 +12,7 @@ import java.util.List;
 final class ChildJvm {
     private ChildJvm() {}
 
-    static Process startWriter(File directory, String prefix, int count) throws IOException {
+    static Process startWriter(File directory, String prefix, int count, int maxEvents) throws IOException {
         String classpath = System.getProperty("pushtally.test.classpath");
         if (classpath == null) {
             throw new IllegalStateException("the system property pushtally.test.classpath is not set: run clients/android/build");
@@ -29,6 +29,7 @@ final class ChildJvm {
         command.add(directory.getPath());
         command.add(prefix);
         command.add(String.valueOf(count));
+        command.add(String.valueOf(maxEvents));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 

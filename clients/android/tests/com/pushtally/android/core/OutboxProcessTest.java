@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.OutputStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,43 +17,62 @@ import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class OutboxProcessTest {
+    // Far above what the tests write, so that the bound never trims an acknowledged event.
+    private static final int MAX_EVENTS = 10_000;
+    // How many events a paced writer may be ahead of the acknowledgements read: enough that it is always
+    // writing when the kill lands, and few enough that every round together stays far under the bound.
+    private static final int LEAD = 16;
+
     @TempDir
     File directory;
 
     @Test
     void everyAcknowledgedEventSurvivesAKillDashNineMidWrite() throws Exception {
         Set<String> acknowledged = new HashSet<String>();
+        int mostWritten = 0;
         // Three writers in turn on one directory, each killed at a different point: a torn file left by one kill
         // would also break the next writer's reading of it.
         int round = 0;
         for (int killAfter : new int[] {40, 97, 150}) {
             acknowledged.addAll(recordUntilKilled("kill" + round++ + "-", killAfter));
+            mostWritten += killAfter + LEAD;
 
             List<Map<String, Object>> lines = OutboxTest.assertEveryLineParses(new File(directory, Outbox.FILE_NAME));
             assertTrue(lines.get(0).containsKey("pushtally_outbox"), "the header line comes first");
             Set<String> stored = new HashSet<String>();
-            PushTallyClient reader = new PushTallyClient(ClientConfiguration.builder("http://127.0.0.1:9", directory).build());
+            PushTallyClient reader = new PushTallyClient(ClientConfiguration.builder("http://127.0.0.1:9", directory)
+                    .bounds(new OutboxBounds(MAX_EVENTS, OutboxBounds.DEFAULT_MAX_AGE_MILLIS)).build());
             OutboxState state = reader.status();
             for (OutboxEvent event : state.events()) stored.add((String) event.fields().get("push_id"));
             assertEquals(lines.size() - 1, stored.size(), "every line is an event, each a different one");
-            assertEquals(0, state.dropped(), "no line was unreadable");
+            assertTrue(stored.size() <= mostWritten, "the writers kept to their pace: " + stored.size());
+            assertEquals(0, state.dropped(), "no line was unreadable, and the bound trimmed nothing");
+            assertEquals(0, state.damaged());
             for (String pushId : acknowledged) assertTrue(stored.contains(pushId), "acknowledged but lost: " + pushId);
         }
     }
 
-    /** Starts a writer, kills it with SIGKILL after {@code killAfter} acknowledgements, returns what it acknowledged. */
+    /**
+     * Starts a paced writer, kills it with SIGKILL after {@code killAfter} acknowledgements, returns what it
+     * acknowledged. The writer is given {@link #LEAD} events to write ahead and one more for each acknowledgement
+     * read, so it is rewriting the outbox file whenever the kill lands, and never far ahead of the reading.
+     */
     private Set<String> recordUntilKilled(String prefix, int killAfter) throws Exception {
-        Process writer = ChildJvm.startWriter(directory, prefix, 0);
+        Process writer = ChildJvm.startWriter(directory, prefix, 0, MAX_EVENTS);
         Set<String> acknowledged = new HashSet<String>();
         try {
             BufferedReader lines = ChildJvm.lines(writer);
+            OutputStream goAhead = writer.getOutputStream();
             assertEquals("ready", lines.readLine());
-            // The writer rewrites the outbox file for each event, so whenever the kill lands it is busy writing.
+            goAhead.write(new byte[LEAD]);
+            goAhead.flush();
             while (acknowledged.size() < killAfter) {
                 String line = lines.readLine();
                 if (line == null) throw new AssertionError("the writer ended before it was killed");
                 assertTrue(line.startsWith("ack "), line);
                 acknowledged.add(line.substring(4));
+                goAhead.write(0);
+                goAhead.flush();
             }
         } finally {
             writer.destroyForcibly();
@@ -65,8 +85,8 @@ class OutboxProcessTest {
     @Test
     void twoProcessesRecordingIntoOneDirectoryLoseNothing() throws Exception {
         int each = 150;
-        Process first = ChildJvm.startWriter(directory, "first-", each);
-        Process second = ChildJvm.startWriter(directory, "second-", each);
+        Process first = ChildJvm.startWriter(directory, "first-", each, MAX_EVENTS);
+        Process second = ChildJvm.startWriter(directory, "second-", each, MAX_EVENTS);
         try {
             assertEquals(each, acknowledgements(first));
             assertEquals(each, acknowledgements(second));

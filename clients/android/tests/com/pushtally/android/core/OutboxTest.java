@@ -166,6 +166,60 @@ class OutboxTest {
         assertEquals(1, state.events().size());
         assertEquals("two", state.events().get(0).fields().get("push_id"));
         assertEquals(1, state.dropped());
+        assertEquals(1, state.damaged());
+    }
+
+    @Test
+    void aDamagedHeaderIsCountedAndWhatCanBeReadOfItIsKept() throws Exception {
+        PushTallyClient client = client(new TestClock(START), "h-");
+        client.recordDisplay("one");
+        client.recordDisplay("two");
+        File file = new File(directory, Outbox.FILE_NAME);
+        List<String> lines = Files.readAllLines(file.toPath(), StandardCharsets.UTF_8);
+        String header = "{\"pushtally_outbox\":1,\"dropped\":7,\"rejected\":3,\"damaged\":0,\"failures\":2,"
+                + "\"not_before\":1763625700000}";
+        // Torn inside the failure count: the counts before the tear are kept, the rest read as 0.
+        lines.set(0, header.substring(0, header.indexOf("\"failures\"") + 12));
+        Files.write(file.toPath(), lines, StandardCharsets.UTF_8);
+
+        OutboxState state = client.status();
+        assertEquals(2, state.events().size(), "every event kept");
+        assertEquals(7, state.dropped(), "a header is no event: nothing more counted as dropped");
+        assertEquals(3, state.rejected());
+        assertEquals(1, state.damaged());
+        assertEquals(0, state.consecutiveFailures());
+
+        // The next write puts a whole header back, with the damage counted once.
+        client.recordDisplay("three");
+        assertEveryLineParses(file);
+        state = client.status();
+        assertEquals(3, state.events().size());
+        assertEquals(7, state.dropped());
+        assertEquals(3, state.rejected());
+        assertEquals(1, state.damaged());
+    }
+
+    @Test
+    void aHeaderCutAwayOrUnreadableKeepsEveryEvent() throws Exception {
+        PushTallyClient client = client(new TestClock(START), "g-");
+        client.recordDisplay("one");
+        client.recordDisplay("two");
+        File file = new File(directory, Outbox.FILE_NAME);
+        List<String> lines = Files.readAllLines(file.toPath(), StandardCharsets.UTF_8);
+
+        Files.write(file.toPath(), lines.subList(1, lines.size()), StandardCharsets.UTF_8);
+        OutboxState cut = client.status();
+        assertEquals(2, cut.events().size(), "the first event, now the first line, kept");
+        assertEquals("one", cut.events().get(0).fields().get("push_id"));
+        assertEquals(1, cut.damaged());
+        assertEquals(0, cut.dropped());
+
+        lines.set(0, "\u0000\u0000garbage");
+        Files.write(file.toPath(), lines, StandardCharsets.UTF_8);
+        OutboxState garbage = client.status();
+        assertEquals(2, garbage.events().size());
+        assertEquals(1, garbage.damaged());
+        assertEquals(0, garbage.dropped());
     }
 
     /** Every line of an outbox file is one complete JSON object: the file was never torn. */

@@ -2,8 +2,11 @@ package com.pushtally.android.e2e;
 
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,24 +37,33 @@ final class CollectorProcess implements AutoCloseable {
     /** Starts {@code binary serve} with its database in {@code directory}; waits at most 60 s for it to listen. */
     static CollectorProcess start(String binary, File directory) throws Exception {
         File log = new File(directory, "server.log");
+        // Both streams end up in the log, appended: the server never blocks on a full pipe, however much it says.
         Process process = new ProcessBuilder(binary, "serve", "--host", "127.0.0.1", "--port", "0",
                 "--database", new File(directory, "pushtally.sqlite").getPath(), "--log-level", "warning")
-                .redirectError(log).start();
-        CompletableFuture<String[]> started = CompletableFuture.supplyAsync(() -> {
+                .redirectError(ProcessBuilder.Redirect.appendTo(log)).start();
+        CompletableFuture<String[]> started = new CompletableFuture<String[]>();
+        Thread drain = new Thread(() -> {
             String token = null;
-            try {
-                BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                 Writer copy = new OutputStreamWriter(new FileOutputStream(log, true), StandardCharsets.UTF_8)) {
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    copy.write(line + "\n");
+                    copy.flush();
+                    if (started.isDone()) continue;
                     Matcher tokenLine = TOKEN.matcher(line);
                     if (tokenLine.find()) token = tokenLine.group(1);
                     Matcher listening = LISTENING.matcher(line);
-                    if (listening.find()) return new String[] {token, listening.group(1)};
+                    if (listening.find()) started.complete(new String[] {token, listening.group(1)});
                 }
             } catch (IOException ended) {
-                // Falls through: the server ended before it listened.
+                // The server ended, or its output could not be copied: whoever waits is told below.
+            } finally {
+                // Ended before it listened, if not completed already.
+                started.complete(null);
             }
-            return null;
-        });
+        }, "pushtally serve output");
+        drain.setDaemon(true);
+        drain.start();
         String[] found;
         try {
             found = started.get(60, TimeUnit.SECONDS);
