@@ -21,4 +21,13 @@ extension PostgresConnection {
             throw StoreError.unavailable(reason: "the transaction was rolled back (\(result.metadata.command))")
         }
     }
+
+    /// Rolls back the transaction `error` interrupted, unless the connection is gone. PostgresNIO (1.33) never
+    /// completes a statement written to a connection whose channel has closed (the write finds no handler and
+    /// its promise is dropped), so a `ROLLBACK` sent after the server terminated the backend waited for good,
+    /// holding the writer's commit chain with it. A closed connection has nothing left to roll back.
+    func rollBack(after error: any Error, logger: Logger) async {
+        guard !isClosed, !PostgresFailure.isConnectionLost(error) else { return }
+        _ = try? await self.query("ROLLBACK", logger: logger)
+    }
 }

@@ -10,6 +10,22 @@ enum PostgresFailure {
         return ["40P01", "40001"].contains(error.serverInfo?[.sqlState])
     }
 
+    /// Whether `error` says the connection itself is gone (closed by either side, or its backend terminated),
+    /// so nothing more can be sent on it.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+            return true
+        case .server:
+            // Class 08: connection exception; 57P01-57P03: the backend was terminated or the server is going down.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
+        }
+    }
+
     /// The error a caller sees: connection-level failures and server shutdowns become
     /// ``StoreError/unavailable(reason:)`` (503 with Retry-After); everything else is unchanged.
     static func surface(_ error: any Error) -> any Error {
