@@ -36,14 +36,15 @@ public enum StoreOpenError: Error, Sendable, Equatable, CustomStringConvertible 
     case missingDatabase(path: String)
     /// A read replica that is not a PostgreSQL URL: SQLite has no replicas to read from.
     case replicaNeedsPostgres(String)
-    /// A SQLite file this user may not read, or whose folder it may not enter: it may well exist.
+    /// A SQLite file this user may not read and write (every command needs both: migrations, the WAL), or
+    /// whose folder it may not enter: it may well exist.
     case permissionDenied(path: String)
 
     public var description: String {
         switch self {
         case .missingDatabase(let path): "no database at \(path) (pushtally serve --database \(path) creates one)"
         case .permissionDenied(let path):
-            "permission denied: cannot read \(path) (run as its owner, e.g. sudo -u pushtally, or fix its permissions)"
+            "permission denied: \(path) cannot be read and written by this user (run as its owner, e.g. sudo -u pushtally, or fix its permissions)"
         case .replicaNeedsPostgres(let text):
             "--read-database takes a PostgreSQL standby's URL (postgres://…), not \(text): only PostgreSQL databases have replicas"
         }
@@ -76,13 +77,13 @@ public enum StoreFactory {
         }
     }
 
-    /// Whether this process may not look at `path` (its folder cannot be entered) or read it: a file that
-    /// cannot even be looked at is not therefore missing, and saying "no database" sent operators looking
-    /// for a file that was there.
+    /// Whether this process may not look at `path` (its folder cannot be entered), or read and write it: a
+    /// file that cannot even be looked at is not therefore missing, and saying "no database" sent operators
+    /// looking for a file that was there.
     private static func isDenied(_ path: String) -> Bool {
         var status = stat()
         if stat(path, &status) != 0 { return errno == EACCES }
-        return access(path, R_OK) != 0 && errno == EACCES
+        return access(path, R_OK | W_OK) != 0 && errno == EACCES
     }
 
     /// Opens a streaming standby of a PostgreSQL primary for report reads (``ReportReadRouter``).
