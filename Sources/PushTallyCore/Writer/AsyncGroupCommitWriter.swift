@@ -233,6 +233,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
                 stall.task?.cancel()
                 for job in stall.jobs { job.complete(.failure(WriterError.stalled)) }
                 for _ in 0..<stall.closeWaiters { finished.signal() }
+                StoreMetrics.recordStall()
                 watchdog.logger.error(
                     "writer stalled; its requests were answered 503 and its connection closed",
                     metadata: ["reason": "\(stall.reason)", "requests": "\(stall.jobs.count)", "queued_events": "\(stall.queuedEvents)"])
