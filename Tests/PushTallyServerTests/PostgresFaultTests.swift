@@ -12,7 +12,7 @@ import FoundationNetworking
 /// over, or the whole server frozen with SIGSTOP. Every request is answered within seconds (503 with
 /// `Retry-After` while the database cannot commit), what was acknowledged is stored exactly once, and the
 /// collector recovers by itself.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct PostgresFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct PostgresFaultTests {
     /// The most any answer may take: the commit timeout (5 s) and the wait for a connection (5 s) both bound a
     /// request, and a loaded test machine adds scheduling delays.
     static let answerBound: Duration = .seconds(10)
