@@ -42,7 +42,11 @@ import FoundationNetworking
             load.stop()
             await loading
             let tally = load.snapshot
-            let stalls = collector.log.components(separatedBy: "writer stalled").count - 1
+            let log = collector.log
+            let stalls = log.components(separatedBy: "writer stalled").count - 1
+            for line in log.split(separator: "\n") where line.contains("unexpected error") || line.contains("writer stalled") {
+                print("collector: \(line)")
+            }
             print(
                 """
                 killed connections \(killed.value) times: \(tally.requests) requests, statuses \(tally.statuses), \
