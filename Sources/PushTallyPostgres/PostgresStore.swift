@@ -237,9 +237,12 @@ extension PostgresStore: PushTallyStore {
         runTask.cancel()
     }
 
-    /// `pg_database_size` of the collectors' database: every collector reports the same figure.
+    /// `pg_database_size` of the collectors' database: every collector reports the same figure. `nil` past the
+    /// commit timeout, so a scrape of `/metrics` does not wait on a server that stopped answering.
     public func databaseBytes() async -> Int64? {
-        (try? await query("SELECT pg_database_size(current_database())").decode(Int64.self))?.first
+        try? await DetachedRace.run(timeout: commitTimeout, onDeadline: { CancellationError() }) {
+            try await self.query("SELECT pg_database_size(current_database())").decode(Int64.self).first
+        }
     }
 
     /// Whether a durable write commits now (for `/healthz`), within the commit timeout: a server that stopped

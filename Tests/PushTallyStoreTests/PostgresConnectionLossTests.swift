@@ -41,3 +41,25 @@ import Testing
         }
     }
 }
+
+extension PostgresConnectionLossTests {
+    /// A statement asked of a connection that has closed (a pooled connection whose backend was terminated while
+    /// idle, handed out before the pool heard of it) fails at once. PostgresNIO would drop it unanswered.
+    @Test func aStatementOnAClosedConnectionFailsAtOnce() async throws {
+        try await TestPostgres.withDatabase { url in
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            defer { store.closeInBackground() }
+            let logger = Logger(label: "test.connection-loss")
+            let started = ContinuousClock.now
+            let error = await #expect(throws: (any Error).self) {
+                try await PostgresStore.withConnection(store.client, timeout: .seconds(5)) { connection in
+                    _ = try? await connection.run("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
+                    try? await connection.closeFuture.get()
+                    return try await connection.run("SELECT 1", logger: logger).count
+                }
+            }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(error.map { "\($0)".contains("closed") } == true, "\(error.map { "\($0)" } ?? "")")
+        }
+    }
+}
