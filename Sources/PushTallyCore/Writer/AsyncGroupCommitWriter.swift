@@ -9,6 +9,10 @@ import Logging
 /// that is a chain of awaited round trips it only adds hops: a receipt woke the writer thread, which started
 /// a task and slept on a semaphore until the task woke it again. Here the request hands its job straight to
 /// the committing task.
+///
+/// A commit is awaited I/O that may never end, so a run of commits has a watchdog (``WriterWatchdog``): a run
+/// that has not moved for its limit is given up (its requests answered ``WriterError/stalled``, its task
+/// cancelled) and the next submission starts a new one. Nothing ever waits on a run given up.
 package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     /// Called once, from the committing task, with the commit's outcome for one submission.
     package typealias Completion = @Sendable (Result<Output, any Error>) -> Void
