@@ -18,6 +18,8 @@ final class FaultLoad: @unchecked Sendable {
         var statuses: [Int: Int] = [:]
         /// 503 answers without `Retry-After`.
         var unavailableWithoutRetryAfter = 0
+        /// 503 answers with `Retry-After: 1`: shed at the door (too many requests waiting, or a full queue).
+        var shed = 0
         /// Requests that got no answer at all (a transport error or the client's own timeout).
         var unanswered = 0
         var slowest: Duration = .zero
@@ -109,8 +111,12 @@ final class FaultLoad: @unchecked Sendable {
                 return false
             }
             tally.statuses[response.statusCode, default: 0] += 1
-            if response.statusCode == 503, response.value(forHTTPHeaderField: "Retry-After") == nil {
-                tally.unavailableWithoutRetryAfter += 1
+            if response.statusCode == 503 {
+                switch response.value(forHTTPHeaderField: "Retry-After") {
+                case nil: tally.unavailableWithoutRetryAfter += 1
+                case "1": tally.shed += 1
+                default: break
+                }
             }
             guard (200..<300).contains(response.statusCode) else { return false }
             tally.acknowledged[receiptID, default: 0] += 1
