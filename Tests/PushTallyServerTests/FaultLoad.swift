@@ -63,11 +63,13 @@ final class FaultLoad: @unchecked Sendable {
     private func client(_ client: Int, giveUp: Duration) async {
         var index = 0
         var stoppedAt: ContinuousClock.Instant?
-        while lock.withLock({ !stopping }) {
+        // A cancelled test stops its clients too: their requests would fail at once, in a loop without end.
+        while lock.withLock({ !stopping }), !Task.isCancelled {
             let receiptID = "\(pushID)-c\(client)-r\(index)"
             for _ in 0..<(index % 2 == 0 ? 2 : 1) {
                 var acknowledged = false
                 while !acknowledged {
+                    if Task.isCancelled { return }
                     acknowledged = await post(receiptID, device: "d\(client)-\(index)")
                     if lock.withLock({ stopping }), stoppedAt == nil { stoppedAt = .now }
                     if !acknowledged, let stoppedAt, ContinuousClock.now - stoppedAt > giveUp {
