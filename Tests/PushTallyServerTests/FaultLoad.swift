@@ -86,9 +86,10 @@ final class FaultLoad: @unchecked Sendable {
 
     /// A GET on the collector's `path` through this load's session (not queued behind its clients): the
     /// status, `Retry-After`, the body, and how long the answer took.
-    func get(_ path: String) async throws -> (status: Int, retryAfter: String?, body: String, took: Duration) {
+    func get(_ path: String, token: String? = nil) async throws -> (status: Int, retryAfter: String?, body: String, took: Duration) {
         var request = URLRequest(url: url.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(path))
         request.timeoutInterval = 60
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let started = ContinuousClock.now
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse

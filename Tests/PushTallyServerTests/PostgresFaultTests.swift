@@ -98,12 +98,15 @@ import FoundationNetworking
         try cluster.freeze()
         var footprints: [Footprint] = []
         var health: (status: Int, retryAfter: String?, body: String, took: Duration)?
+        var report: (status: Int, retryAfter: String?, body: String, took: Duration)?
         let frozenAt = ContinuousClock.now
         while ContinuousClock.now - frozenAt < .seconds(20) {
             try await Task.sleep(for: .seconds(1))
             footprints.append(Footprint(of: pid))
             if health == nil, ContinuousClock.now - frozenAt > .seconds(8) {
                 health = try await load.get("healthz")
+                // A route outside ingest: its token check waits on the database too.
+                report = try await load.get("v1/reports/campaigns", token: collector.adminToken)
             }
         }
         let during = load.snapshot
@@ -127,6 +130,7 @@ import FoundationNetworking
             frozen 20 s: \(tally.requests) requests, statuses \(tally.statuses), slowest answer \(tally.slowest); \
             before the freeze \(before), at most \(peak.map(\.description) ?? "?") during it (last \(footprints.last.map(\.description) ?? "?")); \
             /healthz during it \(health.map { "\($0.status) in \($0.took), Retry-After \($0.retryAfter ?? "none"): \($0.body)" } ?? "not asked"); \
+            a report during it \(report.map { "\($0.status) in \($0.took)" } ?? "not asked"); \
             recovered \(recoveredAfter) after the thaw
             """)
         #expect(acknowledgedBefore > 0)
@@ -140,6 +144,9 @@ import FoundationNetworking
         #expect(healthAnswer.retryAfter != nil)
         #expect(healthAnswer.body.contains("writer_stalled"), "\(healthAnswer.body)")
         #expect(healthAnswer.took < Self.answerBound)
+        let reportAnswer = try #require(report)
+        #expect(reportAnswer.status == 503 && reportAnswer.retryAfter != nil, "\(reportAnswer)")
+        #expect(reportAnswer.took < Self.answerBound)
         // 16 clients, each with at most a connection or two of its own, and the database pool's 8.
         #expect((peak?.openFiles ?? .max) < before.openFiles + 64, "open files grew from \(before) to \(peak.map(\.description) ?? "?")")
         #expect((peak?.residentKilobytes ?? .max) < before.residentKilobytes + 64 * 1024)
