@@ -83,7 +83,7 @@ enum EventPartitions {
                 try await create(day: day, on: connection, logger: logger)
                 try await connection.commit(logger: logger)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                await connection.rollBack(after: error, logger: logger)
                 throw error
             }
         }

@@ -138,7 +138,7 @@ enum PartitionMigration {
             try await connection.commit(logger: logger)
             return result
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            await connection.rollBack(after: error, logger: logger)
             throw error
         }
     }

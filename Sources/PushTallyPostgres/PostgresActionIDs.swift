@@ -72,7 +72,7 @@ enum PostgresActionIDs {
             if !inTransaction { try await connection.commit(logger: logger) }
             return Set(admitted)
         } catch {
-            if !inTransaction { _ = try? await connection.query("ROLLBACK", logger: logger) }
+            if !inTransaction { await connection.rollBack(after: error, logger: logger) }
             throw error
         }
     }

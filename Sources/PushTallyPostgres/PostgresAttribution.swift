@@ -22,6 +22,7 @@ enum PostgresAttribution {
             devices: sorted.map(\.deviceID), froms: sorted.map(\.touch.from), outcomes: sorted.map(\.touch.hasOutcome),
             lookbackMillis: windows.lookbackMillis)
         var rows: [AttributionProbeStatement.Row] = []
+        try connection.ensureOpen()
         for try await row in try await connection.execute(probe, logger: logger) { rows.append(row) }
         guard !rows.isEmpty else { return [:] }
         var history: [String: [AttributionPlanner.Event]] = [:]

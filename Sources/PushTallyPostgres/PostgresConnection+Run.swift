@@ -8,6 +8,7 @@ extension PostgresConnection {
     /// whose rows are not read could fail unseen, and the `COMMIT` after it would quietly roll back.
     @discardableResult
     func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try ensureOpen()
         var rows: [PostgresRow] = []
         for try await row in try await self.query(query, logger: logger) { rows.append(row) }
         return rows
@@ -16,9 +17,29 @@ extension PostgresConnection {
     /// Commits, and throws unless the server says it committed: a transaction that failed answers `COMMIT`
     /// with `ROLLBACK`, not an error.
     func commit(logger: Logger) async throws {
+        try ensureOpen()
         let result: PostgresQueryResult = try await self.query("COMMIT", logger: logger).get()
         guard result.metadata.command == "COMMIT" else {
             throw StoreError.unavailable(reason: "the transaction was rolled back (\(result.metadata.command))")
         }
+    }
+
+    /// Throws instead of letting a statement be sent on a connection that has closed. PostgresNIO (1.33) writes
+    /// a statement into the connection's channel with no promise for the write: once the closed channel's
+    /// handlers are gone the write finds none, and the statement's own promise is dropped, never completed,
+    /// so its caller waits for good. A connection killed under a commit (`pg_terminate_backend`) is closed
+    /// before its handlers go, so checking right before each statement leaves only the instant between the
+    /// check and the write; the writer's watchdog bounds that one.
+    func ensureOpen() throws {
+        if isClosed { throw StoreError.unavailable(reason: "the connection to PostgreSQL closed") }
+    }
+
+    /// Rolls back the transaction `error` interrupted, unless the connection is gone. PostgresNIO (1.33) never
+    /// completes a statement written to a connection whose channel has closed (the write finds no handler and
+    /// its promise is dropped), so a `ROLLBACK` sent after the server terminated the backend waited for good,
+    /// holding the writer's commit chain with it. A closed connection has nothing left to roll back.
+    func rollBack(after error: any Error, logger: Logger) async {
+        guard !isClosed, !PostgresFailure.isConnectionLost(error) else { return }
+        _ = try? await self.query("ROLLBACK", logger: logger)
     }
 }

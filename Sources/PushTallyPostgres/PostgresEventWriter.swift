@@ -63,6 +63,7 @@ enum PostgresEventWriter {
                 rows: counted.enumerated().map { ($0.element.0, $0.element.1, credits[$0.offset]) },
                 rollups: counter.accumulator, audience: plan.audience, shard: dated)
         {
+            try connection.ensureOpen()
             for try await _ in try await connection.execute(statement, logger: logger) {}
             return plan.duplicates
         }
@@ -94,6 +95,7 @@ enum PostgresEventWriter {
         let sorted = keys.sorted(by: DedupeKey.precedes)
         var inserted = Set<DedupeKey>()
         let statement = DedupeInsertStatement(pushIDs: sorted.map(\.pushID), keys: sorted.map(\.key))
+        try connection.ensureOpen()
         for try await (pushID, key) in try await connection.execute(statement, logger: logger) {
             inserted.insert(DedupeKey(pushID: pushID, key: key))
         }

@@ -10,6 +10,22 @@ enum PostgresFailure {
         return ["40P01", "40001"].contains(error.serverInfo?[.sqlState])
     }
 
+    /// Whether `error` says the connection itself is gone (closed by either side, its backend terminated, or
+    /// a reply PostgresNIO did not expect, after which it closes the connection), so nothing more can be sent on it.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .unexpectedBackendMessage:
+            return true
+        case .server:
+            // Class 08: connection exception; 57P01-57P03: the backend was terminated or the server is going down.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
+        }
+    }
+
     /// The error a caller sees: connection-level failures and server shutdowns become
     /// ``StoreError/unavailable(reason:)`` (503 with Retry-After); everything else is unchanged.
     static func surface(_ error: any Error) -> any Error {
@@ -23,6 +39,10 @@ enum PostgresFailure {
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
             .sslUnsupported, .failedToAddSSLHandler:
+            return StoreError.unavailable(reason: "\(error.code)")
+        case .unexpectedBackendMessage:
+            // What a backend terminated while idle looks like: its FATAL error arrives as the reply to the next
+            // statement (`BEGIN`), and PostgresNIO closes the connection. Another connection may well succeed.
             return StoreError.unavailable(reason: "\(error.code)")
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""

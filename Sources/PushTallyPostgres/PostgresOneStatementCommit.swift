@@ -44,6 +44,7 @@ enum PostgresOneStatementCommit {
         do {
             if events.allSatisfy(\.kind.namesPush) {
                 let statement = ReceiptCommitStatement(receipts: counted, rollups: counter.accumulator, shard: shard, guarding: guarding)
+                try connection.ensureOpen()
                 for try await _ in try await connection.execute(statement, logger: logger) {}
             } else {
                 guard

@@ -189,7 +189,7 @@ package enum PostgresSchema {
                     logger: logger)
                 try await connection.commit(logger: logger)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                await connection.rollBack(after: error, logger: logger)
                 throw error
             }
         }

@@ -30,7 +30,7 @@ extension PostgresStore {
                 try await connection.commit(logger: logger)
                 return (result, false)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                await connection.rollBack(after: error, logger: logger)
                 throw error
             }
         }
@@ -82,7 +82,7 @@ extension PostgresStore {
                     try await connection.run("COMMIT", logger: logger)
                     return result
                 } catch {
-                    _ = try? await connection.run("ROLLBACK", logger: logger)
+                    await connection.rollBack(after: error, logger: logger)
                     throw error
                 }
             }
@@ -94,10 +94,16 @@ extension PostgresStore {
     /// Leases a pooled connection for `body`. When none comes within `timeout` (the server is down, the
     /// database gone, every connection busy) it fails with ``StoreError/unavailable(reason:)`` (503 +
     /// Retry-After) instead of waiting out the pool's reconnection attempts, which left clients hanging.
+    ///
+    /// The lease runs detached (``DetachedRace``): a lease request the pool does not give up at once when
+    /// cancelled must not hold the caller past its deadline. Cancelling the caller closes the connection
+    /// `body` runs on: a statement in flight on a server that stopped answering would otherwise never end,
+    /// and a connection with a statement in flight cannot go back to the pool. The close is PostgresNIO's
+    /// channel close, which does not wait for the server.
     static func withConnection<Result: Sendable>(
         _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        // Whether the lease or its deadline came first, decided once for both racing tasks.
+        // Whether the lease or its deadline came first, decided once for both sides.
         let outcome = NIOLockedValueBox<LeaseOutcome?>(nil)
         @Sendable func settle(_ mine: LeaseOutcome) -> Bool {
             outcome.withLockedValue { settled in
@@ -106,26 +112,16 @@ extension PostgresStore {
             }
         }
         let late = StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    // A connection that comes after the deadline is not used: the caller was told it failed.
-                    guard settle(.leased) else { throw late }
-                    return try await body(connection)
+        return try await DetachedRace.run(timeout: timeout, onDeadline: { settle(.timedOut) ? late : nil }) {
+            try await client.withConnection { connection in
+                // A connection that comes after the deadline is not used: the caller was told it failed.
+                guard settle(.leased) else { throw late }
+                return try await withTaskCancellationHandler {
+                    try await body(connection)
+                } onCancel: {
+                    connection.close().whenComplete { _ in }
                 }
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                if settle(.timedOut) { throw late }
-                return nil
-            }
-            while let result = try await group.next() {
-                if let result {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw CancellationError()
         }
     }
 }

@@ -18,6 +18,8 @@ public final class PostgresStore: Sendable {
     let logger: Logger
     /// How long a request waits for a pooled connection before it is answered 503.
     let connectionTimeout: Duration
+    /// How long a group commit (and `/healthz`'s write) may take before it is given up as unavailable.
+    let commitTimeout: Duration
     /// This collector's first rollup shard (see `PostgresRollupWriter`): one of 16, drawn at start; writer
     /// `i` uses the next `i`-th. Two collectors drawing the same one is correct, only slower.
     let shard: Int64
@@ -50,32 +52,35 @@ public final class PostgresStore: Sendable {
     ///     see a device id.
     ///   - maximumConnections: the pool size: ingest holds one connection per writer, everything else shares the rest.
     ///   - connectionTimeout: how long a request waits for a pooled connection before it fails as unavailable.
+    ///   - commitTimeout: how long a group commit may take before its requests are answered 503 and its
+    ///     connection closed (``WriterWatchdog``); also the bound of `/healthz`'s write.
     ///   - writers: group-commit writers (transactions in flight) of this collector.
     ///   - rollupShard: this collector's first rollup shard (0..<16); drawn at random when `nil`.
     ///   - migrates: whether to bring the schema up to date; off for a read replica (``openReadReplica(url:configuration:maximumConnections:logger:)``),
     ///     which cannot be written and follows its primary's schema.
     public convenience init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
-        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 1, rollupShard: Int64? = nil,
-        migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), commitTimeout: Duration = .seconds(5), writers: Int = 1,
+        rollupShard: Int64? = nil, migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         try await self.init(
             url: url, configuration: configuration, deviceSecretPath: deviceSecretPath, maximumConnections: maximumConnections,
-            connectionTimeout: connectionTimeout, writers: writers, rollupShard: rollupShard, migrationLimits: PostgresSchema.Limits(),
+            connectionTimeout: connectionTimeout, commitTimeout: commitTimeout, writers: writers, rollupShard: rollupShard, migrationLimits: PostgresSchema.Limits(),
             migrates: migrates, logger: logger)
     }
 
     /// Opens with the schema migrated only as far as `migrationLimits` allow (tests of migrations).
     package init(
         url: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String?,
-        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), writers: Int = 1, rollupShard: Int64? = nil,
-        migrationLimits: PostgresSchema.Limits, migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
+        maximumConnections: Int = 8, connectionTimeout: Duration = .seconds(5), commitTimeout: Duration = .seconds(5), writers: Int = 1,
+        rollupShard: Int64? = nil, migrationLimits: PostgresSchema.Limits, migrates: Bool = true, logger: Logger = Logger(label: "pushtally.postgres")
     ) async throws {
         let parsed = try PostgresURL(url)
         self.url = parsed
         self.configuration = configuration
         self.logger = logger
         self.connectionTimeout = connectionTimeout
+        self.commitTimeout = commitTimeout
         self.shard = rollupShard ?? Int64.random(in: 0..<16)
         let client = PostgresClient(configuration: try parsed.clientConfiguration(maximumConnections: maximumConnections))
         self.client = client
@@ -122,10 +127,12 @@ public final class PostgresStore: Sendable {
         let partitions = partitions
         let actionIDs = ActionIDBook(bound: configuration.maxActionIDs, logger: logger)
         self.actionIDs = actionIDs
+        // A run's first commit waits for its connection at most `connectionTimeout`; the watchdog backs that up.
+        let watchdog = WriterWatchdog(commitTimeout: commitTimeout, startTimeout: connectionTimeout + .seconds(1), logger: logger)
         self.writers = (0..<writerCount).map { index in
             let shard = (firstShard + Int64(index)) % 16
             return AsyncGroupCommitWriter(
-                highWaterMark: max(1, configuration.writerHighWaterMark / writerCount),
+                highWaterMark: max(1, configuration.writerHighWaterMark / writerCount), watchdog: watchdog,
                 session: { [client, connectionTimeout] commits in
                     do {
                         try await Self.withConnection(client, timeout: connectionTimeout) { connection in
@@ -207,6 +214,11 @@ public final class PostgresStore: Sendable {
 
     public var queuedEvents: Int { writers.reduce(0) { $0 + $1.queuedEvents } }
 
+    /// The first stalled writer's health, else `.ok`.
+    public var writerHealth: WriterHealth {
+        writers.lazy.map(\.health).first { $0 != .ok } ?? .ok
+    }
+
     /// The writer for the next submission, in turn.
     var writer: AsyncGroupCommitWriter<[IncomingEvent], [Bool]> {
         writers[nextWriter.withLockedValue { next in
@@ -225,20 +237,27 @@ extension PostgresStore: PushTallyStore {
         runTask.cancel()
     }
 
-    /// `pg_database_size` of the collectors' database: every collector reports the same figure.
+    /// `pg_database_size` of the collectors' database: every collector reports the same figure. `nil` past the
+    /// commit timeout, so a scrape of `/metrics` does not wait on a server that stopped answering.
     public func databaseBytes() async -> Int64? {
-        (try? await query("SELECT pg_database_size(current_database())").decode(Int64.self))?.first
+        try? await DetachedRace.run(timeout: commitTimeout, onDeadline: { CancellationError() }) {
+            try await self.query("SELECT pg_database_size(current_database())").decode(Int64.self).first
+        }
     }
 
-    /// Whether a durable write commits now (for `/healthz`).
+    /// Whether a durable write commits now (for `/healthz`), within the commit timeout: a server that stopped
+    /// answering makes it false, not a wait without end.
     public func isWritable() async -> Bool {
         let now = configuration.clock()
+        let late = StoreError.unavailable(reason: "the health check did not commit within \(commitTimeout)")
         do {
-            try await query(
-                """
-                INSERT INTO healthcheck (id, checked_at) VALUES (1, \(now))
-                ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
-                """)
+            try await DetachedRace.run(timeout: commitTimeout, onDeadline: { late }) {
+                _ = try await self.query(
+                    """
+                    INSERT INTO healthcheck (id, checked_at) VALUES (1, \(now))
+                    ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+                    """)
+            }
             return true
         } catch {
             return false

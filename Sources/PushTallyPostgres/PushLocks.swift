@@ -29,6 +29,7 @@ enum PushLocks {
             pushIDs: Array(pushIDs), shared: mode == .shared,
             devices: devices.count <= maximumDeviceLocks ? Array(devices) : [], allDevices: !devices.isEmpty,
             perDevice: devices.count <= maximumDeviceLocks)
+        try connection.ensureOpen()
         for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 }

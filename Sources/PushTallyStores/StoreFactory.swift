@@ -21,6 +21,8 @@ public struct StoreOptions: Sendable {
     public var maximumConnections = 8
     /// PostgreSQL group-commit writers per process (each with a commit in flight); why one, at `PostgresStore.writers`.
     public var postgresWriters = 1
+    /// How long a PostgreSQL group commit may take before its requests are answered 503 (`serve --commit-timeout`).
+    public var commitTimeout: Duration = .seconds(5)
     /// This collector's first PostgreSQL rollup shard; drawn at random when `nil`.
     public var rollupShard: Int64?
     public var logger = Logger(label: "pushtally.postgres")
@@ -34,10 +36,15 @@ public enum StoreOpenError: Error, Sendable, Equatable, CustomStringConvertible 
     case missingDatabase(path: String)
     /// A read replica that is not a PostgreSQL URL: SQLite has no replicas to read from.
     case replicaNeedsPostgres(String)
+    /// A SQLite file this user may not read and write (every command needs both: migrations, the WAL), or
+    /// whose folder it may not enter: it may well exist.
+    case permissionDenied(path: String)
 
     public var description: String {
         switch self {
         case .missingDatabase(let path): "no database at \(path) (pushtally serve --database \(path) creates one)"
+        case .permissionDenied(let path):
+            "permission denied: \(path) cannot be read and written by this user (run as its owner, e.g. sudo -u pushtally, or fix its permissions)"
         case .replicaNeedsPostgres(let text):
             "--read-database takes a PostgreSQL standby's URL (postgres://…), not \(text): only PostgreSQL databases have replicas"
         }
@@ -56,6 +63,7 @@ public enum StoreFactory {
     public static func open(_ location: StoreLocation, _ options: StoreOptions = StoreOptions()) async throws -> any PushTallyStore {
         switch location {
         case .sqlite(let path):
+            if isDenied(path) { throw StoreOpenError.permissionDenied(path: path) }
             if !options.createIfMissing, !FileManager.default.fileExists(atPath: path) {
                 throw StoreOpenError.missingDatabase(path: path)
             }
@@ -64,9 +72,18 @@ public enum StoreFactory {
             let secret = options.needsDeviceSecret ? (options.deviceSecretPath ?? defaultSharedSecretPath) : nil
             return try await PostgresStore(
                 url: url, configuration: options.configuration, deviceSecretPath: secret,
-                maximumConnections: options.maximumConnections, writers: options.postgresWriters,
+                maximumConnections: options.maximumConnections, commitTimeout: options.commitTimeout, writers: options.postgresWriters,
                 rollupShard: options.rollupShard, logger: options.logger)
         }
+    }
+
+    /// Whether this process may not look at `path` (its folder cannot be entered), or read and write it: a
+    /// file that cannot even be looked at is not therefore missing, and saying "no database" sent operators
+    /// looking for a file that was there.
+    private static func isDenied(_ path: String) -> Bool {
+        var status = stat()
+        if stat(path, &status) != 0 { return errno == EACCES }
+        return access(path, R_OK | W_OK) != 0 && errno == EACCES
     }
 
     /// Opens a streaming standby of a PostgreSQL primary for report reads (``ReportReadRouter``).

@@ -108,8 +108,9 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// What the flags and environment say about opening the store.
-    func options(mustExist: Bool, needsDeviceSecret: Bool, maxActionIDs: Int? = nil) throws -> StoreOptions {
+    func options(mustExist: Bool, needsDeviceSecret: Bool, maxActionIDs: Int? = nil, commitTimeout: Duration? = nil) throws -> StoreOptions {
         var options = StoreOptions()
+        if let commitTimeout { options.commitTimeout = commitTimeout }
         options.configuration = try configuration()
         if let maxActionIDs { options.configuration.maxActionIDs = maxActionIDs }
         options.createIfMissing = !mustExist
@@ -131,12 +132,17 @@ struct DatabaseOptions: ParsableArguments {
     /// an empty database.
     /// - Parameter needsDeviceSecret: whether the command sees raw device ids (serve, forget).
     /// - Parameter maxActionIDs: custom action ids per app (serve's `--max-action-ids`); the default otherwise.
-    func open(mustExist: Bool = true, needsDeviceSecret: Bool = false, maxActionIDs: Int? = nil) async throws -> any PushTallyStore {
-        let options = try options(mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, maxActionIDs: maxActionIDs)
+    /// - Parameter commitTimeout: serve's `--commit-timeout`; the default otherwise.
+    func open(
+        mustExist: Bool = true, needsDeviceSecret: Bool = false, maxActionIDs: Int? = nil, commitTimeout: Duration? = nil
+    ) async throws -> any PushTallyStore {
+        let options = try options(
+            mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, maxActionIDs: maxActionIDs, commitTimeout: commitTimeout)
         do {
             return try await StoreFactory.open(location, options)
         } catch let error as StoreOpenError {
             printError(error.description)
+            if case .permissionDenied = error { throw Exit.storeFailure }
             throw Exit.notFound
         } catch {
             printError("cannot open database \(location): \(error)")

@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var readReplica: ReadReplicaOptions
 
+    @OptionGroup var overload: OverloadOptions
+
     @Flag(help: "Require an ingest token on receipts and actions (Authorization: Bearer, or ?key=).")
     var requireIngestKey = false
 
@@ -129,8 +131,11 @@ struct ServeCommand: AsyncParsableCommand {
         } ?? ActionIDs.defaultBound
         // Lowering it never takes a column away (admitted ids stay admitted); it only stops new ones sooner.
         guard (1...10_000).contains(actionIDs) else { throw ValidationError("--max-action-ids must be from 1 to 10000") }
+        configuration.maxIngestInFlight = try overload.ingestInFlightBound()
+        let commitTimeout = try overload.commitTimeoutDuration()
         try readReplica.check(database: database)
-        let store = try await database.open(mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs)
+        let store = try await database.open(
+            mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs, commitTimeout: commitTimeout)
         let replica = try await readReplica.open(primary: database)
         if let token = try await store.bootstrapAdminToken(label: "created by first serve") {
             say("No tokens in \(store.location) yet; created an admin token (shown once, keep it):")
@@ -144,7 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
                 say("PushTally listening on \(scheme)://\(host):\(port) (database \(store.location)\(reports))")
             }
         }
-        try await app.runService()
+        try await runCollector(app, logger: logger)
     }
 }
 

@@ -127,7 +127,10 @@ func shell(_ command: String) async -> Int32 {
     }
 
     private func fillTheDiskAndRecover(_ directory: URL) async throws {
-        let server = try ServerProcess(directory: directory)
+        // The database on the small filesystem, the server's log off it: a full disk must not silence the log.
+        let server = try ServerProcess(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-full-log-\(UUID().uuidString)"),
+            database: directory.appendingPathComponent("pushtally.sqlite").path)
         defer { server.removeFiles() }
         try await server.start()
 
@@ -153,8 +156,17 @@ func shell(_ command: String) async -> Int32 {
         #expect(refused.retryAfter == "30")
         #expect(refused.error == "unavailable")
         #expect(acknowledged.count == 600)
+        // Refused again and again while full: the log says so once (then once per 10 s), not once a request.
+        for _ in 0..<50 {
+            _ = try await httpRequest(
+                url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("push_id=full".utf8))
+        }
+        let failureLines = server.log.split(separator: "\n").filter { $0.contains("storage unavailable") }
+        #expect(failureLines.count == 1, "\(failureLines.count) lines for 51 refusals")
         let health = try await httpRequest(server.baseURL.appendingPathComponent("healthz"))
         print("disk full: acknowledged \(acknowledged.count) receipts before 503; /healthz answered \(health.status)")
+        #expect(health.status == 503)
+        #expect(health.headers["retry-after"] != nil)
 
         // Space returns: the server takes receipts again without a restart.
         try FileManager.default.removeItem(at: directory.appendingPathComponent("filler"))

@@ -224,7 +224,9 @@ extension PostgresDeploymentTests {
         #expect(answer.headers["retry-after"] != nil)
         let error = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
         #expect(error?["error"] as? String == "unavailable", "\(String(decoding: answer.body, as: UTF8.self))")
-        #expect(try await httpRequest(collector.baseURL.appendingPathComponent("healthz")).status == 503)
+        let health = try await httpRequest(collector.baseURL.appendingPathComponent("healthz"))
+        #expect(health.status == 503)
+        #expect(health.headers["retry-after"] == "5")
         #expect(collector.process.isRunning)
     }
 }

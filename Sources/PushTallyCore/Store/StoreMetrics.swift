@@ -92,3 +92,10 @@ extension StoreMetrics {
         Counter(label: "pushtally_webhook_messages_queued_total").increment(by: deliveries)
     }
 }
+
+extension StoreMetrics {
+    /// A commit chain the writer's watchdog gave up (``WriterWatchdog``): rare, and each one answered requests 503.
+    package static func recordStall() {
+        Counter(label: "pushtally_writer_stalls_total").increment()
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Group commit for a store whose commit is async network I/O (PostgreSQL): the policy of
 /// ``GroupCommitWriter`` (``WriterStateMachine``: everything queued goes in the next transaction, a
@@ -8,6 +9,10 @@ import Foundation
 /// that is a chain of awaited round trips it only adds hops: a receipt woke the writer thread, which started
 /// a task and slept on a semaphore until the task woke it again. Here the request hands its job straight to
 /// the committing task.
+///
+/// A commit is awaited I/O that may never end, so a run of commits has a watchdog (``WriterWatchdog``): a run
+/// that has not moved for its limit is given up (its requests answered ``WriterError/stalled``, its task
+/// cancelled) and the next submission starts a new one. Nothing ever waits on a run given up.
 package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     /// Called once, from the committing task, with the commit's outcome for one submission.
     package typealias Completion = @Sendable (Result<Output, any Error>) -> Void
@@ -26,19 +31,38 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         let complete: Completion
     }
 
-    // Guards everything below it.
+    // Guards everything below it down to `finished`.
     private let lock = NSLock()
     private var machine: WriterStateMachine<Job>
-    /// Whether a committing task is running; at most one is, so commits never overlap.
+    /// Whether a committing task is running; at most one is current, so commits never overlap (a task the
+    /// watchdog gave up on may still be ending).
     private var committing = false
+    /// Which run of commits is current: bumped when a run starts and when the watchdog gives one up, so a run
+    /// given up never takes the queue again nor answers the jobs the watchdog already answered.
+    private var generation = 0
+    /// The current run's task and watchdog, to cancel them.
+    private var runTask: Task<Void, Never>?
+    private var watchTask: Task<Void, Never>?
+    /// The jobs of the commit in flight, so the watchdog can answer them when it gives the commit up.
+    private var inFlight: [Job] = []
+    /// When the current run last moved (started, began a commit, ended one), and whether it is in a commit.
+    private var lastMovement = ContinuousClock.now
+    private var inCommit = false
+    /// The last stall, and whether a commit has succeeded since (``health``).
+    private var lastStall: (at: ContinuousClock.Instant, reason: String)?
+    private var committedSinceStall = true
     /// `close()` calls waiting for the committing task to finish.
     private var closeWaiters = 0
     private let finished = DispatchSemaphore(value: 0)
     private let flush: Flush
     private let session: Session?
+    private let watchdog: WriterWatchdog?
 
-    package init(highWaterMark: Int, session: Session? = nil, flush: @escaping Flush) {
+    /// - Parameter watchdog: bounds a commit and a run's start; without one (tests of the policy alone) a
+    ///   commit may take as long as its flush does.
+    package init(highWaterMark: Int, watchdog: WriterWatchdog? = nil, session: Session? = nil, flush: @escaping Flush) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
+        self.watchdog = watchdog
         self.session = session
         self.flush = flush
     }
@@ -48,12 +72,18 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     package func submit(_ input: Input, events: Int, complete: @escaping Completion) {
         lock.lock()
         let action = machine.submit(Job(input: input, complete: complete), events: events)
-        let start = action == .enqueued && !committing
-        if start { committing = true }
+        var run: Int?
+        if action == .enqueued && !committing {
+            committing = true
+            generation += 1
+            run = generation
+            lastMovement = .now
+            inCommit = false
+        }
         lock.unlock()
         switch action {
         case .enqueued:
-            if start { Task { await self.commitWhileQueued() } }
+            if let run { start(run) }
         case .overloaded: complete(.failure(WriterError.overloaded))
         case .closed: complete(.failure(WriterError.closed))
         }
@@ -66,8 +96,9 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         return machine.queuedEvents
     }
 
-    /// Stops taking submissions and blocks until everything already queued has been committed. Call it from
-    /// a thread that may block (see `PushTallyStore.shutdown()`): the commit needs the cooperative pool.
+    /// Stops taking submissions and blocks until everything already queued has been committed, or until the
+    /// watchdog gives the run up (then what was queued is answered 503, never acknowledged). Call it from a
+    /// thread that may block (see `PushTallyStore.shutdown()`): the commit needs the cooperative pool.
     package func close() {
         lock.lock()
         machine.close()
@@ -77,14 +108,42 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         if wait { finished.wait() }
     }
 
-    private func commitWhileQueued() async {
-        guard let session else { return await commitQueued() }
+    /// Whether the commit chain is moving, for `/healthz`: stalled while its work has not moved for half the
+    /// commit timeout, and after a stall until a commit succeeds (for at most a minute, so an idle collector
+    /// does not stay unhealthy for want of traffic).
+    package var health: WriterHealth {
+        guard let watchdog else { return .ok }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = ContinuousClock.now
+        if committing, now - lastMovement > watchdog.commitTimeout / 2 {
+            let what = inCommit ? "a commit has been in flight" : "no commit has started"
+            return .stalled(reason: "\(what) for \(Self.seconds(now - lastMovement)) s with work waiting")
+        }
+        if let lastStall, !committedSinceStall, now - lastStall.at < max(.seconds(60), watchdog.commitTimeout * 2) {
+            return .stalled(reason: "stalled \(Self.seconds(now - lastStall.at)) s ago (\(lastStall.reason)); nothing committed since")
+        }
+        return .ok
+    }
+
+    private func start(_ run: Int) {
+        let task = Task { await self.commitWhileQueued(run) }
+        let watch = watchdog.map { watchdog in Task { await self.watch(run, watchdog) } }
+        lock.lock()
+        let current = generation == run && committing
+        if current { (runTask, watchTask) = (task, watch) }
+        lock.unlock()
+        if !current { watch?.cancel() }
+    }
+
+    private func commitWhileQueued(_ run: Int) async {
+        guard let session else { return await commitQueued(run) }
         let ran = Ran()
         await session {
             guard ran.claim() else { return }
-            await self.commitQueued()
+            await self.commitQueued(run)
         }
-        if ran.claim() { await commitQueued() }
+        if ran.claim() { await commitQueued(run) }
     }
 
     /// Whether the session's run of commits has started: whoever claims it first runs it, so commits never
@@ -102,33 +161,138 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         }
     }
 
-    private func commitQueued() async {
-        while let jobs = takeQueued() {
+    private func commitQueued(_ run: Int) async {
+        while let jobs = takeQueued(run) {
             // Plain loops for the reason given in `GroupCommitWriter.commit`.
             var inputs: [Input] = []
             inputs.reserveCapacity(jobs.count)
             for index in jobs.indices { inputs.append(jobs[index].input) }
+            let outcome: Result<[Output], any Error>
             do {
-                let outputs = try await flush(inputs)
-                for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
+                outcome = .success(try await flush(inputs))
             } catch {
+                outcome = .failure(error)
+            }
+            // Given up by the watchdog meanwhile: its jobs were answered, and the queue is another run's.
+            guard let jobs = finishCommit(run, committed: (try? outcome.get()) != nil) else { return }
+            switch outcome {
+            case .success(let outputs):
+                for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
+            case .failure(let error):
                 for job in jobs { job.complete(.failure(error)) }
             }
         }
     }
 
-    /// Everything queued, or `nil` when nothing is, in which case the committing task ends (and wakes `close()`).
-    private func takeQueued() -> [Job]? {
+    /// Everything queued, or `nil` when nothing is (the run ends and wakes `close()`) or the run was given up.
+    private func takeQueued(_ run: Int) -> [Job]? {
         lock.lock()
+        guard generation == run else {
+            lock.unlock()
+            return nil
+        }
         if case .flush(let jobs) = machine.next() {
+            inFlight = jobs
+            lastMovement = .now
+            inCommit = true
             lock.unlock()
             return jobs
         }
         committing = false
+        runTask = nil
+        let watch = watchTask
+        watchTask = nil
         let waiters = closeWaiters
         closeWaiters = 0
         lock.unlock()
+        watch?.cancel()
         for _ in 0..<waiters { finished.signal() }
         return nil
+    }
+
+    /// The jobs of the commit that just ended, to answer, or `nil` when the watchdog answered them already.
+    private func finishCommit(_ run: Int, committed: Bool) -> [Job]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard generation == run else { return nil }
+        let jobs = inFlight
+        inFlight = []
+        lastMovement = .now
+        inCommit = false
+        if committed { committedSinceStall = true }
+        return jobs
+    }
+
+    /// Sleeps until the run has not moved for its limit, then gives it up; ends with the run.
+    private func watch(_ run: Int, _ watchdog: WriterWatchdog) async {
+        var wake = ContinuousClock.now + watchdog.startTimeout
+        while true {
+            do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
+            switch check(run, watchdog) {
+            case .ended: return
+            case .moved(let due): wake = due
+            case .stalled(let stall):
+                // Cancelling the run makes the store close the connection the commit was on; the task may still
+                // take a while to end (or never, on a reply its client library lost), but nothing waits for it.
+                stall.task?.cancel()
+                for job in stall.jobs { job.complete(.failure(WriterError.stalled)) }
+                for _ in 0..<stall.closeWaiters { finished.signal() }
+                StoreMetrics.recordStall()
+                watchdog.logger.error(
+                    "writer stalled; its requests were answered 503 and its connection closed",
+                    metadata: ["reason": "\(stall.reason)", "requests": "\(stall.jobs.count)", "queued_events": "\(stall.queuedEvents)"])
+                return
+            }
+        }
+    }
+
+    /// What the watchdog found on waking.
+    private enum Check {
+        /// The run ended, or was given up already.
+        case ended
+        /// The run moved since: look again at this instant.
+        case moved(ContinuousClock.Instant)
+        /// The run was given up: answer these, cancel its task, wake `close()`.
+        case stalled(Stall)
+    }
+
+    private struct Stall {
+        let jobs: [Job]
+        let task: Task<Void, Never>?
+        let reason: String
+        let queuedEvents: Int
+        let closeWaiters: Int
+    }
+
+    /// Gives the run up when it has not moved for its limit: its commit's jobs and everything queued are taken
+    /// to be answered 503, and the next submission starts a new run.
+    private func check(_ run: Int, _ watchdog: WriterWatchdog) -> Check {
+        lock.lock()
+        defer { lock.unlock() }
+        guard generation == run, committing else { return .ended }
+        let limit = inCommit ? watchdog.commitTimeout : watchdog.startTimeout
+        let due = lastMovement + limit
+        guard ContinuousClock.now >= due else { return .moved(due) }
+        let queuedEvents = machine.queuedEvents
+        let reason = inCommit
+            ? "a commit of \(inFlight.count) requests did not finish within \(Self.seconds(limit)) s"
+            : "no commit started within \(Self.seconds(limit)) s"
+        var jobs = inFlight
+        if case .flush(let queued) = machine.next() { jobs += queued }
+        inFlight = []
+        generation += 1
+        committing = false
+        let task = runTask
+        (runTask, watchTask) = (nil, nil)
+        lastStall = (.now, reason)
+        committedSinceStall = false
+        let waiters = closeWaiters
+        closeWaiters = 0
+        return .stalled(Stall(jobs: jobs, task: task, reason: reason, queuedEvents: queuedEvents, closeWaiters: waiters))
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f", Double(seconds) + Double(attoseconds) / 1e18)
     }
 }

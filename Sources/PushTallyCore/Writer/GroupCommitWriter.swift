@@ -6,6 +6,9 @@ public enum WriterError: Error, Sendable, Equatable {
     case overloaded
     /// The store is shutting down and takes no more writes.
     case closed
+    /// The commit did not end within its deadline (a database that stopped answering): its outcome is unknown,
+    /// so it is not acknowledged; a retry is recognised if it did commit (``AsyncGroupCommitWriter``'s watchdog).
+    case stalled
 }
 
 /// One dedicated thread that commits everything queued as one transaction: group commit.

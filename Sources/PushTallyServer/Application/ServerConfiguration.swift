@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var maxReadLagSeconds: Double = 30
     /// How often the read replica's lag is sampled.
     public var replicaSampleInterval: Duration = .seconds(1)
+    /// Ingest requests handed to the store and not yet answered, beyond which ingest answers 503 at once:
+    /// a database that slows or stops must not gather requests (and their sockets) without end.
+    public var maxIngestInFlight = 4096
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,

@@ -17,24 +17,28 @@ struct AlertController<Context: RequestContext>: Sendable {
     func create(_ request: Request) async throws -> Response {
         let rule = try AlertRule.parse(try JSONValue.parse(try await readJSON(request, reader: reader)))
         let alert = Alert.new(rule, at: store.configuration.clock())
-        try await store.createAlert(alert)
+        try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.createAlert(alert) }
         return .jsonText(alert.json, status: .created)
     }
 
     func list() async throws -> Response {
-        .jsonText("{\"alerts\":[" + (try await store.alerts()).map(\.json).joined(separator: ",") + "]}")
+        let alerts = try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.alerts() }
+        return .jsonText("{\"alerts\":[" + alerts.map(\.json).joined(separator: ",") + "]}")
     }
 
     func delete(_ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
-        guard try await store.deleteAlert(id: id) else { throw Self.notFound(id) }
+        guard try await StoreDeadline.run(StoreDeadline.request, { [store] in try await store.deleteAlert(id: id) }) else {
+            throw Self.notFound(id)
+        }
         return Response(status: .noContent)
     }
 
     func history(_ request: Request, _ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
         let limit = try QueryValues(request).limit(default: 100, maximum: 1000)
-        guard let history = try await store.alertHistory(id: id, limit: limit) else { throw Self.notFound(id) }
+        guard let history = try await StoreDeadline.run(StoreDeadline.request, { [store] in try await store.alertHistory(id: id, limit: limit) })
+        else { throw Self.notFound(id) }
         return .jsonText("{\"history\":[" + history.map(WebhookJSON.transition).joined(separator: ",") + "]}")
     }
 

@@ -19,7 +19,9 @@ struct DeviceController<Context: RequestContext>: Sendable {
         let limit = try query.limit(default: DeviceTimelinePage.defaultLimit, maximum: DeviceTimelinePage.maximumLimit)
         let cursor = try query["after"].map { text throws(FieldError) in try TimelineCursor(text: text) } ?? .start
         let deviceID = try TimelineDeviceID.checked(try pathParameter("device_id", context))
-        let page = try await store.deviceTimeline(deviceID: deviceID, after: cursor, limit: limit)
+        let page = try await StoreDeadline.run(StoreDeadline.request) { [store] in
+            try await store.deviceTimeline(deviceID: deviceID, after: cursor, limit: limit)
+        }
         // Every read is accountable: which token looked, never which device (the template stands for it).
         context.logger.info(
             "device timeline read",

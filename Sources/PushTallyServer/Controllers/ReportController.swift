@@ -22,7 +22,9 @@ struct ReportController<Context: RequestContext>: Sendable {
             let reportRequest = try query.request(report, pathValue: pathValue)
             if let role = route.role { try await authorizer.require(role, request) }
             do {
-                let answer = try await reads.read { reader in try await reader.report(reportRequest) }
+                let answer = try await StoreDeadline.run(StoreDeadline.request) { [reads] in
+                    try await reads.read { reader in try await reader.report(reportRequest) }
+                }
                 ServerMetrics.reportRead(from: answer.source)
                 return try ReportResponse.make(
                     answer.value, name: report.name, query: query, request: request,

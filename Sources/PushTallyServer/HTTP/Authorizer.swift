@@ -25,7 +25,7 @@ struct Authorizer: Sendable {
                 .unauthorized, "unauthorized", "a bearer token with the \(names) role is required",
                 headers: [.wwwAuthenticate: "Bearer"])
         }
-        guard let granted = try await store.role(ofToken: token) else {
+        guard let granted = try await StoreDeadline.run(StoreDeadline.authorization, { [store] in try await store.role(ofToken: token) }) else {
             throw APIError(.unauthorized, "unauthorized", "the token is unknown or revoked", headers: [.wwwAuthenticate: "Bearer"])
         }
         guard roles.contains(where: granted.grants) else {

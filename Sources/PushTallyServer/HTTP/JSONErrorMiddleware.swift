@@ -66,6 +66,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return .unavailable("the collector is busy; retry shortly", retryAfter: 1)
         case WriterError.closed:
             return .unavailable("the collector is shutting down; retry shortly", retryAfter: 5)
+        case WriterError.stalled:
+            // The writer's watchdog logged why, once for the whole commit.
+            return .unavailable("the database did not answer in time; retry shortly", retryAfter: 5)
         case let error as StoreError:
             switch error {
             case .sentAtImmutable:
@@ -79,11 +82,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .databaseNewerThanCode, .misconfigured:
                 return .unavailable(error.description, retryAfter: 60)
             case .unavailable:
-                logger.error("database unavailable", metadata: ["error": "\(error)"])
+                RepeatedErrorLog.storage.error("database unavailable", metadata: ["error": "\(error)"], logger: logger)
                 return .unavailable("the database is unavailable; retry shortly", retryAfter: 5)
             }
         case _ where StorageFailure.isUnavailable(error):
-            logger.error("storage unavailable", metadata: ["error": "\(error)"])
+            RepeatedErrorLog.storage.error("storage unavailable", metadata: ["error": "\(error)"], logger: logger)
             return .unavailable("storage is unavailable (disk full or not writable); retry later", retryAfter: 30)
         default:
             logger.error("unexpected error", metadata: ["error": "\(error)"])

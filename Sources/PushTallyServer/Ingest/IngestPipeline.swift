@@ -19,6 +19,17 @@ struct IngestPipeline: Sendable {
     let reader: BodyReader
     /// Per-client-IP limit, when configured (off by default).
     let limiter: RateLimiter?
+    /// Requests waiting for their commit, shed past `configuration.maxIngestInFlight`.
+    let inFlight: InFlightLimit
+
+    init(store: any EventIngestor, authorizer: Authorizer, configuration: ServerConfiguration, reader: BodyReader, limiter: RateLimiter?) {
+        self.store = store
+        self.authorizer = authorizer
+        self.configuration = configuration
+        self.reader = reader
+        self.limiter = limiter
+        self.inFlight = InFlightLimit(bound: configuration.maxIngestInFlight)
+    }
 
     /// What the pipeline needs of a request besides its body.
     struct Request: Sendable {
@@ -69,7 +80,7 @@ struct IngestPipeline: Sendable {
     }
 
     /// Inflates, decodes and validates the body, then answers once the store committed it (or refused it:
-    /// an overloaded writer is a 503 with `Retry-After`).
+    /// an overloaded writer, or too many requests already waiting for it, is a 503 with `Retry-After`).
     private func commit<Sink: IngestSink>(_ request: Request, _ body: ByteBuffer, _ sink: Sink) {
         let plan: IngestPlan
         do {
@@ -78,7 +89,9 @@ struct IngestPipeline: Sendable {
         } catch {
             return sink.deliver(refusal(error, request))
         }
-        store.ingest(plan.events) { result in
+        guard inFlight.enter() else { return sink.deliver(refusal(WriterError.overloaded, request)) }
+        store.ingest(plan.events) { [inFlight] result in
+            inFlight.leave()
             do {
                 sink.deliver(allowingOrigin(try plan.answer(duplicates: try result.get(), route: request.route), request))
             } catch {

@@ -50,7 +50,9 @@ struct WebhookDispatcher: Service {
             // Attempts still running are abandoned: unrecorded, they are retried once their lease is over.
             group.cancelAll()
         }
-        try? await record(attempts.takeFinished())
+        // Bounded: a database that stopped answering must not hold the shutdown (unrecorded attempts are retried).
+        let finished = attempts.takeFinished()
+        _ = try? await DetachedRace.run(timeout: .seconds(5), onDeadline: { CancellationError() }) { try await record(finished) }
         await sender.shutdown()
     }
 
@@ -59,10 +61,13 @@ struct WebhookDispatcher: Service {
     ) async throws {
         try await record(attempts.takeFinished())
         let now = clock()
-        _ = try await store.packOutbox(now: now, fillMillis: Self.fillMillis)
+        _ = try await untilShutdown { [store] in try await store.packOutbox(now: now, fillMillis: Self.fillMillis) }
         let room = Self.concurrency - attempts.inFlight
         if room > 0 {
-            for delivery in try await store.claimDeliveries(now: now, leaseMillis: Self.leaseMillis, limit: room) {
+            let claimed = try await untilShutdown { [store] in
+                try await store.claimDeliveries(now: now, leaseMillis: Self.leaseMillis, limit: room)
+            }
+            for delivery in claimed {
                 attempts.start()
                 group.addTask {
                     let result = await sender.send(delivery, at: clock())
@@ -71,6 +76,12 @@ struct WebhookDispatcher: Service {
             }
         }
         try await housekeeping.run(at: now, dispatcher: self)
+    }
+
+    /// A store call a graceful shutdown cancels: on a database that stopped answering it would hold the
+    /// shutdown otherwise (cancelling it closes the connection it waits on; nothing of it was acknowledged).
+    private func untilShutdown<Value: Sendable>(_ call: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        try await cancelWhenGracefulShutdown(call)
     }
 
     /// Stores finished attempts in one transaction and counts them.

@@ -6,6 +6,13 @@ public protocol EventIngestor: Sendable {
     func ingest(_ events: [IncomingEvent], completion: @escaping @Sendable (Result<[Bool], any Error>) -> Void)
     /// Events waiting for the writer (a gauge for operators).
     var queuedEvents: Int { get }
+    /// Whether the writers' commit chains are moving (`/healthz`); `.ok` for a writer that cannot stall.
+    var writerHealth: WriterHealth { get }
+}
+
+extension EventIngestor {
+    /// SQLite's writer is a thread blocked on its own fsync: it has no watchdog to report from.
+    public var writerHealth: WriterHealth { .ok }
 }
 
 extension EventIngestor {
