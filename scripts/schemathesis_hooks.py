@@ -124,10 +124,12 @@ def filter_failure(context, failure, case, response):
     - valid data "refused": `400 unknown_variant`, a variants report whose `control` names no variant the
       campaign has in the range (what variants exist is stored data, not something a schema can state);
     - valid data "refused": `400 bad_range`, a report whose `from` is after its `to` (each valid alone);
+    - valid data "refused": `400 total_out_of_range`, send records whose figures (each at most 10^15) add up,
+      over the record's failure reasons or with what the push already has stored, past 10^15;
     - valid data "refused" by a rule across fields or parameters (`spans_fields`), for a single event or for
       every element of a batch."""
     if failure.code == "ST202" and response.status_code == 400 and error_code(response) in (
-        "too_many_buckets", "unknown_variant", "bad_range"):
+        "too_many_buckets", "unknown_variant", "bad_range", "total_out_of_range"):
         return False
     if failure.code == "ST202" and response.status_code == 400 and spans_fields(case, response):
         return False
@@ -142,7 +144,8 @@ def filter_failure(context, failure, case, response):
         and response.status_code == 400
         and rejected
         and all(
-            item.get("error") == "sent_at_immutable" or (item.get("error"), item.get("field")) in rules
+            item.get("error") in ("sent_at_immutable", "total_out_of_range")
+            or (item.get("error"), item.get("field")) in rules
             for item in rejected
         )
     ):
