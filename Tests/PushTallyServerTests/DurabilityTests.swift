@@ -151,6 +151,7 @@ func shell(_ command: String) async -> Int32 {
             }
         }
         let refused = try #require(refusal, "the disk never filled")
+        let firstRefusal = ContinuousClock.now
         #expect(refused.status == 503)
         // Storage unavailable (Retry-After 30), not an overloaded writer (Retry-After 1).
         #expect(refused.retryAfter == "30")
@@ -162,7 +163,9 @@ func shell(_ command: String) async -> Int32 {
                 url, method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("push_id=full".utf8))
         }
         let failureLines = server.log.split(separator: "\n").filter { $0.contains("storage unavailable") }
-        #expect(failureLines.count == 1, "\(failureLines.count) lines for 51 refusals")
+        // The first in full, then a summary every 10 s at most: a loaded machine may take more than 10 s here.
+        let summaries = Int((ContinuousClock.now - firstRefusal) / .seconds(10)) + 1
+        #expect((1...(1 + summaries)).contains(failureLines.count), "\(failureLines.count) lines for 51 refusals")
         let health = try await httpRequest(server.baseURL.appendingPathComponent("healthz"))
         print("disk full: acknowledged \(acknowledged.count) receipts before 503; /healthz answered \(health.status)")
         #expect(health.status == 503)

@@ -6,9 +6,16 @@ import PushTallyTestSupport
 import Testing
 
 /// A connection the server closes under a transaction: the transaction fails at once, as unavailable, instead
-/// of waiting for good on what it sends after the loss. (The time limit covers the wait for a test database
-/// in a full parallel run; the answer itself is held to 5 s below.)
-@Suite(.timeLimit(.minutes(5))) struct PostgresConnectionLossTests {
+/// of waiting for good on what it sends after the loss. Each answer is held to 5 s; a statement that is never
+/// answered (the fault these reproduce) fails its test after a minute (``boundedWork(_:)``), however long the
+/// wait for a test database in a full parallel run was.
+@Suite struct PostgresConnectionLossTests {
+    /// Runs `work` in a task of its own and fails once a minute passes without its end: a hang here is the
+    /// fault, and must fail the test rather than hold the suite.
+    static func boundedWork(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        try await DetachedRace.run(timeout: .seconds(60), onDeadline: { TestFailure("never answered: the connection loss hung") }, work)
+    }
+
     /// The ingest hang after `pg_terminate_backend`: the transaction path ran `ROLLBACK` on the connection the
     /// server had just closed. PostgresNIO 1.33 writes a statement into the connection's channel with no promise
     /// for the write; once the closed channel's handlers are gone the write finds none and the statement's own
@@ -19,7 +26,7 @@ import Testing
     /// `ROLLBACK` came before or after was a race; waiting here for the connection to be closed makes it
     /// certain.
     @Test func aTransactionWhoseBackendIsTerminatedFailsAtOnce() async throws {
-        try await TestPostgres.withDatabase { url in
+        try await TestPostgres.withDatabase { url in try await Self.boundedWork {
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
             defer { store.closeInBackground() }
             let logger = Logger(label: "test.connection-loss")
@@ -38,7 +45,7 @@ import Testing
             #expect(error.map { "\($0)".contains("unavailable") } == true, "\(error.map { "\($0)" } ?? "")")
             // The pool replaced the connection: the store goes on.
             #expect(await store.isWritable())
-        }
+        } }
     }
 }
 
@@ -46,7 +53,7 @@ extension PostgresConnectionLossTests {
     /// A statement asked of a connection that has closed (a pooled connection whose backend was terminated while
     /// idle, handed out before the pool heard of it) fails at once. PostgresNIO would drop it unanswered.
     @Test func aStatementOnAClosedConnectionFailsAtOnce() async throws {
-        try await TestPostgres.withDatabase { url in
+        try await TestPostgres.withDatabase { url in try await Self.boundedWork {
             let store = try await PostgresStore(url: url, deviceSecretPath: nil)
             defer { store.closeInBackground() }
             let logger = Logger(label: "test.connection-loss")
@@ -60,6 +67,6 @@ extension PostgresConnectionLossTests {
             }
             #expect(ContinuousClock.now - started < .seconds(5))
             #expect(error.map { "\($0)".contains("closed") } == true, "\(error.map { "\($0)" } ?? "")")
-        }
+        } }
     }
 }
