@@ -12,7 +12,7 @@ import FoundationNetworking
 /// over, or the whole server frozen with SIGSTOP. Every request is answered within seconds (503 with
 /// `Retry-After` while the database cannot commit), what was acknowledged is stored exactly once, and the
 /// collector recovers by itself.
-@Suite(.serialized, .timeLimit(.minutes(6))) struct PostgresFaultTests {
+@Suite(.serialized) struct PostgresFaultTests {
     /// The most any answer may take: the commit timeout (5 s) and the wait for a connection (5 s) both bound a
     /// request, and a loaded test machine adds scheduling delays.
     static let answerBound: Duration = .seconds(10)
@@ -20,8 +20,14 @@ import FoundationNetworking
     /// `pg_terminate_backend` on every connection of the collector's database, every 150 ms for 30 s, under
     /// load whose commits take both the one-statement and the transaction path. Before, a connection
     /// terminated under the transaction path hung ingest for good (its `ROLLBACK` was never answered).
+    /// Bounded by its own work, not a test time limit: in a full parallel run the wait for a test database can
+    /// take minutes, and a limit counting it failed a test that had not yet begun.
     @Test func killedConnectionsUnderLoad() async throws {
-        try await TestPostgres.withDatabase { url in
+        try await TestPostgres.withDatabase { url in try await killLoop(url) }
+    }
+
+    func killLoop(_ url: String) async throws {
+        try await DetachedRace.run(timeout: .seconds(240), onDeadline: { TestFailure("the kill loop's work did not end within 4 minutes") }) {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-kill-\(UUID().uuidString)")
             let collector = try ServerProcess(
                 directory: directory, database: url,
@@ -69,7 +75,7 @@ import FoundationNetworking
     /// of the test's own: requests meanwhile get 503 with `Retry-After` within seconds, `/healthz` says the
     /// writer stalled, the collector's sockets and memory stay bounded, and after SIGCONT it recovers by
     /// itself with every acknowledged receipt stored once.
-    @Test(.enabled(if: geteuid() == 0, "needs root to create and freeze a PostgreSQL cluster of its own"))
+    @Test(.enabled(if: geteuid() == 0, "needs root to create and freeze a PostgreSQL cluster of its own"), .timeLimit(.minutes(6)))
     func aFrozenDatabaseIsAnswered503AndRecovers() async throws {
         let cluster = try await ThrowawayCluster.create()
         do {
@@ -159,7 +165,7 @@ import FoundationNetworking
     /// SIGTERM while the database is frozen under load: the collector exits within systemd's stop timeout
     /// (`TimeoutStopSec=30` in deploy/pushtally.service), whatever its writer was doing. Meanwhile, with
     /// `--max-ingest-in-flight 4` and 8 clients, the requests past the bound are shed at once.
-    @Test(.enabled(if: geteuid() == 0, "needs root to create and freeze a PostgreSQL cluster of its own"))
+    @Test(.enabled(if: geteuid() == 0, "needs root to create and freeze a PostgreSQL cluster of its own"), .timeLimit(.minutes(6)))
     func sigtermExitsWhileTheDatabaseIsFrozen() async throws {
         let cluster = try await ThrowawayCluster.create()
         do {
