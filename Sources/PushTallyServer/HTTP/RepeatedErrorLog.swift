@@ -2,8 +2,8 @@ import Logging
 import Synchronization
 
 /// Logs an error that repeats with every request (a full disk, a database that is down) once when it starts,
-/// then at most one line per interval saying how many times it recurred meanwhile: one line per refused
-/// request buried the log (1,716 lines in 40 s of a full disk) without saying more than the first did.
+/// then at most one line per interval saying how many times it recurred meanwhile: a line per refused request
+/// buries the log under thousands of lines that say no more than the first did.
 final class RepeatedErrorLog: Sendable {
     let interval: Duration
     private let entries = Mutex<[String: Entry]>([:])
