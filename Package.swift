@@ -143,8 +143,11 @@ let package = Package(
                 server("ArgumentParser", "swift-argument-parser"),
                 server("CompressNIO", "compress-nio"),
                 server("NIOCore", "swift-nio"),
+                "CBuildStamp",
             ]
         ),
+        // The version text scripts/build-release writes into the release binary (`pushtally --version`).
+        .target(name: "CBuildStamp"),
         // Benchmarks, run by scripts/bench (never by the test suite).
         .executableTarget(
             name: "BareDurableBaseline",

@@ -9,11 +9,12 @@ struct PushTallyCommand: AsyncParsableCommand {
             Exit codes: 0 ok; 64 bad arguments; 3 not found (campaign, push, token, webhook, alert); \
             4 database or server error; 5 some import lines rejected.
             """,
+        version: BuildVersion.text,
         subcommands: [
             ServeCommand.self, ReportCommand.self, RateCommand.self, PushesCommand.self, KeysCommand.self,
             PruneCommand.self, ForgetCommand.self, RollupCommand.self, BackupCommand.self, ExportCommand.self,
             ImportEventsCommand.self, MigrateStoreCommand.self, WebhooksCommand.self, AlertsCommand.self,
-            DeviceCommand.self,
+            DeviceCommand.self, HealthcheckCommand.self,
         ]
     )
 }
