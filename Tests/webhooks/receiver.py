@@ -2,10 +2,12 @@
 """A webhook receiver for the test suite: verifies every message with the PyPI `standardwebhooks` package
 (not PushTally's code) and records it as one JSON line.
 
-Usage: receiver.py SECRET_FILE LOG_FILE PORT_FILE [--fail N] [--status CODE]
+Usage: receiver.py SECRET_FILE LOG_FILE PORT_FILE [--fail N] [--status CODE] [--listen ADDRESS] [--tls CERT KEY]
   SECRET_FILE  read on each request (the secret is known only after the webhook is created)
   LOG_FILE     one line per request: {"verified", "id", "timestamp", "type", "body", "content_length", "chunked"}
   PORT_FILE    the port it listens on (127.0.0.1, any free port) is written here once listening
+  --listen A   listen on address A instead of 127.0.0.1 (0.0.0.0: reachable from a container)
+  --tls C K    HTTPS with the PEM certificate chain C and key K
   --fail N     answer 500 to the first N requests, then 200
   --status C   answer C to every request (410 to test disabling)
   --hang S     hold the first request S seconds before answering (a delivery in flight when the collector dies)
@@ -13,6 +15,7 @@ Usage: receiver.py SECRET_FILE LOG_FILE PORT_FILE [--fail N] [--status CODE]
                deliveries are still in flight when a test kills the collector
 """
 import json
+import ssl
 import sys
 import threading
 import time
@@ -79,7 +82,13 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+listen = options[options.index("--listen") + 1] if "--listen" in options else "127.0.0.1"
+server = ThreadingHTTPServer((listen, 0), Handler)
+if "--tls" in options:
+    certificate, key = options[options.index("--tls") + 1 : options.index("--tls") + 3]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 with open(port_file + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
 import os
