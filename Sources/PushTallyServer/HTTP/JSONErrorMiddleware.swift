@@ -69,6 +69,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case WriterError.stalled:
             // The writer's watchdog logged why, once for the whole commit.
             return .unavailable("the database did not answer in time; retry shortly", retryAfter: 5)
+        case WriterError.outputCountMismatch:
+            // The writer logged the mismatch, once for the whole commit.
+            return APIError(.internalServerError, "internal", "the commit's outcome could not be matched to this request; retry")
         case let error as StoreError:
             switch error {
             case .sentAtImmutable:

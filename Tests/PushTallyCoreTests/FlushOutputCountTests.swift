@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import PushTallyCore
+
+/// A flush that returns more or fewer outputs than it was given inputs fails every submission of its commit,
+/// and says so in the log, on both writers: no request is left waiting for an answer.
+@Suite(.timeLimit(.minutes(1))) struct FlushOutputCountTests {
+    /// How a broken flush shapes its outputs.
+    enum Miscount: CaseIterable, Sendable {
+        case tooFew, tooMany
+
+        func outputs(for inputs: [Int]) -> [String] { miscounted(inputs.map { "committed \($0)" }) }
+
+        func miscounted(_ answered: [String]) -> [String] {
+            switch self {
+            case .tooFew: Array(answered.dropLast())
+            case .tooMany: answered + ["one too many"]
+            }
+        }
+    }
+
+    /// Log lines, kept for the test to read.
+    final class Lines: @unchecked Sendable {
+        // Guards `lines`.
+        private let lock = NSLock()
+        private var lines: [(message: String, metadata: Logger.Metadata)] = []
+
+        var all: [(message: String, metadata: Logger.Metadata)] { lock.withLock { lines } }
+        func append(_ message: String, _ metadata: Logger.Metadata) { lock.withLock { lines.append((message, metadata)) } }
+
+        var logger: Logger {
+            Logger(label: "test.writer") { _ in Handler(lines: self) }
+        }
+    }
+
+    struct Handler: LogHandler {
+        let lines: Lines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.append("\(event.message)", event.metadata ?? [:])
+        }
+    }
+
+    /// Every error a submission ended with, and that each logged line is the mismatch's.
+    private static func expectMismatch(_ outcomes: [Result<String, any Error>], logged lines: Lines, submitted: Int) {
+        #expect(outcomes.count == submitted, "every submission answered")
+        for outcome in outcomes {
+            guard case .failure(let error) = outcome, case .outputCountMismatch? = error as? WriterError else {
+                Issue.record("a submission of a miscounted commit was answered \(outcome)")
+                continue
+            }
+        }
+        #expect(!lines.all.isEmpty, "the mismatch is logged")
+        for line in lines.all {
+            #expect(line.message.contains("different number of outputs"))
+            #expect(line.metadata["inputs"] != nil && line.metadata["outputs"] != nil)
+        }
+    }
+
+    @Test(arguments: Miscount.allCases)
+    func theThreadWritersMiscountedCommitFailsEachOfItsSubmissions(_ miscount: Miscount) async {
+        let lines = Lines()
+        let writer = GroupCommitWriter<Int, String>(highWaterMark: 100, logger: lines.logger) { miscount.outputs(for: $0) }
+        defer { writer.close() }
+        let outcomes = await withTaskGroup(of: Result<String, any Error>.self) { group in
+            for input in 0..<5 {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        writer.submit(input, events: 1) { continuation.resume(returning: $0) }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        Self.expectMismatch(outcomes, logged: lines, submitted: 5)
+    }
+
+    @Test(arguments: Miscount.allCases)
+    func theAsyncWritersMiscountedCommitFailsEachOfItsSubmissions(_ miscount: Miscount) async throws {
+        let lines = Lines()
+        let held = AsyncGroupCommitWriterTests.HeldFlush()
+        let writer = AsyncGroupCommitWriter<Int, String>(highWaterMark: 100, logger: lines.logger) { inputs in
+            miscount.miscounted(try await held(inputs))
+        }
+        // The first commit is held so the next four queue behind it and go together into one commit.
+        let first = Submitted(0, to: writer)
+        await held.firstCommitStarted()
+        let queued = (1..<5).map { Submitted($0, to: writer) }
+        #expect(writer.queuedEvents == 4)
+        held.releaseFirstCommit()
+        var outcomes: [Result<String, any Error>] = []
+        for submitted in [first] + queued {
+            do { outcomes.append(.success(try await submitted.output())) } catch { outcomes.append(.failure(error)) }
+        }
+        #expect(held.commits.count == 2)
+        #expect(held.commits.last?.sorted() == [1, 2, 3, 4])
+        Self.expectMismatch(outcomes, logged: lines, submitted: 5)
+        #expect(lines.all.count == 2, "one line a commit")
+    }
+
+    @Test func aFlushThatReturnsOneOutputPerInputIsAnsweredInOrder() {
+        let lines = Lines()
+        var answered: [Int: String] = [:]
+        FlushAnswers.deliver(["a", "b", "c"], toCount: 3, logger: lines.logger) { index, outcome in
+            answered[index] = try? outcome.get()
+        }
+        #expect(answered == [0: "a", 1: "b", 2: "c"])
+        #expect(lines.all.isEmpty)
+    }
+}
