@@ -36,6 +36,7 @@ package enum PostgresSchema {
         (AttributionProbeSchema.version, AttributionProbeSchema.name, AttributionProbeSchema.statements),
         // Conversion values as two parts (MoneyTotal), exact past 64 bits of millionths.
         (19, "v19-value-units", AttributionSchema.valueUnitsAddition(dialect: .postgres)),
+        (RollupShardLockSchema.version, RollupShardLockSchema.name, RollupShardLockSchema.statements),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
