@@ -19,12 +19,17 @@ struct SQLBuilder {
         return "$\(binds.count)"
     }
 
-    /// Binds `value`, or SQL NULL, and returns its placeholder. A NULL is cast to `Value`'s type: bound, it has
-    /// none, and a `VALUES` row outside an `INSERT` (``ValuesPart/append(_:gatedBy:to:)``) would make it `text`.
+    /// Whether a bound NULL's placeholder names its type (``bind(_:)``), for rows of a `VALUES` list outside an
+    /// `INSERT` (``guarded(_:call:)``). Off elsewhere: a cast per NULL slows PostgreSQL's parsing of a large
+    /// `INSERT … VALUES`, whose columns type its NULLs anyway.
+    var typedNulls = false
+
+    /// Binds `value`, or SQL NULL, and returns its placeholder. A bound NULL has no type: with ``typedNulls`` it is
+    /// cast to `Value`'s, as a `VALUES` row outside an `INSERT` (``ValuesPart/append(_:gatedBy:to:)``) would make it `text`.
     mutating func bind<Value: PostgresNonThrowingEncodable>(_ value: Value?) -> String {
         guard let value else {
             binds.appendNull()
-            return "$\(binds.count)::\(Value.psqlType.knownSQLName ?? "TEXT")"
+            return typedNulls ? "$\(binds.count)::\(Value.psqlType.knownSQLName ?? "TEXT")" : "$\(binds.count)"
         }
         binds.append(value)
         return "$\(binds.count)"
@@ -79,6 +84,7 @@ struct SQLBuilder {
         let parts = parts.filter { $0.rowCount > 0 }
         guard parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings - 16 else { return nil }
         var builder = SQLBuilder("WITH \(guardName) AS MATERIALIZED (SELECT ")
+        builder.typedNulls = true
         call(&builder)
         builder.append(" AS ok)")
         for (index, part) in parts.enumerated() {

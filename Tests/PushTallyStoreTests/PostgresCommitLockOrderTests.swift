@@ -128,4 +128,28 @@ import Testing
             }
         }
     }
+
+    /// A guarded statement's parts write typed rows (NULLs included, which a `VALUES` list outside an `INSERT`
+    /// would read as text) only after the guard answered, and nothing when it fails.
+    @Test func aGuardedStatementWritesItsRowsOnlyAfterItsGuard() async throws {
+        try await TestPostgres.withDatabase { url in
+            try await TestPostgres.withConnection(to: PostgresURL(url)) { connection, logger in
+                try await connection.query("CREATE TABLE guarded (a BIGINT NOT NULL, b TEXT, c BIGINT)", logger: logger)
+                let rows: [(Int64, String?, Int64?)] = [(1, nil, nil), (2, "two", nil)]
+                func part() -> ValuesPart {
+                    ValuesPart(rows, columns: 3, head: "INSERT INTO guarded (a, b, c)") { row, sql in
+                        [sql.bind(row.0), sql.bind(row.1), sql.bind(row.2)]
+                    }
+                }
+                let failing = try #require(SQLBuilder.guarded([part()]) { $0.append("(SELECT 1 / 0) = 1") })
+                await #expect(throws: PSQLError.self) { try await connection.run(failing, logger: logger) }
+                let passing = try #require(SQLBuilder.guarded([part()]) { $0.append("true") })
+                try await connection.run(passing, logger: logger)
+                var stored: [String] = []
+                let answer = try await connection.query("SELECT a, b, c FROM guarded ORDER BY a", logger: logger)
+                for try await (a, b, c) in answer.decode((Int64, String?, Int64?).self) { stored.append("\(a) \(b ?? "-") \(c.map(String.init) ?? "-")") }
+                #expect(stored == ["1 - -", "2 two -"], "the failed guard wrote nothing; the passing one wrote both rows")
+            }
+        }
+    }
 }
