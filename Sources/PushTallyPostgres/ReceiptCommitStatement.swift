@@ -4,7 +4,7 @@ import PushTallyCore
 /// A one-statement group commit of receipts (displays and actions, the bulk of ingest) as a prepared
 /// statement: every raw row and rollup row travels as a column array that `unnest` turns back into rows, so
 /// the text is the same whatever the batch. PostgreSQL parses and plans it once per connection instead of
-/// once per commit (a third of its time per commit when the text varied with the batch), and the collector
+/// once per commit, as a text that varied with the batch would need, and the collector
 /// binds some sixty arrays instead of building a statement of a few hundred placeholders.
 ///
 /// It does what ``PostgresOneStatementCommit``'s built statement does: the `pushtally_ingest_guard` call (`g`)

@@ -102,9 +102,9 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         }
     }
 
-    // Plain loops, not `map(\.input)` and `zip`: in this generic class the key path was instantiated at
-    // runtime on every commit (demangling its generic arguments), and `zip` looked up its iterator's metadata:
-    // together 4 % of the writer thread's time on single receipts.
+    // Plain loops, not `map(\.input)` and `zip`: in this generic class the key path is instantiated at
+    // runtime on every commit (demangling its generic arguments), and `zip` looks up its iterator's metadata,
+    // both on the one writer thread.
     private func commit(_ jobs: [Job]) {
         var inputs: [Input] = []
         inputs.reserveCapacity(jobs.count)
