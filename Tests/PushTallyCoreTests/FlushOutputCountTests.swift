@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import Testing
 
@@ -21,37 +22,8 @@ import Testing
         }
     }
 
-    /// Log lines, kept for the test to read.
-    final class Lines: @unchecked Sendable {
-        // Guards `lines`.
-        private let lock = NSLock()
-        private var lines: [(message: String, metadata: Logger.Metadata)] = []
-
-        var all: [(message: String, metadata: Logger.Metadata)] { lock.withLock { lines } }
-        func append(_ message: String, _ metadata: Logger.Metadata) { lock.withLock { lines.append((message, metadata)) } }
-
-        var logger: Logger {
-            Logger(label: "test.writer") { _ in Handler(lines: self) }
-        }
-    }
-
-    struct Handler: LogHandler {
-        let lines: Lines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            lines.append("\(event.message)", event.metadata ?? [:])
-        }
-    }
-
     /// Every error a submission ended with, and that each logged line is the mismatch's.
-    private static func expectMismatch(_ outcomes: [Result<String, any Error>], logged lines: Lines, submitted: Int) {
+    private static func expectMismatch(_ outcomes: [Result<String, any Error>], logged lines: InMemoryLogHandler, submitted: Int) {
         #expect(outcomes.count == submitted, "every submission answered")
         for outcome in outcomes {
             guard case .failure(let error) = outcome, case .outputCountMismatch? = error as? WriterError else {
@@ -59,17 +31,18 @@ import Testing
                 continue
             }
         }
-        #expect(!lines.all.isEmpty, "the mismatch is logged")
-        for line in lines.all {
-            #expect(line.message.contains("different number of outputs"))
+        #expect(!lines.entries.isEmpty, "the mismatch is logged")
+        for line in lines.entries {
+            #expect(line.level == .error)
+            #expect("\(line.message)".contains("different number of outputs"))
             #expect(line.metadata["inputs"] != nil && line.metadata["outputs"] != nil)
         }
     }
 
     @Test(arguments: Miscount.allCases)
     func theThreadWritersMiscountedCommitFailsEachOfItsSubmissions(_ miscount: Miscount) async {
-        let lines = Lines()
-        let writer = GroupCommitWriter<Int, String>(highWaterMark: 100, logger: lines.logger) { miscount.outputs(for: $0) }
+        let lines = InMemoryLogHandler()
+        let writer = GroupCommitWriter<Int, String>(highWaterMark: 100, logger: Logger(label: "test.writer") { _ in lines }) { miscount.outputs(for: $0) }
         defer { writer.close() }
         let outcomes = await withTaskGroup(of: Result<String, any Error>.self) { group in
             for input in 0..<5 {
@@ -86,9 +59,9 @@ import Testing
 
     @Test(arguments: Miscount.allCases)
     func theAsyncWritersMiscountedCommitFailsEachOfItsSubmissions(_ miscount: Miscount) async throws {
-        let lines = Lines()
+        let lines = InMemoryLogHandler()
         let held = AsyncGroupCommitWriterTests.HeldFlush()
-        let writer = AsyncGroupCommitWriter<Int, String>(highWaterMark: 100, logger: lines.logger) { inputs in
+        let writer = AsyncGroupCommitWriter<Int, String>(highWaterMark: 100, logger: Logger(label: "test.writer") { _ in lines }) { inputs in
             miscount.miscounted(try await held(inputs))
         }
         // The first commit is held so the next four queue behind it and go together into one commit.
@@ -104,16 +77,16 @@ import Testing
         #expect(held.commits.count == 2)
         #expect(held.commits.last?.sorted() == [1, 2, 3, 4])
         Self.expectMismatch(outcomes, logged: lines, submitted: 5)
-        #expect(lines.all.count == 2, "one line a commit")
+        #expect(lines.entries.count == 2, "one line a commit")
     }
 
     @Test func aFlushThatReturnsOneOutputPerInputIsAnsweredInOrder() {
-        let lines = Lines()
+        let lines = InMemoryLogHandler()
         var answered: [Int: String] = [:]
-        FlushAnswers.deliver(["a", "b", "c"], toCount: 3, logger: lines.logger) { index, outcome in
+        FlushAnswers.deliver(["a", "b", "c"], toCount: 3, logger: Logger(label: "test.writer") { _ in lines }) { index, outcome in
             answered[index] = try? outcome.get()
         }
         #expect(answered == [0: "a", 1: "b", 2: "c"])
-        #expect(lines.all.isEmpty)
+        #expect(lines.entries.isEmpty)
     }
 }
