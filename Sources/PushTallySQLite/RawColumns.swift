@@ -27,6 +27,10 @@ struct RawColumns: ReportRow {
         sqlite3_column_type(handle, CInt(column)) == SQLITE_NULL ? nil : String(sqliteStatement: handle, index: CInt(column))
     }
 
+    func boolean(_ column: Int) -> Bool {
+        sqlite3_column_int64(handle, CInt(column)) != 0
+    }
+
     /// The histogram's buckets are the columns from `column` on, read in place: a report reads 40 of them per
     /// push, and decoding each through a `Row` (or an array per row) would cost a campaign report more than its reads.
     func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) rethrows {

@@ -5,19 +5,9 @@ import PushTallyCore
 extension StoredEvent {
     /// Stored events read back (by ``StoredEvent/countedColumns``) with their duplicate flags, for counting.
     static func counted(_ rows: [PostgresRow]) throws -> [(StoredEvent, Bool)] {
-        try rows.decode(
-            (String, Int, String, Int64, Int64, Bool, String?, String?, Int64?, String?, Int?, String?, String?, String?, Int64?).self
-        ).map {
-            pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion, value, currency, code, credited,
-            platform, media, extensionMillis in
-            var event = StoredEvent(
-                pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
-                eventTime: eventTime, duplicate: duplicate, appVersion: appVersion, osVersion: osVersion)
-            (event.valueMicros, event.currency) = (value, currency)
-            event.attribution = Attribution(code: code, pushID: credited)
-            event.platform = platform
-            (event.media, event.extensionMillis) = (media.flatMap(ReceiptMedia.init(rawValue:)), extensionMillis)
-            return (event, duplicate)
+        try rows.map { row in
+            let event = try StoredEvent(countedRow: PostgresReportRow(row))
+            return (event, event.duplicate ?? false)
         }
     }
 }
