@@ -3,7 +3,7 @@ import PushTallyCore
 @testable import PushTallyServer
 import Testing
 
-/// What the documentation quotes of the code, held to the code: the suite's size, the store's roles and the
+/// What the documentation quotes of the code, held to the code: no count of the suite's size, the store's roles and the
 /// report reader's calls in ARCHITECTURE.md, every route named in the prose docs, and PERFORMANCE.md's current
 /// PostgreSQL figures agreeing with SCALING.md's.
 @Suite struct DocsFiguresTests {
@@ -15,15 +15,10 @@ import Testing
         return try files.map { try String(contentsOf: $0, encoding: .utf8) }
     }
 
-    @Test func testingMDQuotesTheSuitesSizeAsItIs() throws {
-        let declared = try Self.swiftSources(under: "Tests").reduce(0) { count, text in
-            count + text.components(separatedBy: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@Test") }.count
-        }
+    /// The suite's size changes with every test: TESTING.md points to the runner's count rather than quoting one.
+    @Test func testingMDQuotesNoCountOfItsOwn() throws {
         let testing = try Documentation.text("docs/TESTING.md")
-        let quoted = try #require(
-            testing.firstMatch(of: /The suite holds ([0-9,]+) tests/).map { Int($0.1.replacingOccurrences(of: ",", with: "")) } ?? nil,
-            "TESTING.md says how many tests the suite holds")
-        #expect(quoted == declared, "TESTING.md quotes \(quoted) tests; the sources declare \(declared) (`@Test` functions)")
+        #expect(testing.firstMatch(of: /(?i)(suite|holds|runs) [0-9][0-9,]* tests/) == nil, "TESTING.md quotes a test count")
     }
 
     @Test func architectureMDListsEveryStoreRoleAndEveryReportReaderCall() throws {
