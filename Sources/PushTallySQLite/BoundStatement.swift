@@ -3,8 +3,8 @@ import GRDBSQLite
 
 /// A cached statement bound and stepped through SQLite's C API, for the writer's per-event statements.
 ///
-/// Profiled on the store benchmark, GRDB's `execute(arguments:)` (an array of boxed values, then its checks
-/// around each step) cost about as much as SQLite's own work for a row. These statements only insert or
+/// GRDB's `execute(arguments:)` (an array of boxed values, then its checks around each step) costs about as
+/// much as SQLite's own work for a row. These statements only insert or
 /// upsert inside the caller's transaction (no observers watch this database), so nothing GRDB tracks is
 /// skipped. Arguments are bound by position from 1; every one must be bound before each ``execute()``.
 struct BoundStatement {

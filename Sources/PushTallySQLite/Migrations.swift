@@ -17,7 +17,7 @@ package enum Migrations {
                     PRIMARY KEY (push_id, kind, action)
                 ) WITHOUT ROWID
                 """,
-                sql.create(.bucket, in: .rollups, sharded: false), sql.createPushes, SQLDialect.pushesByCampaign,
+                sql.createReleased(.bucket, in: .rollups, sharded: false), sql.createPushes, SQLDialect.pushesByCampaign,
                 sql.createPushSends, sql.createPushFailures, sql.createTokens,
             ] {
                 try db.execute(sql: statement)
@@ -30,7 +30,7 @@ package enum Migrations {
             // so registration never scans the raw events table. (rollup_latency gives way to rollup_timing in v5.)
             for statement in [
                 "ALTER TABLE rollup_push ADD COLUMN late INTEGER NOT NULL DEFAULT 0",
-                Self.latencyRows("rollup_latency"), sql.create(.pending, in: .rollups, sharded: false),
+                Self.latencyRows("rollup_latency"), sql.createReleased(.pending, in: .rollups, sharded: false),
                 SQLDialect.pushesByApp,
             ] {
                 try db.execute(sql: statement)
@@ -40,9 +40,9 @@ package enum Migrations {
             // The ledger holds what pruned raw events contributed to each rollup, in the rollups' own shapes,
             // so rollups can always be rebuilt as ledger + raw events.
             for statement in [
-                sql.createHealthcheck, sql.create(.push, in: .ledger, sharded: false),
-                sql.create(.bucket, in: .ledger, sharded: false), Self.latencyRows("ledger_latency"),
-                sql.create(.pending, in: .ledger, sharded: false), sql.createMeta,
+                sql.createHealthcheck, sql.createReleased(.push, in: .ledger, sharded: false),
+                sql.createReleased(.bucket, in: .ledger, sharded: false), Self.latencyRows("ledger_latency"),
+                sql.createReleased(.pending, in: .ledger, sharded: false), sql.createMeta,
                 "INSERT INTO meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))))",
                 sql.createImportedEvents,
             ] {
@@ -53,7 +53,7 @@ package enum Migrations {
             // Receipts and opens per app version and OS version, so a version whose extension does not post
             // (opens but no receipts) stands out. dimension 0: app_version, 1: os_version; '' when unknown.
             for target in [RollupTarget.rollups, .ledger] {
-                try db.execute(sql: sql.create(.version, in: target, sharded: false))
+                try db.execute(sql: sql.createReleased(.version, in: target, sharded: false))
             }
         }
         migrator.registerMigration("v5-timing-rows") { db in
@@ -62,7 +62,7 @@ package enum Migrations {
             let columns = (0..<40).map { "b\($0)" }.joined(separator: ", ")
             for (old, target) in [("rollup_latency", RollupTarget.rollups), ("ledger_latency", .ledger)] {
                 let new = target.timing
-                try db.execute(sql: sql.create(.timing, in: target, sharded: false))
+                try db.execute(sql: sql.createReleased(.timing, in: target, sharded: false))
                 try db.execute(sql: "INSERT INTO \(new) (push_id, \(columns)) SELECT push_id, \(sums) FROM \(old) GROUP BY push_id")
                 try db.execute(sql: "DROP TABLE \(old)")
             }
@@ -85,7 +85,7 @@ package enum Migrations {
         migrator.registerMigration("v10-time-rollup") { db in
             // The series over every push (RollupTarget.time), filled from the bucket rollups it sums.
             for target in [RollupTarget.rollups, .ledger] {
-                try db.execute(sql: sql.create(.time, in: target, sharded: false))
+                try db.execute(sql: sql.createReleased(.time, in: target, sharded: false))
                 try db.execute(sql: """
                     INSERT INTO \(target.time) (bucket, kind, action, total, duplicates)
                     SELECT bucket, kind, action, SUM(total), SUM(duplicates) FROM \(target.bucket) GROUP BY bucket, kind, action

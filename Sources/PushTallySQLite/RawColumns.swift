@@ -5,7 +5,7 @@ import PushTallyCore
 /// The current row of a statement read through SQLite's C API, by position.
 ///
 /// A campaign report reads a few thousand rows; GRDB's `Row` subscripts (a generic decode per value, with
-/// its type checks) were a large part of its read time in the profile. Only valid while the statement
+/// its type checks) would cost more than reading them. Only valid while the statement
 /// stands on a row, as in ``forEachRow(_:arguments:_:)``.
 struct RawColumns: ReportRow {
     let handle: SQLiteStatement
@@ -27,8 +27,12 @@ struct RawColumns: ReportRow {
         sqlite3_column_type(handle, CInt(column)) == SQLITE_NULL ? nil : String(sqliteStatement: handle, index: CInt(column))
     }
 
+    func boolean(_ column: Int) -> Bool {
+        sqlite3_column_int64(handle, CInt(column)) != 0
+    }
+
     /// The histogram's buckets are the columns from `column` on, read in place: a report reads 40 of them per
-    /// push, and decoding each through a `Row` (or an array per row) showed in a campaign report's profile.
+    /// push, and decoding each through a `Row` (or an array per row) would cost a campaign report more than its reads.
     func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) rethrows {
         try body { sqlite3_column_int64(handle, CInt(column + $0)) }
     }
@@ -43,8 +47,8 @@ struct RawColumns: ReportRow {
         }
     }
 
-    /// Runs `statement` (cached by the connection: compiling a report's statements, and GRDB's authorizer
-    /// pass over each, showed in its profile), calling `body` on each row.
+    /// Runs `statement` (cached by the connection, so a report does not compile its statements, nor GRDB's
+    /// authorizer pass over each, on every read), calling `body` on each row.
     static func forEachRow(_ statement: ReportStatement, in db: Database, _ body: (RawColumns) throws -> Void) throws {
         let values: [any DatabaseValueConvertible] = statement.values.map { value in
             switch value {

@@ -4,8 +4,8 @@ import PushTallyCore
 /// Upserts that name a run of a table's value columns (histogram buckets from the first to the last one a row
 /// changes: ``TimingTable``, ``MediaRollupWriter``), rendered once per process and shared by every store.
 ///
-/// A commit upserts hundreds of pushes' histograms; rendering each run's SQL again in every commit cost the
-/// store benchmark's writer a few percent, where the statement itself is cached by the connection.
+/// A commit upserts hundreds of pushes' histograms; rendering each run's SQL again in every commit would cost
+/// the one writer thread for statements the connection caches anyway.
 final class RunUpserts: @unchecked Sendable {
     static let shared = RunUpserts()
 

@@ -44,7 +44,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                     arguments: [start] + arguments)
                 guard let last = rows.last else { return (0, start) }
                 let sentAt = try SentAtLookup(db)
-                let events = rows.map { StoredEvent(countedRow: $0, offset: 1) }
+                let events = try rows.map { try StoredEvent(countedRow: FetchedRow(row: $0), offset: 1) }
                 let actions = try SQLiteActionIDs.fold(ActionIDs.pairs(events), book: self.actionIDs, admit: false, in: db)
                 var counter = RollupCounter(maturityWindow: window, actions: actions)
                 for event in events {
@@ -82,7 +82,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
             var counter = RollupCounter(maturityWindow: window, actions: actions)
             var counted = 0
             while let row = try events.next() {
-                let event = StoredEvent(countedRow: row, offset: 0)
+                let event = try StoredEvent(countedRow: FetchedRow(row: row))
                 try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 counted += 1
                 if counted % MaintenancePlan.rebuildChunk == 0 {
@@ -110,19 +110,17 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     }
 }
 
-extension StoredEvent {
-    /// An event read back by ``StoredEvent/countedColumns`` starting at column `offset`.
-    init(countedRow row: Row, offset: Int) {
-        self.init(
-            pushID: row[offset], kind: EventKind(rawValue: row[offset + 1]) ?? .display, action: row[offset + 2],
-            receivedAt: row[offset + 3], eventTime: row[offset + 4], duplicate: row[offset + 5] as Bool,
-            appVersion: row[offset + 6], osVersion: row[offset + 7])
-        valueMicros = row[offset + 8]
-        currency = row[offset + 9]
-        attribution = Attribution(code: row[offset + 10], pushID: row[offset + 11])
-        platform = row[offset + 12]
-        media = (row[offset + 13] as String?).flatMap(ReceiptMedia.init(rawValue:))
-        extensionMillis = row[offset + 14]
+/// A row fetched through GRDB, read by position as ``ReportRow`` reads it (``StoredEvent/init(countedRow:offset:)``).
+struct FetchedRow: ReportRow {
+    let row: Row
+
+    func int64(_ column: Int) -> Int64 { row[column] }
+    func optionalInt64(_ column: Int) -> Int64? { row[column] }
+    func text(_ column: Int) -> String { row[column] }
+    func optionalText(_ column: Int) -> String? { row[column] }
+    func boolean(_ column: Int) -> Bool { row[column] }
+    func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) rethrows {
+        try body { row[column + $0] }
     }
 }
 

@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var overload: OverloadOptions
 
-    @Flag(help: "Require an ingest token on receipts and actions (Authorization: Bearer, or ?key=).")
+    @Flag(help: "Require an ingest token on receipts, actions, sessions and conversions (Authorization: Bearer, or ?key=).")
     var requireIngestKey = false
 
     @Option(help: "Largest request body in bytes, before and after gzip inflation.")
@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days of raw events to keep (pruned hourly; counts stay in rollups); 0 keeps them forever.")
     var retentionDays = 90
 
-    @Option(help: "Receipts and actions per second per client IP (429 + Retry-After beyond it); off by default.")
+    @Option(help: "Ingest requests (receipts, actions, sessions, conversions) per second per client IP (429 + Retry-After beyond it); off by default.")
     var ingestRateLimit: Double?
 
     @Option(help: "Requests a client may send at once under --ingest-rate-limit (default: twice the rate).")
@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Answer receipts and actions on the event loop (the fast path); --no-fast-path routes them like every other request, to compare.")
+        help: "Answer ingest requests (receipts, actions, sessions, conversions) on the event loop (the fast path); --no-fast-path routes them like every other request, to compare.")
     var fastPath = true
 
     @Flag(help: "Let webhook URLs reach loopback, private, link-local and other special-purpose addresses (refused by default: SSRF).")

@@ -59,8 +59,11 @@ extension AttributionStoreTests {
         try await TestPostgres.withDatabase { url in
             let secret = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: secret) }
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
+            // One commit of 20,000 devices is what this test is about; the commit timeout bounds a database that
+            // stopped answering (tested elsewhere), and a debug build on a crowded machine may take longer than
+            // a production default to write that much.
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret, commitTimeout: .seconds(120), writers: 1, rollupShard: 1)
+            let second = try await PostgresStore(url: url, deviceSecretPath: secret, commitTimeout: .seconds(120), writers: 1, rollupShard: 2)
             defer {
                 first.closeInBackground()
                 second.closeInBackground()

@@ -11,16 +11,11 @@ package enum AttributionSchema {
         for target in [RollupTarget.rollups, .ledger] {
             // Unsharded as first created on both engines; PostgreSQL shards the live ones by a later migration,
             // and both add `value_units` later (``valueUnitsAddition(dialect:)``).
-            statements.append(dialect.create(.outcome, in: target, sharded: false, values: releasedValues))
-            statements.append(dialect.create(.outcomeTime, in: target, sharded: false, values: releasedValues))
+            statements.append(dialect.createReleased(.outcome, in: target, sharded: false))
+            statements.append(dialect.createReleased(.outcomeTime, in: target, sharded: false))
         }
         return statements
     }
-
-    /// The outcome tables' value columns as this migration created them.
-    private static let releasedValues = [
-        RollupTable.Column(name: "count", type: .integer), RollupTable.Column(name: "value_micros", type: .integer),
-    ]
 
     /// Conversion values as two parts (``MoneyTotal``): `value_units` beside `value_micros` in every outcome
     /// table. A row's whole value moves to its units and millionths (both truncated towards zero, which reads the

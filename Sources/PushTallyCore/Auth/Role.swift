@@ -1,6 +1,6 @@
 /// What a token may do. Ingest keys ship inside apps, so they are public and can only add events.
 public enum Role: String, Sendable, CaseIterable, Codable {
-    /// Post receipts and actions.
+    /// Post events: receipts, actions, sessions and conversions.
     case ingest
     /// Register pushes and their send counts.
     case backend

@@ -82,7 +82,7 @@ public struct Funnel: Sendable, Hashable {
         failedByReason.reduce(0) { Self.commonReasons.contains($1.key) ? $0 : $0 + $1.value }
     }
 
-    /// The reasons of ``commonFailureReasons``, made once: a set built per report row showed in its profile.
+    /// The reasons of ``commonFailureReasons``, made once rather than a set built per report row.
     private static let commonReasons = Set(commonFailureReasons.map(\.reason))
 
     /// `sent - displayed_unique - superseded_loss`: accepted by APNs, never shown, and not explained by a later

@@ -54,8 +54,7 @@ public struct LatencyHistogram: Sendable, Hashable {
         return result
     }
 
-    /// Each bucket's key in ``countsByUpperBound``, made once: formatting them per report row showed in the
-    /// campaign report's profile.
+    /// Each bucket's key in ``countsByUpperBound``, made once rather than formatted per report row.
     private static let upperBoundKeys = upperBoundsSeconds.map { String($0) } + ["\(upperBoundsSeconds.last!)+"]
 
     /// Displays with a latency below `seconds`, which must be one of the bounds (1 h, 24 h, 7 d are).

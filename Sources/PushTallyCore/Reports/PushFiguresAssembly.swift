@@ -107,8 +107,8 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
         return figures
     }
 
-    /// ``figures(_:)``, moved out rather than copied (copying every push's strings and tables showed in a
-    /// report's profile); the assembly is empty afterwards.
+    /// ``figures(_:)``, moved out rather than copied (a report would otherwise copy every push's strings and
+    /// tables); the assembly is empty afterwards.
     package mutating func takeFigures(_ filter: ReportFilter) throws(TotalOutOfRange) -> [PushFigures] {
         let selected = selected(filter)
         for position in selected { try pushes[position].funnel.checkRange() }

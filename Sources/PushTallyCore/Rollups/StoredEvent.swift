@@ -64,10 +64,30 @@ package struct StoredEvent: Sendable, Hashable {
     /// The columns an export reads (``EventColumns/exported``), in ``EventColumn``'s order.
     package static let storedColumns = EventColumns.names(EventColumns.exported)
 
-    /// The columns a prune or rebuild reads an event back by, in ``init(countedRow:)``'s order: only what
-    /// counting needs.
-    package static let countedColumns = """
-        push_id, kind, action, received_at, event_time, duplicate, app_version, os_version, value_micros, currency, \
-        attribution, attributed_push, platform, media, extension_ms
-        """
+    /// The columns a prune or rebuild reads an event back by (``init(countedRow:offset:)``): only what counting
+    /// needs.
+    package static let counted: [EventColumn] = [
+        .pushID, .kind, .action, .receivedAt, .eventTime, .duplicate, .appVersion, .osVersion, .valueMicros, .currency,
+        .attribution, .attributedPush, .platform, .media, .extensionMillis,
+    ]
+
+    /// ``counted``'s names, for a `SELECT`.
+    package static let countedColumns = EventColumns.names(counted)
+
+    /// An event read back by ``countedColumns``, from column `offset` of `row` on: each column decoded by its
+    /// declared type and set by its ``EventColumn`` case, the same on both engines.
+    package init(countedRow row: some ReportRow, offset: Int = 0) throws {
+        self.init(pushID: "", kind: .display, action: "", receivedAt: 0, eventTime: 0, duplicate: false, appVersion: nil, osVersion: nil)
+        var credit: (code: Int64?, pushID: String?) = (nil, nil)
+        for (index, column) in Self.counted.enumerated() {
+            let value: EventValue =
+                switch column.type {
+                case .text: .text(try row.optionalText(offset + index))
+                case .integer: .integer(try row.optionalInt64(offset + index))
+                case .boolean: .boolean(try row.boolean(offset + index))
+                }
+            column.read(value, into: &self, credit: &credit)
+        }
+        attribution = Attribution(code: credit.code.map { Int($0) }, pushID: credit.pushID)
+    }
 }

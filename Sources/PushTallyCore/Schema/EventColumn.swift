@@ -92,6 +92,36 @@ package enum EventColumn: CaseIterable, Sendable {
     }
 }
 
+extension EventColumn {
+    /// Sets `event`'s field from `value` as stored: the reverse of ``value(of:duplicate:credit:)``, for an event
+    /// read back (``StoredEvent/init(countedRow:offset:)``). A credit is two columns, gathered in `credit`.
+    func read(_ value: EventValue, into event: inout StoredEvent, credit: inout (code: Int64?, pushID: String?)) {
+        switch (self, value) {
+        case (.pushID, .text(let text)): event.pushID = text ?? ""
+        case (.kind, .integer(let code)): event.kind = code.flatMap { EventKind(rawValue: Int($0)) } ?? .display
+        case (.action, .text(let text)): event.action = text ?? ""
+        case (.receivedAt, .integer(let time)): event.receivedAt = time ?? 0
+        case (.eventTime, .integer(let time)): event.eventTime = time ?? 0
+        case (.duplicate, .boolean(let duplicate)): event.duplicate = duplicate
+        case (.deviceID, .text(let text)): event.deviceID = text
+        case (.receiptID, .text(let text)): event.receiptID = text
+        case (.platform, .text(let text)): event.platform = text
+        case (.appVersion, .text(let text)): event.appVersion = text
+        case (.osVersion, .text(let text)): event.osVersion = text
+        case (.app, .text(let text)): event.app = text
+        case (.name, .text(let text)): event.name = text
+        case (.valueMicros, .integer(let micros)): event.valueMicros = micros
+        case (.currency, .text(let text)): event.currency = text
+        case (.attribution, .integer(let code)): credit.code = code
+        case (.attributedPush, .text(let text)): credit.pushID = text
+        case (.media, .text(let text)): event.media = text.flatMap(ReceiptMedia.init(rawValue:))
+        case (.extensionMillis, .integer(let millis)): event.extensionMillis = millis
+        case (.notificationPermission, .text(let text)): event.notificationPermission = text.flatMap(NotificationPermission.init(rawValue:))
+        default: break
+        }
+    }
+}
+
 /// One stored value of a raw event, as ``EventColumn/value(of:duplicate:credit:)`` gives it.
 package enum EventValue: Sendable, Hashable {
     case text(String?)

@@ -11,7 +11,7 @@ package enum MediaRollupSchema {
     /// Creates the tables, then fills the live rollups.
     package static func statements(dialect sql: SQLDialect) -> [String] {
         [RollupTarget.rollups, .ledger].flatMap { target in
-            tables.map { sql.create($0, in: target, sharded: sql.shards(target)) }
+            tables.map { sql.createReleased($0, in: target, sharded: sql.shards(target)) }
         } + liveFill
     }
 

@@ -8,7 +8,7 @@
 package enum PlatformBucketSchema {
     /// Creates the tables, then fills the live one.
     package static func statements(dialect sql: SQLDialect) -> [String] {
-        [RollupTarget.rollups, .ledger].map { sql.create(.platformBucket, in: $0, sharded: sql.shards($0)) } + [fill]
+        [RollupTarget.rollups, .ledger].map { sql.createReleased(.platformBucket, in: $0, sharded: sql.shards($0)) } + [fill]
     }
 
     private static let fill: String = {

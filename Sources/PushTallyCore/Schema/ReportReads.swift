@@ -11,6 +11,8 @@ package protocol ReportRow {
     func optionalInt64(_ column: Int) throws -> Int64?
     func text(_ column: Int) throws -> String
     func optionalText(_ column: Int) throws -> String?
+    /// A `duplicate` flag: SQLite stores it as 0 or 1, PostgreSQL as `BOOLEAN`.
+    func boolean(_ column: Int) throws -> Bool
     /// `body` given the counts (`count(bucket)`) of the histogram that starts at `column`, in the form
     /// ``SQLDialect/histogram(_:)`` renders it for this row's engine.
     func withHistogram(at column: Int, _ body: (_ count: (_ bucket: Int) -> Int64) throws -> Void) throws

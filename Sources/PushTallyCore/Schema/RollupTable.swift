@@ -107,13 +107,16 @@ package struct RollupUpsert: Sendable {
 extension SQLDialect {
     /// `CREATE TABLE` for `table` in `target`; `sharded` adds the `shard` key column last (see ``shards(_:)``;
     /// explicit, as a table created before its engine sharded it gets its shard by a later migration).
-    /// `values` stands in for the table's value columns in a released migration that created the table before a
-    /// later one added to them.
-    package func create(_ table: RollupTable, in target: RollupTarget, sharded: Bool, values: [RollupTable.Column]? = nil) -> String {
-        let columns = (table.key + (values ?? table.values)).map { column in
+    /// `key` and `values` stand in for the table's columns in a released migration (``createReleased(_:in:sharded:)``).
+    package func create(
+        _ table: RollupTable, in target: RollupTarget, sharded: Bool, key: [RollupTable.Column]? = nil,
+        values: [RollupTable.Column]? = nil
+    ) -> String {
+        let keyColumns = key ?? table.key
+        let columns = (keyColumns + (values ?? table.values)).map { column in
             "\(column.name) \(type(column.type)) NOT NULL\(column.defaultsToZero ? " DEFAULT 0" : "")"
         } + (sharded ? ["shard \(integer) NOT NULL DEFAULT 0"] : [])
-        let key = table.key.map(\.name) + (sharded ? ["shard"] : [])
+        let key = keyColumns.map(\.name) + (sharded ? ["shard"] : [])
         return "CREATE TABLE \(table.name(in: target)) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(key.joined(separator: ", "))))\(withoutRowID)"
     }
 

@@ -12,9 +12,9 @@ public struct StoreConfiguration: Sendable {
     public var attributionWindows: AttributionWindows
     /// Page cache of the SQLite writer connection, in megabytes (PostgreSQL ignores it). The cache keeps every
     /// page the writer touched up to its size, so it is resident memory that fills as the database grows; 8 MB
-    /// (SQLite's own is 2) because batch ingest with device and receipt ids re-read evicted index pages from the
-    /// OS cache at 2 MB (0.83-0.88 x the bare GRDB insert against 0.87-0.95 x at 8 MB), while 32 MB held a
-    /// collector at 2,048 connections above 100 MB.
+    /// (SQLite's own is 2): smaller, batch ingest with device and receipt ids re-reads evicted index pages from
+    /// the OS cache; much larger, a collector holding thousands of connections passes its memory target
+    /// (docs/PERFORMANCE.md).
     public var sqliteCacheMegabytes: Int
     /// Custom action ids each app may admit as report columns; later ids count as `other` (``ActionIDs``).
     public var maxActionIDs: Int

@@ -9,7 +9,7 @@ import Metrics
 package enum StoreMetrics {
     /// The stores' own shapes (SQLite's batches and flags, PostgreSQL's batches and flat flags), compiled here for
     /// these types: called across the module boundary, the generic form looked up type metadata at runtime for
-    /// every element of every commit, on the writer's thread (3 % of the single-receipt profile).
+    /// every element of every commit, on the writer's thread.
     package static func recordIngest(_ events: FlattenSequence<[[IncomingEvent]]>, duplicates: FlattenSequence<[[Bool]]>) {
         count(events, duplicates: duplicates)
     }
@@ -78,8 +78,8 @@ package enum StoreMetrics {
     }
 
     /// Makes the writer's handles once, against the backend just bootstrapped: looked up per commit, each
-    /// went through the backend's registry (a lock, name validation, a dictionary), 4 % of the writer thread's
-    /// time on single receipts. Call it right after `MetricsSystem.bootstrap`.
+    /// would go through the backend's registry (a lock, name validation, a dictionary) on the one writer
+    /// thread. Call it right after `MetricsSystem.bootstrap`.
     package static func backendInstalled() {
         WriterHandles.install()
     }

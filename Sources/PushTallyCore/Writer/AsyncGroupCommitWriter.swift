@@ -57,12 +57,19 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private let flush: Flush
     private let session: Session?
     private let watchdog: WriterWatchdog?
+    private let logger: Logger
 
-    /// - Parameter watchdog: bounds a commit and a run's start; without one (tests of the policy alone) a
-    ///   commit may take as long as its flush does.
-    package init(highWaterMark: Int, watchdog: WriterWatchdog? = nil, session: Session? = nil, flush: @escaping Flush) {
+    /// - Parameters:
+    ///   - watchdog: bounds a commit and a run's start; without one (tests of the policy alone) a commit may
+    ///     take as long as its flush does.
+    ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
+    package init(
+        highWaterMark: Int, watchdog: WriterWatchdog? = nil, session: Session? = nil, logger: Logger = FlushAnswers.logger,
+        flush: @escaping Flush
+    ) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.watchdog = watchdog
+        self.logger = logger
         self.session = session
         self.flush = flush
     }
@@ -177,7 +184,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
             guard let jobs = finishCommit(run, committed: (try? outcome.get()) != nil) else { return }
             switch outcome {
             case .success(let outputs):
-                for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
+                FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
             case .failure(let error):
                 for job in jobs { job.complete(.failure(error)) }
             }

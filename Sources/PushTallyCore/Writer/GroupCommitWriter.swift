@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Errors a submission to the writer can end with besides the database's own.
 public enum WriterError: Error, Sendable, Equatable {
@@ -9,6 +10,9 @@ public enum WriterError: Error, Sendable, Equatable {
     /// The commit did not end within its deadline (a database that stopped answering): its outcome is unknown,
     /// so it is not acknowledged; a retry is recognised if it did commit (``AsyncGroupCommitWriter``'s watchdog).
     case stalled
+    /// The commit returned a different number of outputs than it was given inputs (a fault of the store's own):
+    /// none of its submissions can be told its outcome, so all of them fail (``FlushAnswers``).
+    case outputCountMismatch(inputs: Int, outputs: Int)
 }
 
 /// One dedicated thread that commits everything queued as one transaction: group commit.
@@ -33,10 +37,15 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     private let flush: Flush
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
+    private let logger: Logger
 
-    package init(highWaterMark: Int, name: String = "pushtally-writer", flush: @escaping Flush) {
+    /// - Parameter logger: where a flush that breaks its contract is reported (``FlushAnswers``).
+    package init(
+        highWaterMark: Int, name: String = "pushtally-writer", logger: Logger = FlushAnswers.logger, flush: @escaping Flush
+    ) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.flush = flush
+        self.logger = logger
         let thread = Thread { [unowned self] in self.run() }
         thread.name = name
         self.thread = thread
@@ -93,16 +102,16 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         }
     }
 
-    // Plain loops, not `map(\.input)` and `zip`: in this generic class the key path was instantiated at
-    // runtime on every commit (demangling its generic arguments), and `zip` looked up its iterator's metadata:
-    // together 4 % of the writer thread's time on single receipts.
+    // Plain loops, not `map(\.input)` and `zip`: in this generic class the key path is instantiated at
+    // runtime on every commit (demangling its generic arguments), and `zip` looks up its iterator's metadata,
+    // both on the one writer thread.
     private func commit(_ jobs: [Job]) {
         var inputs: [Input] = []
         inputs.reserveCapacity(jobs.count)
         for index in jobs.indices { inputs.append(jobs[index].input) }
         do {
             let outputs = try flush(inputs)
-            for index in 0..<min(jobs.count, outputs.count) { jobs[index].complete(.success(outputs[index])) }
+            FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
         } catch {
             for index in jobs.indices { jobs[index].complete(.failure(error)) }
         }

@@ -1,8 +1,9 @@
 /// The group-commit policy, with no I/O: what the writer does next and whether a submission is taken.
 ///
 /// The writer takes everything queued the moment it is free and commits it as one transaction. There is
-/// deliberately no linger timer: measured here, a 1-2 ms linger halved throughput because 64 connections
-/// never fill a batch, while an idle writer that starts at once keeps latency at one commit.
+/// deliberately no linger timer: a linger makes every request wait for a batch that connections answered one
+/// at a time never fill, while an idle writer that starts at once keeps latency at one commit
+/// (docs/PERFORMANCE.md).
 struct WriterStateMachine<Job> {
     enum SubmitAction: Equatable {
         /// Queued; wake the writer.

@@ -4,7 +4,8 @@ import PushTallyCore
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
-    /// Require an `ingest` (or `admin`) token on receipts and actions. Off by default: apps cannot keep secrets.
+    /// Require an `ingest` (or `admin`) token on the ingest routes (receipts, actions, sessions, conversions). Off by
+    /// default: apps cannot keep secrets.
     public var requireIngestKey: Bool
     /// Largest request body, on the wire and again after gzip inflation.
     public var maxBodyBytes: Int
@@ -19,7 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var retentionMillis: Int64?
     /// How often the retention task runs.
     public var pruneIntervalSeconds: Int = 3600
-    /// Receipts and actions per second per client IP (token bucket); `nil` (the default) is no limit.
+    /// Ingest requests (receipts, actions, sessions, conversions) per second per client IP (token bucket); `nil`
+    /// (the default) is no limit.
     public var ingestRateLimit: RateLimiter.Limit?
     /// PEM certificate chain and private key files: serve HTTPS (iOS App Transport Security refuses plain HTTP).
     public var tls: (certificatePath: String, keyPath: String)?

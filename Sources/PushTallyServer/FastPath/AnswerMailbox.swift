@@ -4,8 +4,8 @@ import NIOCore
 /// Carries the writer thread's answers to one event loop, a batch per task.
 ///
 /// A group commit answers every request it held, one after another on the writer thread; an `execute` per
-/// answer took NIO's two locks and a task each, 4.5 % of the writer thread's samples on single receipts. Here
-/// the first answer posted schedules one task and the others join it until it runs.
+/// answer would take NIO's two locks and a task each, on that one thread. Here the first answer posted
+/// schedules one task and the others join it until it runs.
 final class AnswerMailbox: @unchecked Sendable {
     private struct Letter {
         let connection: NIOLoopBound<(IngestFastPath, ChannelHandlerContext)>

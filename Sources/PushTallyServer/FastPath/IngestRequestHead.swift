@@ -5,8 +5,8 @@ import PushTallyCore
 /// What the fast path reads of a request head, straight from SwiftNIO's HTTP/1 head.
 ///
 /// The fast path sits before Hummingbird's HTTP/1-to-HTTPTypes codec: converting every head (each field name
-/// parsed and validated, the target split into its parts) and every answer was 7 % of a single receipt's CPU.
-/// An ingest request needs only its method, its target and the handful of fields the pipeline reads.
+/// parsed and validated, the target split into its parts) and every answer is work an ingest request does not
+/// need. It needs only its method, its target and the handful of fields the pipeline reads.
 extension HTTPRequestHead {
     /// The ingest route this head is for (method and path, its query aside), if it is one.
     var ingestRoute: (APIRoute, EventKind)? {

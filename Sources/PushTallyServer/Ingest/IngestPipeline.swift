@@ -142,6 +142,6 @@ struct IngestResponse: Sendable {
 }
 
 extension APIRoute {
-    /// The routes that take events (receipts and actions), in the table's order.
+    /// The routes that take events (receipts, actions, sessions and conversions), in the table's order.
     static let ingestRoutes = allCases.filter { $0.eventKind != nil }
 }

@@ -16,6 +16,8 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case recordSends
     /// A report route, one per ``ReportKinds/all``: its path and parameters are the report's declaration.
     case report(ReportDeclaration)
+    /// The same report at its ``ReportDeclaration/queryAddressedPath``, its path parameter given in the query.
+    case reportByQuery(ReportDeclaration)
     case health
     case metrics
     case dashboard
@@ -37,7 +39,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline: .get
-        case .report, .health, .metrics, .dashboard, .dashboardFile: .get
+        case .report, .reportByQuery, .health, .metrics, .dashboard, .dashboardFile: .get
         }
     }
 
@@ -52,6 +54,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .registerPushes: "/v1/pushes"
         case .recordSends: "/v1/pushes/:push_id/sends"
         case .report(let report): report.path
+        case .reportByQuery(let report): report.queryAddressedPath ?? report.path
         case .health: "/healthz"
         case .metrics: "/metrics"
         // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
@@ -76,7 +79,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .receipts, .actions, .sessions, .conversions: .ingest
         case .registerPush, .registerPushes, .recordSends: .backend
-        case .report: .read
+        case .report, .reportByQuery: .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
         // shows the firing ones) but only an admin defines them.
@@ -90,6 +93,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// Every route: the fixed ones, with a report route per declared report where the reports stand.
     static let allCases: [APIRoute] = [.receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends]
         + ReportKinds.all.map(APIRoute.report)
+        + ReportKinds.all.filter { $0.queryAddressedPath != nil }.map(APIRoute.reportByQuery)
         + [
             .health, .metrics, .dashboard, .dashboardFile, .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries,
             .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline,

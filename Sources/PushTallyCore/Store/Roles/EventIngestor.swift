@@ -1,4 +1,4 @@
-/// Stores receipts and actions durably: the ingest pipeline's only need of a store.
+/// Stores ingested events (receipts, actions, sessions, conversions) durably: the ingest pipeline's only need of a store.
 public protocol EventIngestor: Sendable {
     /// Stores events durably: `completion` runs once, after the commit holding them is durable, or with the
     /// error, on any thread, and should only hand the result off. The result says, per event, whether it was

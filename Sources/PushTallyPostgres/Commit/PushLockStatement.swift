@@ -5,9 +5,9 @@ import PostgresNIO
 struct PushLockStatement: PostgresPreparedStatement {
     typealias Row = Int64
 
-    static let name = "pushtally_locks_v1"
+    static let name = "pushtally_locks_v2"
 
-    // Taken in one order everywhere (pushes, all devices, each device, each group by key), so two
+    // Taken in one order everywhere (pushes, all devices, each device, the rollup shard, each group by key), so two
     // transactions never wait on each other's locks in a cycle. The count only gives the statement a row to
     // answer (`void` has no decoder) and names the locks' column, so none is left unevaluated.
     static let sql = """
@@ -22,6 +22,7 @@ struct PushLockStatement: PostgresPreparedStatement {
                 SELECT DISTINCT 0 AS g, hashtextextended(p, 0) AS k FROM unnest($1::text[]) AS p
                 UNION SELECT 1, hashtextextended('devices', 0) WHERE $4
                 UNION SELECT DISTINCT 2, hashtextextended('device:' || d, 0) FROM unnest($3::text[]) AS d
+                UNION SELECT 3, hashtextextended('rollup-shard:' || $6::bigint::text, 0) WHERE $6::bigint IS NOT NULL
                 ORDER BY 1, 2
             ) AS keys
         ) AS locked
@@ -35,14 +36,18 @@ struct PushLockStatement: PostgresPreparedStatement {
     /// Whether the commit stores events of any device (the lock over all devices, shared or exclusive).
     let allDevices: Bool
     let perDevice: Bool
+    /// The collector shard whose rollup rows the transaction writes, locked exclusively
+    /// (``RollupShardLockSchema``); `nil` when it writes none.
+    let rollupShard: Int64?
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(pushIDs)
         bindings.append(shared)
         bindings.append(devices)
         bindings.append(allDevices)
         bindings.append(perDevice)
+        bindings.append(rollupShard)
         return bindings
     }
 

@@ -5,28 +5,19 @@ import PushTallyCore
 extension StoredEvent {
     /// Stored events read back (by ``StoredEvent/countedColumns``) with their duplicate flags, for counting.
     static func counted(_ rows: [PostgresRow]) throws -> [(StoredEvent, Bool)] {
-        try rows.decode(
-            (String, Int, String, Int64, Int64, Bool, String?, String?, Int64?, String?, Int?, String?, String?, String?, Int64?).self
-        ).map {
-            pushID, kind, action, receivedAt, eventTime, duplicate, appVersion, osVersion, value, currency, code, credited,
-            platform, media, extensionMillis in
-            var event = StoredEvent(
-                pushID: pushID, kind: EventKind(rawValue: kind) ?? .display, action: action, receivedAt: receivedAt,
-                eventTime: eventTime, duplicate: duplicate, appVersion: appVersion, osVersion: osVersion)
-            (event.valueMicros, event.currency) = (value, currency)
-            event.attribution = Attribution(code: code, pushID: credited)
-            event.platform = platform
-            (event.media, event.extensionMillis) = (media.flatMap(ReceiptMedia.init(rawValue:)), extensionMillis)
-            return (event, duplicate)
+        try rows.map { row in
+            let event = try StoredEvent(countedRow: PostgresReportRow(row))
+            return (event, event.duplicate ?? false)
         }
     }
 }
 
 /// The statements of one group commit on PostgreSQL: a handful per transaction, whatever its size.
 ///
-/// Every transaction touches shared rows in one order (push then device locks, dedupe keys, credits moved on
-/// stored events, raw events, then each rollup table) and each table's rows sorted by key, so collectors
-/// committing at once wait for each other instead of deadlocking; the store retries the rare deadlock PostgreSQL still reports.
+/// Every transaction takes its advisory locks in one order (pushes, devices, then its rollup shard's,
+/// ``PushLocks``) before any row lock, and writes each table's rows sorted by key: commits sharing rollup rows
+/// take turns under the shard lock, so collectors committing at once wait for each other instead of
+/// deadlocking. The store still retries a deadlock PostgreSQL reports (with maintenance, which takes no shard lock).
 enum PostgresEventWriter {
     /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`, dated by ``DatedShards``), attributing the sessions
     /// and conversions of the devices they touch; returns, per event, whether it was a retry. A handful of
@@ -42,7 +33,7 @@ enum PostgresEventWriter {
         guard !events.isEmpty else { return [] }
         try await PushLocks.lock(
             Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared,
-            devices: CommitPlan.devicesToLock(events), on: connection, logger: logger)
+            devices: CommitPlan.devicesToLock(events), rollupShard: shard, on: connection, logger: logger)
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
         let inserted = try await insertDedupeKeys(keys, on: connection, logger: logger)
         let plan = CommitPlan(events, newKeys: CommitPlan.newKeys(keys, inserted: inserted))

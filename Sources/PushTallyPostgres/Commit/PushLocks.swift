@@ -11,6 +11,8 @@ import PostgresNIO
 /// Advisory locks fill PostgreSQL's shared lock table (`max_locks_per_transaction` × connections, 6,400
 /// by default), so a commit of more devices than ``maximumDeviceLocks`` takes one lock over every device
 /// instead; the others hold that lock shared beside their device locks, so both kinds still exclude each other.
+/// A group commit last locks, exclusively, the collector shard whose rollup rows it writes
+/// (``RollupShardLockSchema``), so commits sharing rollup rows never hold row locks at once.
 /// PostgreSQL's alone: a SQLite file has one writer, so its commits never overlap.
 enum PushLocks {
     enum Mode {
@@ -22,13 +24,14 @@ enum PushLocks {
     static let maximumDeviceLocks = 256
 
     static func lock(
-        _ pushIDs: Set<String>, mode: Mode, devices: Set<String> = [], on connection: PostgresConnection, logger: Logger
+        _ pushIDs: Set<String>, mode: Mode, devices: Set<String> = [], rollupShard: Int64? = nil, on connection: PostgresConnection,
+        logger: Logger
     ) async throws {
-        guard !pushIDs.isEmpty || !devices.isEmpty else { return }
+        guard !pushIDs.isEmpty || !devices.isEmpty || rollupShard != nil else { return }
         let statement = PushLockStatement(
             pushIDs: Array(pushIDs), shared: mode == .shared,
             devices: devices.count <= maximumDeviceLocks ? Array(devices) : [], allDevices: !devices.isEmpty,
-            perDevice: devices.count <= maximumDeviceLocks)
+            perDevice: devices.count <= maximumDeviceLocks, rollupShard: rollupShard)
         try connection.ensureOpen()
         for try await _ in try await connection.execute(statement, logger: logger) {}
     }

@@ -2,14 +2,14 @@
 ///
 /// `pushtally_attribution_probe` returns, for each touched device, its stored events in reach (one row of
 /// `NULL`s for a device with none), as ``PostgresAttribution`` reads them. The function keeps one generic plan
-/// per connection, so PostgreSQL no longer plans the probe on every commit (planned afresh, it cost about 2 ms
-/// against 1 ms to run for a commit of 32 sessions over ten day partitions). The planner settings make that
+/// per connection, so PostgreSQL does not plan the probe on every commit (planning it afresh costs more than
+/// running it for a commit of sessions over many day partitions). The planner settings make that
 /// plan a nested loop over each day partition's device index whatever the statistics say: planned once, early,
 /// against partitions never analysed, a generic plan otherwise reads every event of the day per commit.
 ///
 /// The one-statement commit's guard (``IngestGuardSchema``) asks the same of its devices through
-/// `pushtally_devices_attributing`: it planned that question afresh on every call, over every day partition
-/// (it stated no bound on `received_at`). Written out rather than built: a migration never changes once released.
+/// `pushtally_devices_attributing`, with a plan of its own and the bound on `received_at` stated, so it reads
+/// only the day partitions in reach. Written out rather than built: a migration never changes once released.
 enum AttributionProbeSchema {
     static let version = 18
     static let name = "v18-attribution-probe"

@@ -4,17 +4,20 @@ import PushTallyCore
 /// A one-statement group commit of receipts (displays and actions, the bulk of ingest) as a prepared
 /// statement: every raw row and rollup row travels as a column array that `unnest` turns back into rows, so
 /// the text is the same whatever the batch. PostgreSQL parses and plans it once per connection instead of
-/// once per commit (a third of its time per commit when the text varied with the batch), and the collector
+/// once per commit, as a text that varied with the batch would need, and the collector
 /// binds some sixty arrays instead of building a statement of a few hundred placeholders.
 ///
-/// It does what ``PostgresOneStatementCommit``'s built statement does, in the same order: the main query's
-/// `pushtally_ingest_guard` call runs first, then the unreferenced `WITH` clauses last to first, each
-/// table's rows in ``SortedRollups`` order (arrays keep their order through `unnest`).
+/// It does what ``PostgresOneStatementCommit``'s built statement does: the `pushtally_ingest_guard` call (`g`)
+/// runs first, because every data-modifying clause reads its answer before its first row (an order the
+/// statement's data flow fixes, unlike the order of its `WITH` clauses, which PostgreSQL leaves unspecified);
+/// it takes the rollup shard's lock (``RollupShardLockSchema``), so the order of the clauses among
+/// themselves does not matter. Each table's rows go in ``SortedRollups`` order (arrays keep their order
+/// through `unnest`).
 /// PostgreSQL's alone: SQLite binds no arrays and plans nothing per connection, so it binds a row at a time.
 struct ReceiptCommitStatement: PostgresPreparedStatement {
     typealias Row = Bool
 
-    static let name = "pushtally_receipt_commit_v4"
+    static let name = "pushtally_receipt_commit_v5"
 
     /// The statement's text, rendered once: the raw rows and upserts are the shared ones (``SQLDialect``),
     /// each fed by `unnest` over column arrays instead of a `VALUES` list; the parameters count on from `$1`
@@ -43,17 +46,21 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         let media = [RollupTable.media, .mediaBucket, .mediaVersion].map(flat)
         let platformBucket = keyed(.platformBucket)
         let shard = "$\(parameters.next())::bigint"
-        let guardArguments = (0..<11).map { _ in "$\(parameters.next())" }
-        let guardTypes = ["text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint"]
+        let guardArguments = (0..<12).map { _ in "$\(parameters.next())" }
+        let guardTypes = [
+            "text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint", "bigint",
+        ]
+        let gate = SQLBuilder.gate
         func rows(_ upsert: RollupUpsert, _ arrays: String) -> String {
-            "\(upsert.head)\n    SELECT *, \(shard) FROM unnest(\(arrays))\n    \(upsert.conflict)"
+            "\(upsert.head)\n    SELECT *, \(shard) FROM unnest(\(arrays)) \(gate)\n    \(upsert.conflict)"
         }
         func flatRows(_ upsert: RollupUpsert, _ rows: (keys: String, values: String)) -> String {
-            "\(upsert.head)\n    SELECT \(rows.values), \(shard) FROM \(rows.keys)\n    \(upsert.conflict)"
+            "\(upsert.head)\n    SELECT \(rows.values), \(shard) FROM \(rows.keys) \(gate)\n    \(upsert.conflict)"
         }
+        let guardCall = "pushtally_ingest_guard(\(zip(guardArguments, guardTypes).map { "\($0)::\($1)" }.joined(separator: ", ")))"
         return """
-            WITH w0 AS (
-                \(SQLDialect.eventInsert(EventColumns.receipt)) SELECT * FROM unnest(\(events))
+            WITH \(SQLBuilder.guardName) AS MATERIALIZED (SELECT \(guardCall) AS ok), w0 AS (
+                \(SQLDialect.eventInsert(EventColumns.receipt)) SELECT * FROM unnest(\(events)) \(gate)
             ), w1 AS (
                 \(rows(upserts.push, push))
             ), w2 AS (
@@ -63,7 +70,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
             ), w4 AS (
                 \(upserts.timing.head)
                 SELECT u.p, \(histogram.joined(separator: ", ")), \(shard)
-                FROM unnest(\(timingPushes)) WITH ORDINALITY AS u(p, o)
+                FROM unnest(\(timingPushes)) WITH ORDINALITY AS u(p, o) \(gate)
                 \(upserts.timing.conflict)
             ), w5 AS (
                 \(rows(upserts.version, version))
@@ -78,7 +85,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
             ), w10 AS (
                 \(rows(upserts.platformBucket, platformBucket))
             )
-            SELECT pushtally_ingest_guard(\(zip(guardArguments, guardTypes).map { "\($0)::\($1)" }.joined(separator: ", ")))
+            SELECT ok FROM \(SQLBuilder.guardName)
             """
     }()
 
@@ -94,6 +101,8 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         var timedSent: [Int64]
         var probeDevices: [String]
         var probeFrom: [Int64]
+        /// The collector shard whose lock the commit takes (the one its dated shard is drawn from).
+        var rollupShard: Int64
     }
 
     private let bindings: PostgresBindings
@@ -164,6 +173,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         binds.append(guarding.probeDevices)
         binds.append(guarding.probeFrom)
         binds.append(Int64(EventKind.session.rawValue))
+        binds.append(guarding.rollupShard)
         bindings = binds
     }
 

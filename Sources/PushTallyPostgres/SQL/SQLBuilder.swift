@@ -19,8 +19,18 @@ struct SQLBuilder {
         return "$\(binds.count)"
     }
 
-    /// Binds `value`, or SQL NULL, and returns its placeholder.
-    mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) -> String {
+    /// Whether a bound NULL's placeholder names its type (``bind(_:)``), for rows of a `VALUES` list outside an
+    /// `INSERT` (``guarded(_:call:)``). Off elsewhere: a cast per NULL slows PostgreSQL's parsing of a large
+    /// `INSERT … VALUES`, whose columns type its NULLs anyway.
+    var typedNulls = false
+
+    /// Binds `value`, or SQL NULL, and returns its placeholder. A bound NULL has no type: with ``typedNulls`` it is
+    /// cast to `Value`'s, as a `VALUES` row outside an `INSERT` (``ValuesPart/append(_:gatedBy:to:)``) would make it `text`.
+    mutating func bind<Value: PostgresNonThrowingEncodable>(_ value: Value?) -> String {
+        guard let value else {
+            binds.appendNull()
+            return typedNulls ? "$\(binds.count)::\(Value.psqlType.knownSQLName ?? "TEXT")" : "$\(binds.count)"
+        }
         binds.append(value)
         return "$\(binds.count)"
     }
@@ -59,19 +69,30 @@ struct SQLBuilder {
         return [builder.query]
     }
 
-    /// The parts as data-modifying `WITH` clauses of one statement whose main query `select` writes: it runs
-    /// before them, so it can lock and check first. `nil` when the bindings do not fit in one statement.
-    static func guarded(_ parts: [ValuesPart], select: (inout SQLBuilder) -> Void) -> PostgresQuery? {
+    /// The name of the guarded statement's first clause, which answers the guard's call as `ok`.
+    static let guardName = "g"
+    /// The condition every data-modifying clause of a guarded statement puts on its rows: reading the guard's
+    /// answer before its first row is what makes the guard run first (PostgreSQL leaves the order of `WITH`
+    /// clauses among themselves unspecified, not the order data flows in).
+    static let gate = "WHERE (SELECT ok FROM \(guardName))"
+
+    /// The parts as data-modifying `WITH` clauses of one statement behind the guard call `call` writes: a
+    /// first clause runs it, each part reads its answer before its first row (``gate``), so it locks and
+    /// checks before anything is written, and the main query returns it. `nil` when the bindings do not fit in
+    /// one statement.
+    static func guarded(_ parts: [ValuesPart], call: (inout SQLBuilder) -> Void) -> PostgresQuery? {
         let parts = parts.filter { $0.rowCount > 0 }
         guard parts.reduce(0, { $0 + $1.bindings }) <= maximumBindings - 16 else { return nil }
-        var builder = SQLBuilder(parts.isEmpty ? "" : "WITH ")
+        var builder = SQLBuilder("WITH \(guardName) AS MATERIALIZED (SELECT ")
+        builder.typedNulls = true
+        call(&builder)
+        builder.append(" AS ok)")
         for (index, part) in parts.enumerated() {
-            builder.append((index == 0 ? "" : ", ") + "w\(index) AS (")
-            part.append(0..<part.rowCount, to: &builder)
+            builder.append(", w\(index) AS (")
+            part.append(0..<part.rowCount, gatedBy: gate, to: &builder)
             builder.append(")")
         }
-        builder.append(" ")
-        select(&builder)
+        builder.append(" SELECT ok FROM \(guardName)")
         return builder.query
     }
 }
@@ -94,12 +115,15 @@ struct ValuesPart {
 
     var bindings: Int { rowCount * columns }
 
-    func append(_ range: Range<Int>, to builder: inout SQLBuilder) {
-        builder.append(head + " VALUES ")
+    /// The rows as `head VALUES (…), (…) tail`, or, with a `gate`, as `head SELECT * FROM (VALUES …) AS v gate
+    /// tail` (the bindings carry their types, so the rows are typed as `VALUES` alone would be).
+    func append(_ range: Range<Int>, gatedBy gate: String? = nil, to builder: inout SQLBuilder) {
+        builder.append(head + (gate == nil ? " VALUES " : " SELECT * FROM (VALUES "))
         for index in range {
             let placeholders = bindRow(index, &builder)
             builder.append((index == range.lowerBound ? "(" : ", (") + placeholders.joined(separator: ", ") + ")")
         }
+        if let gate { builder.append(") AS v " + gate) }
         if !tail.isEmpty { builder.append(" " + tail) }
     }
 

@@ -36,6 +36,7 @@ package enum PostgresSchema {
         (AttributionProbeSchema.version, AttributionProbeSchema.name, AttributionProbeSchema.statements),
         // Conversion values as two parts (MoneyTotal), exact past 64 bits of millionths.
         (19, "v19-value-units", AttributionSchema.valueUnitsAddition(dialect: .postgres)),
+        (RollupShardLockSchema.version, RollupShardLockSchema.name, RollupShardLockSchema.statements),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
@@ -63,7 +64,7 @@ package enum PostgresSchema {
     /// hour's row.
     private static let timeRollup = [RollupTarget.rollups, .ledger].flatMap { target in
         [
-            sql.create(.time, in: target, sharded: sql.shards(target)),
+            sql.createReleased(.time, in: target, sharded: sql.shards(target)),
             """
             INSERT INTO \(target.time) (bucket, kind, action, total, duplicates)
             SELECT bucket, kind, action, SUM(total), SUM(duplicates) FROM \(target.bucket) GROUP BY bucket, kind, action
@@ -94,7 +95,7 @@ package enum PostgresSchema {
     ] + [RollupTarget.rollups, .ledger].flatMap { target in
         // Live rollups carry a shard per collector (see PostgresRollupWriter), last so that the ledger's rows
         // copy into them column for column.
-        [RollupTable.push, .bucket, .version, .timing, .pending].map { sql.create($0, in: target, sharded: sql.shards(target)) }
+        [RollupTable.push, .bucket, .version, .timing, .pending].map { sql.createReleased($0, in: target, sharded: sql.shards(target)) }
     }
 
     /// Brings the database up to date. Collectors starting together queue on one advisory lock, so the

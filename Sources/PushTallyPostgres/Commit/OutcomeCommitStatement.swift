@@ -5,8 +5,8 @@ import PushTallyCore
 /// row travels as column arrays that `unnest` turns back into rows, so the text is the same whatever the
 /// commit holds, and PostgreSQL parses and plans it once per connection.
 ///
-/// Built as multi-row `VALUES`, the statement changed with every commit's size, and parsing and planning it
-/// took about a fifth of the writer's backend time in a run of single sessions. It writes what
+/// Built as multi-row `VALUES`, the statement would change with every commit's size and be parsed and
+/// planned each time. It writes what
 /// ``PostgresEventWriter``'s built statement writes for such a commit, in the same table order: raw rows, the
 /// outcome rollups, the audience rollup, each table's rows in key order. A commit with anything else (receipts,
 /// webhook events, rollups of displays) takes the built statement.

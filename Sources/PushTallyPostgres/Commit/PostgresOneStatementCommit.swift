@@ -5,8 +5,8 @@ import PushTallyCore
 /// A group commit as one statement, so one round trip: the rollups are counted before anything is read,
 /// from predictions (every dedupe key new, each push's `sent_at` as ``OneStatementState`` last saw it, no
 /// touched device needing attribution), and the statement's `pushtally_ingest_guard` call takes the locks,
-/// inserts the keys and checks the predictions before its raw rows and upserts run (PostgreSQL runs the
-/// unreferenced data-modifying `WITH` clauses after the main query, last to first). A statement outside
+/// inserts the keys and checks the predictions before its raw rows and upserts run (each reads the guard's
+/// answer before its first row: ``SQLBuilder/gate``). A statement outside
 /// `BEGIN` commits on its own, durably (`synchronous_commit = on`), or not at all.
 ///
 /// The transaction path (``PostgresEventWriter``) is the reference and the fallback: events it alone handles
@@ -22,6 +22,7 @@ enum PostgresOneStatementCommit {
         // Events of more than one day go through the transaction path, which lists their days as undated.
         let days = DatedShards.days(events.lazy.map(\.receivedAt))
         guard days.count == 1, let day = days.first, state.shouldTry() else { return nil }
+        let collectorShard = shard
         let shard = DatedShards.of(day: day, shard: shard)
         if let outbox = try await subscriptions?.outbox(on: connection, logger: logger), outbox.wantsEvents { return nil }
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
@@ -40,7 +41,8 @@ enum PostgresOneStatementCommit {
             lockPushes: Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID))), lockDevices: Array(devices),
             perDevice: devices.count <= PushLocks.maximumDeviceLocks, keyPushes: sortedKeys.map(\.pushID),
             keyValues: sortedKeys.map(\.key), timedPushes: timed, timedKnown: timed.map { (sentAt[$0] ?? nil) != nil },
-            timedSent: timed.map { (sentAt[$0] ?? nil) ?? 0 }, probeDevices: probes.map(\.deviceID), probeFrom: probes.map(\.touch.from))
+            timedSent: timed.map { (sentAt[$0] ?? nil) ?? 0 }, probeDevices: probes.map(\.deviceID), probeFrom: probes.map(\.touch.from),
+            rollupShard: collectorShard)
         do {
             if events.allSatisfy(\.kind.namesPush) {
                 let statement = ReceiptCommitStatement(receipts: counted, rollups: counter.accumulator, shard: shard, guarding: guarding)
@@ -77,8 +79,9 @@ enum PostgresOneStatementCommit {
                 sql.bind(guarding.timedPushes) + "::text[]", sql.bind(guarding.timedKnown) + "::boolean[]",
                 sql.bind(guarding.timedSent) + "::bigint[]", sql.bind(guarding.probeDevices) + "::text[]",
                 sql.bind(guarding.probeFrom) + "::bigint[]", sql.bind(Int64(EventKind.session.rawValue)),
+                sql.bind(guarding.rollupShard) + "::bigint",
             ]
-            sql.append("SELECT pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
+            sql.append("pushtally_ingest_guard(" + arguments.joined(separator: ", ") + ")")
         }
     }
 }

@@ -13,6 +13,7 @@ struct PostgresReportRow: ReportRow {
     func optionalInt64(_ column: Int) throws -> Int64? { try cells[column].decode(Int64?.self) }
     func text(_ column: Int) throws -> String { try cells[column].decode(String.self) }
     func optionalText(_ column: Int) throws -> String? { try cells[column].decode(String?.self) }
+    func boolean(_ column: Int) throws -> Bool { try cells[column].decode(Bool.self) }
 
     /// The histogram is one `ARRAY` value (``SQLDialect/histogram(_:)``).
     func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) throws {
