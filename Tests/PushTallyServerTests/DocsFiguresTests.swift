@@ -21,6 +21,15 @@ import Testing
         #expect(testing.firstMatch(of: /(?i)(suite|holds|runs) [0-9][0-9,]* tests/) == nil, "TESTING.md quotes a test count")
     }
 
+    /// The API document's version is the product's, from its one place (`VERSION`, which `pushtally --version`
+    /// and the packages read).
+    @Test func theAPIDocumentCarriesTheProductsVersion() throws {
+        let version = try Documentation.text("VERSION").trimmingCharacters(in: .whitespacesAndNewlines)
+        let document = try Documentation.text("docs/openapi.yaml")
+        let documented = try #require(document.firstMatch(of: /\n  version: (\S+)\n/)?.1, "docs/openapi.yaml has an info.version")
+        #expect(String(documented) == version, "docs/openapi.yaml says \(documented), VERSION says \(version)")
+    }
+
     @Test func architectureMDListsEveryStoreRoleAndEveryReportReaderCall() throws {
         let roles = try Self.swiftSources(under: "Sources/PushTallyCore/Store/Roles")
         let composition = try #require(roles.first { $0.contains("public protocol PushTallyStore:") })
