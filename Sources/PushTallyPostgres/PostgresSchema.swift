@@ -36,6 +36,10 @@ package enum PostgresSchema {
         (AttributionProbeSchema.version, AttributionProbeSchema.name, AttributionProbeSchema.statements),
         // Conversion values as two parts (MoneyTotal), exact past 64 bits of millionths.
         (19, "v19-value-units", AttributionSchema.valueUnitsAddition(dialect: .postgres)),
+        // The platform a send record names, beside the records (SendPlatformSchema).
+        (20, "v20-send-platforms", SendPlatformSchema.migration(dialect: .postgres)),
+        // FCM's delivery events by key, and their counts per push, platform and event (FCMDeliverySchema).
+        (21, "v21-fcm-deliveries", FCMDeliverySchema.migration(dialect: .postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

@@ -13,7 +13,7 @@ struct PushTallyCommand: AsyncParsableCommand {
             ServeCommand.self, ReportCommand.self, RateCommand.self, PushesCommand.self, KeysCommand.self,
             PruneCommand.self, ForgetCommand.self, RollupCommand.self, BackupCommand.self, ExportCommand.self,
             ImportEventsCommand.self, MigrateStoreCommand.self, WebhooksCommand.self, AlertsCommand.self,
-            DeviceCommand.self,
+            DeviceCommand.self, ImportCommand.self,
         ]
     )
 }
