@@ -66,10 +66,10 @@ extension SourceOptions.Source {
         case .database(let store):
             var text = file
             if gzip {
-                do throws(GzipInflater.Failure) {
+                do {
                     let inflater = try GzipInflater()
                     var inflated = Data()
-                    try file.withUnsafeBytes { input throws(GzipInflater.Failure) in
+                    try file.withUnsafeBytes { input in
                         try inflater.feed(input) { piece in inflated.append(contentsOf: piece) }
                     }
                     try inflater.finish()

@@ -77,7 +77,7 @@ import Testing
             let cli = try await runPushtally(["import", "fcm", broken.path] + arguments)
             #expect(cli.status == 5 && cli.stdout.contains("line \(FCMExportFixture.brokenLine)"), "\(cli.stdout) \(cli.stderr)")
         }
-        let none = try await rows(server, "/v1/reports/pushes/fcm-1", key: "pushes")
+        let none = try await Self.rows(server, "/v1/reports/pushes/fcm-1", key: "pushes")
         #expect(none.first?["device_delivered"] as? Int == 0 && none.first?["fcm_accepted"] as? Int == 0)
 
         // The file into the database, then again through the server, then posted gzip-encoded.

@@ -49,13 +49,19 @@ public enum FCMExportReader {
         return FCMExportRow(
             messageID: messageID, instanceID: try text(object, "instance_id"), event: event,
             pushID: try text(object, "analytics_label"),
-            platform: platform(try text(object, "sdk_platform", limit: 32)),
+            platform: try platform(object["sdk_platform"]),
             eventMillis: try eventMillis(object["event_timestamp"]))
     }
 
-    /// `sdk_platform` in the platform names clients send.
-    static func platform(_ sdkPlatform: String?) -> String {
-        switch sdkPlatform?.uppercased() {
+    /// `sdk_platform` in the platform names clients send; any other text (FCM's `UNKNOWN`) is `unknown`.
+    static func platform(_ value: JSONValue?) throws(FieldError) -> String {
+        let sdkPlatform: String?
+        switch value?.rawValue {
+        case .string(let text)?: sdkPlatform = text
+        case nil: sdkPlatform = nil
+        default: throw FieldError("bad_type", "sdk_platform must be a string", field: "sdk_platform")
+        }
+        return switch sdkPlatform?.uppercased() {
         case "ANDROID": "android"
         case "IOS": "ios"
         case "WEB": "web"
