@@ -7,7 +7,9 @@ extension PostgresStore: FCMDeliveryStore {
     /// nothing twice.
     public func importFCM(_ rows: [FCMExportRow]) async throws -> FCMImportSummary {
         let now = configuration.clock()
-        let hasher = deviceHasher
+        guard let hasher = deviceHasher else {
+            throw StoreError.misconfigured("importing FCM data needs the device secret (--device-secret)")
+        }
         let logger = logger
         return try await transaction { connection in
             // In key order, so two imports of overlapping files wait on each other instead of deadlocking.

@@ -26,7 +26,8 @@ struct ImportCommand: AsyncParsableCommand {
         @OptionGroup var source: SourceOptions
 
         func run() async throws {
-            let source = try await source.open(mustExist: false)
+            // Instance ids are keyed with the device secret, as the collectors key them.
+            let source = try await source.open(mustExist: false, needsDeviceSecret: true)
             try await closing(source) {
                 var total = FCMImportSummary()
                 var refused = 0

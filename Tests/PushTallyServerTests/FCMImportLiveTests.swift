@@ -105,7 +105,8 @@ import Testing
             headers: ["Authorization": "Bearer \(readToken)"], body: Data(FCMExportFixture.text.utf8))
         #expect(forbidden.status == 403)
         let badEvent = try await httpRequest(
-            server.baseURL.appendingPathComponent("v1/delivery/fcm"), method: "POST", headers: ["Authorization": "Bearer \(server.adminToken)"],
+            server.baseURL.appendingPathComponent("v1/delivery/fcm"), method: "POST",
+            headers: ["Content-Type": "application/x-ndjson", "Authorization": "Bearer \(server.adminToken)"],
             body: Data((FCMExportFixture.lines[0] + "\n" + #"{"message_id":"x","event":"MESSAGE_SENT"}"#).utf8))
         let refusal = try Self.json(badEvent.body)
         #expect(badEvent.status == 400 && refusal["field"] as? String == "event" && refusal["line"] as? Int == 2, "\(refusal)")

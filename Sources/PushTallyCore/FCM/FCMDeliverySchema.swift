@@ -49,10 +49,9 @@ package enum FCMDeliverySchema {
         messageID + "\u{0}" + instanceKey + "\u{0}" + event
     }
 
-    /// What an instance id is stored as: the store's keyed hash when it has a device secret, `''` for none.
-    package static func instanceKey(_ instanceID: String?, hasher: DeviceHasher?) -> String {
-        guard let instanceID else { return "" }
-        return hasher?.hash(instanceID) ?? instanceID
+    /// What an instance id is stored as: the store's keyed hash, as device ids are; `''` for none.
+    package static func instanceKey(_ instanceID: String?, hasher: DeviceHasher) -> String {
+        instanceID.map(hasher.hash) ?? ""
     }
 }
 
