@@ -155,6 +155,7 @@ def main(base, token, campaign, zone, days):
         # Each platform row's own display rate, from the send records that named the platform.
         show_group(driver, "delivery")
         web["rates"] = sorted(row.get("Display rate") for row in table(driver, "campaigns-table"))
+        show_group(driver, "engagement")
         console_errors(driver, "platform", errors)
         driver.find_element(By.CSS_SELECTOR, "#platform option[value='']").click()
         driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
