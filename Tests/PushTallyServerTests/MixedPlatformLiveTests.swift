@@ -74,4 +74,26 @@ import Testing
         #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
+
+    /// `pushtally pushes import` takes `platform` as a CSV column and an NDJSON field, on the file and through
+    /// the server; each record's sends then count in its platform's row.
+    @Test(arguments: StoreKind.allCases) func importedRecordsNameTheirPlatform(kind: StoreKind) async throws {
+        let store = try await StoreServer.start(kind, name: "platform-import")
+        let server = store.server
+        let csv = server.directory.appendingPathComponent("sends.csv")
+        try Data("push_id,campaign,sent,failed:BadDeviceToken,platform\ni-1,fall,30,2,ios\nu-1,fall,7,0,\n".utf8).write(to: csv)
+        let ndjson = server.directory.appendingPathComponent("sends.ndjson")
+        try Data(#"{"push_id":"a-1","campaign":"fall","sent":20,"failed":{"UNREGISTERED":1},"platform":"android"}"#.utf8 + [0x0A]).write(to: ndjson)
+        let local = try await runPushtally(["pushes", "import", csv.path] + store.arguments)
+        let remote = try await runPushtally(
+            ["pushes", "import", ndjson.path, "--server", server.baseURL.absoluteString, "--token", server.adminToken])
+        #expect(local.status == 0 && remote.status == 0, "\(local.stdout) \(local.stderr) \(remote.stdout) \(remote.stderr)")
+        let report = try await runPushtally(["report", "campaigns", "--by", "platform", "--format", "csv"] + store.arguments).stdout
+        let rows = report.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(5).joined(separator: ",") }
+        // campaign, platform, pushes, sent, failed
+        #expect(rows == ["fall,android,1,20,1", "fall,ios,1,30,2", "fall,unknown,3,7,0"], "\(report)")
+        #expect(try await server.stop() == 0)
+        await store.cleanUp()
+    }
 }
