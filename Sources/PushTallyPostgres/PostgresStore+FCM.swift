@@ -17,8 +17,7 @@ extension PostgresStore: FCMDeliveryStore {
             var new = [String: Int]()
             for query in SQLBuilder.values(
                 keyed, columns: 7,
-                head: "INSERT INTO fcm_deliveries (message_id, instance_key, event, push_id, platform, event_time, imported_at)",
-                tail: " ON CONFLICT (message_id, instance_key, event) DO NOTHING RETURNING message_id, instance_key, event",
+                head: FCMDeliverySchema.insertHead, tail: FCMDeliverySchema.insertTail,
                 bind: { entry, sql in
                     let (row, key) = entry
                     return [
@@ -49,8 +48,7 @@ extension PostgresStore: FCMDeliveryStore {
             }
             plan.settleOrphans(registered: registered)
             for query in SQLBuilder.values(
-                plan.rows, columns: 4, head: "INSERT INTO rollup_fcm (push_id, platform, event, count)",
-                tail: " ON CONFLICT (push_id, platform, event) DO UPDATE SET count = rollup_fcm.count + excluded.count",
+                plan.rows, columns: 4, head: FCMDeliverySchema.upsertHead, tail: FCMDeliverySchema.upsertTail,
                 bind: { entry, sql in
                     [sql.bind(entry.key.pushID), sql.bind(entry.key.platform), sql.bind(entry.key.event), sql.bind(entry.count)]
                 })

@@ -20,23 +20,26 @@ package enum FCMDeliverySchema {
         ]
     }
 
-    /// Inserts one key unless it is held already, answering a row only when it was new: seven values (message
-    /// id, instance key, event, push id, platform, event time, import time).
+    /// The insert of keys, before its rows: seven values a row (message id, instance key, event, push id,
+    /// platform, event time, import time).
+    package static let insertHead =
+        "INSERT INTO fcm_deliveries (message_id, instance_key, event, push_id, platform, event_time, imported_at)"
+    /// After the insert's rows: a key held already is left alone, and only new keys are answered.
+    package static let insertTail =
+        " ON CONFLICT (message_id, instance_key, event) DO NOTHING RETURNING message_id, instance_key, event"
+    /// The upsert of counts, before its rows: four values a row (push id, platform, event, count).
+    package static let upsertHead = "INSERT INTO rollup_fcm (push_id, platform, event, count)"
+    /// After the upsert's rows: counts add to those held.
+    package static let upsertTail = " ON CONFLICT (push_id, platform, event) DO UPDATE SET count = rollup_fcm.count + excluded.count"
+
+    /// One row's insert (``insertHead`` and ``insertTail``).
     package static func insert(placeholder: (Int) -> String) -> String {
-        """
-        INSERT INTO fcm_deliveries (message_id, instance_key, event, push_id, platform, event_time, imported_at)
-        VALUES (\((0..<7).map(placeholder).joined(separator: ", ")))
-        ON CONFLICT (message_id, instance_key, event) DO NOTHING RETURNING 1
-        """
+        "\(insertHead) VALUES (\((0..<7).map(placeholder).joined(separator: ", ")))\(insertTail)"
     }
 
-    /// Adds to one count: four values (push id, platform, event, count).
+    /// One count's upsert (``upsertHead`` and ``upsertTail``).
     package static func upsert(placeholder: (Int) -> String) -> String {
-        """
-        INSERT INTO rollup_fcm (push_id, platform, event, count)
-        VALUES (\((0..<4).map(placeholder).joined(separator: ", ")))
-        ON CONFLICT (push_id, platform, event) DO UPDATE SET count = rollup_fcm.count + excluded.count
-        """
+        "\(upsertHead) VALUES (\((0..<4).map(placeholder).joined(separator: ", ")))\(upsertTail)"
     }
 
     /// Which of some push ids are registered: one value per id.
