@@ -8,6 +8,21 @@ struct SQLiteUnavailable: StorageUnavailableError {
 
     var description: String { "\(error)" }
 
+    var reason: String {
+        switch error.resultCode {
+        case .SQLITE_FULL: "the disk is full"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: "the database is locked by another connection or process"
+        case .SQLITE_READONLY: "the database is read-only"
+        case .SQLITE_CANTOPEN: "the database file cannot be opened"
+        case .SQLITE_NOMEM: "the server is out of memory"
+        default: "the disk reported an I/O error"
+        }
+    }
+
+    var retryAfterSeconds: Int {
+        [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) ? 5 : 30
+    }
+
     /// `error` wrapped when it says the storage is unavailable; otherwise `error` as it is.
     static func surface(_ error: any Error) -> any Error {
         guard let error = error as? DatabaseError else { return error }

@@ -23,6 +23,7 @@ import Testing
         (.get, "/v1/reports/attribution", nil, .read),
         (.get, "/v1/reports/audience", nil, .read),
         (.get, "/v1/reports/campaigns/c/variants", nil, .read),
+        (.get, "/v1/reports/variants?campaign=c", nil, .read),
         // A public address literal: no DNS, and allowed without --allow-private-webhooks.
         (.post, "/v1/webhooks", #"{"url":"http://93.184.216.34/hook","events":["push.registered"]}"#, .admin),
         (.get, "/v1/webhooks", nil, .admin),
@@ -38,7 +39,7 @@ import Testing
 
     /// A route's pattern from its test path (`/v1/pushes/p1` -> `/v1/pushes/{push_id}`).
     static func pattern(_ method: HTTPRequest.Method, _ path: String) -> String {
-        let pattern = path.replacingOccurrences(of: "/p1", with: "/{push_id}")
+        let pattern = path.prefix { $0 != "?" }.replacingOccurrences(of: "/p1", with: "/{push_id}")
             .replacingOccurrences(of: "/campaigns/c", with: "/campaigns/{campaign}")
             .replacingOccurrences(of: "/wh_auth", with: "/{id}").replacingOccurrences(of: "/al_auth", with: "/{id}")
             .replacingOccurrences(of: "/dev_auth", with: "/{device_id}")

@@ -100,6 +100,27 @@ import Testing
         #expect(try await server.stop() == 0)
     }
 
+    /// A campaign named `..`, which no URL path can carry, shows its variants as any other: the page asks for
+    /// them by query.
+    @Test func aCampaignNamedDotDotShowsItsVariants() async throws {
+        let server = try ServerProcess()
+        defer { server.removeFiles() }
+        try await server.start()
+        try await Self.seed(server, [
+            ("dot-a", #"{"campaign":"..","variant":"A","sent":20}"#, 10, 4),
+            ("dot-b", #"{"campaign":"..","variant":"B","sent":20}"#, 16, 12),
+        ])
+        let campaigns = try await Self.clicks(server, ["..=B"])
+        let dots = try #require(campaigns[".."], "\(campaigns)")
+        #expect(dots["shown"] as? Bool == true, "\(dots)")
+        let views = try #require(dots["views"] as? [[String: Any]], "\(dots)")
+        try #require(views.count == 2, "\(views)")
+        #expect(Self.rows(views[0])["B"]?["Display lift"] == "+60.0%", "\(views[0])")
+        #expect(Self.rows(views[1])["B (control)"]?["Display rate (95% CI)"] == "80.0% (58.4–91.9%)", "\(views[1])")
+        #expect(Self.rows(views[1])["A"]?["Display lift"] == "-37.5%", "\(views[1])")
+        #expect(try await server.stop() == 0)
+    }
+
     /// n1 and n2 share an app and a collapse id and n1 never expires, so n2, sent 90 s later, supersedes it; n3
     /// has its own collapse id. The pushes table names the later push and the delay; the campaign counts one.
     @Test func showsWhichPushSupersededWhich() async throws {

@@ -136,7 +136,7 @@ func shell(_ command: String) async -> Int32 {
 
         let url = server.baseURL.appendingPathComponent("v1/receipts")
         var acknowledged: [String] = []
-        var refusal: (status: Int, retryAfter: String?, error: String?)?
+        var refusal: (status: Int, retryAfter: String?, error: String?, message: String?)?
         for batch in 0..<400 where refusal == nil {
             // Some receipts are acknowledged first; then the disk fills up.
             if batch == 3 { await shell("dd if=/dev/zero of='\(directory.path)/filler' bs=64k 2>/dev/null") }
@@ -146,8 +146,8 @@ func shell(_ command: String) async -> Int32 {
             if response.status == 200 {
                 acknowledged += ids
             } else {
-                let error = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String
-                refusal = (response.status, response.headers["retry-after"], error)
+                let answer = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                refusal = (response.status, response.headers["retry-after"], answer?["error"] as? String, answer?["message"] as? String)
             }
         }
         let refused = try #require(refusal, "the disk never filled")
@@ -156,6 +156,7 @@ func shell(_ command: String) async -> Int32 {
         // Storage unavailable (Retry-After 30), not an overloaded writer (Retry-After 1).
         #expect(refused.retryAfter == "30")
         #expect(refused.error == "unavailable")
+        #expect(refused.message?.contains("the disk is full") == true, "\(refused.message ?? "no message")")
         #expect(acknowledged.count == 600)
         // Refused again and again while full: the log says so once (then once per 10 s), not once a request.
         for _ in 0..<50 {

@@ -105,6 +105,8 @@ import FoundationNetworking
         var footprints: [Footprint] = []
         var health: (status: Int, retryAfter: String?, body: String, took: Duration)?
         var report: (status: Int, retryAfter: String?, body: String, took: Duration)?
+        var webhooks: (status: Int, retryAfter: String?, body: String, took: Duration)?
+        var metrics: (status: Int, retryAfter: String?, body: String, took: Duration)?
         let frozenAt = ContinuousClock.now
         while ContinuousClock.now - frozenAt < .seconds(20) {
             try await Task.sleep(for: .seconds(1))
@@ -113,6 +115,9 @@ import FoundationNetworking
                 health = try await load.get("healthz")
                 // A route outside ingest: its token check waits on the database too.
                 report = try await load.get("v1/reports/campaigns", token: collector.adminToken)
+                webhooks = try await load.get("v1/webhooks", token: collector.adminToken)
+                // Prometheus's scrape must still succeed: the queue and error figures are what tell of the outage.
+                metrics = try await load.get("metrics")
             }
         }
         let during = load.snapshot
@@ -153,6 +158,12 @@ import FoundationNetworking
         let reportAnswer = try #require(report)
         #expect(reportAnswer.status == 503 && reportAnswer.retryAfter != nil, "\(reportAnswer)")
         #expect(reportAnswer.took < Self.answerBound)
+        let webhooksAnswer = try #require(webhooks)
+        #expect(webhooksAnswer.status == 503 && webhooksAnswer.retryAfter != nil, "\(webhooksAnswer)")
+        #expect(webhooksAnswer.took < Self.answerBound)
+        let metricsAnswer = try #require(metrics)
+        #expect(metricsAnswer.status == 200 && metricsAnswer.body.contains("pushtally_writer_queue_events"), "\(metricsAnswer)")
+        #expect(metricsAnswer.took < Self.answerBound)
         // 16 clients, each with at most a connection or two of its own, and the database pool's 8.
         #expect((peak?.openFiles ?? .max) < before.openFiles + 64, "open files grew from \(before) to \(peak.map(\.description) ?? "?")")
         #expect((peak?.residentKilobytes ?? .max) < before.residentKilobytes + 64 * 1024)

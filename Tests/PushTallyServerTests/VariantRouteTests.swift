@@ -144,4 +144,43 @@ import Testing
             #expect(plain.object["pushes_without_variant"] as? Int == 1 && (plain.object["variants"] as? [Any])?.isEmpty == true)
         }
     }
+
+    /// `/v1/reports/variants?campaign=` answers what the path route answers, for names a path cannot carry too
+    /// (`..`, which a URL parser climbs), and requires its campaign once.
+    @Test(arguments: StoreKind.allCases) func theCampaignNamedInTheQuery(kind: StoreKind) async throws {
+        try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            try await Self.seed(client, fixture)
+            let byPath = try await Self.report(client, fixture, "?control=A")
+            let byQuery = try await client.send(.get, "/v1/reports/variants?control=A&campaign=spring", headers: fixture.bearer(.read))
+            #expect(byQuery.status == .ok, "\(byQuery.text)")
+            #expect(byQuery.text == byPath.text)
+
+            for (id, variant, sent) in [("d1", "A", 4), ("d2", "B", 6)] {
+                let body = #"{"campaign":"..","sent":\#(sent),"variant":"\#(variant)"}"#
+                let answer = try await client.json(.put, "/v1/pushes/\(id)", body, headers: fixture.bearer(.backend))
+                #expect(answer.status.code < 300, "\(answer.text)")
+            }
+            let receipts = try await client.json(.post, "/v1/receipts", #"[{"push_id":"d1","device_id":"x"},{"push_id":"d2","device_id":"y"}]"#)
+            #expect(receipts.status == .ok, "\(receipts.text)")
+            let dots = try await client.send(.get, "/v1/reports/variants?campaign=%2E%2E", headers: fixture.bearer(.read))
+            #expect(dots.status == .ok, "\(dots.text)")
+            #expect(dots.object["campaign"] as? String == "..")
+            let rows = try #require(dots.object["variants"] as? [[String: Any]], "\(dots.text)")
+            #expect(rows.map { $0["variant"] as? String } == ["A", "B"])
+            #expect(rows.map { $0["sent"] as? Int } == [4, 6] && rows.map { $0["displayed"] as? Int } == [1, 1], "\(rows)")
+
+            let missing = try await client.send(.get, "/v1/reports/variants?control=A", headers: fixture.bearer(.read))
+            try OutcomeRouteTests.expectFieldError(missing, status: 400, code: "missing_field", field: "campaign")
+            let empty = try await client.send(.get, "/v1/reports/variants?campaign=", headers: fixture.bearer(.read))
+            try OutcomeRouteTests.expectFieldError(empty, status: 400, code: "missing_field", field: "campaign")
+            let twice = try await client.send(.get, "/v1/reports/variants?campaign=spring&campaign=..", headers: fixture.bearer(.read))
+            try OutcomeRouteTests.expectFieldError(twice, status: 400, code: "repeated_parameter", field: "campaign")
+            let unknown = try await client.send(.get, "/v1/reports/variants?campaign=spring&push_id=a1", headers: fixture.bearer(.read))
+            try OutcomeRouteTests.expectFieldError(unknown, status: 400, code: "unknown_parameter", field: "push_id")
+            let unregistered = try await client.send(.get, "/v1/reports/variants?campaign=.", headers: fixture.bearer(.read))
+            try OutcomeRouteTests.expectFieldError(unregistered, status: 404, code: "not_found", field: "campaign")
+            let anonymous = try await client.send(.get, "/v1/reports/variants?campaign=spring")
+            #expect(anonymous.status == .unauthorized, "\(anonymous.text)")
+        }
+    }
 }

@@ -1,6 +1,7 @@
-// A campaign's A/B variants (GET /v1/reports/campaigns/{campaign}/variants): each arm's display and open rates
-// with their Wilson 95 % intervals, and its lift and two-sided p-value against the control. One arm has
-// nothing to compare with, so the section shows from two.
+// A campaign's A/B variants (GET /v1/reports/campaigns/{campaign}/variants, or /v1/reports/variants?campaign=
+// for a name a path cannot carry, paths.js): each arm's display and open rates with their Wilson 95 % intervals,
+// and its lift and two-sided p-value against the control. One arm has nothing to compare with, so the section
+// shows from two.
 import { api, HTTPError } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters } from "./filters.js";
@@ -12,9 +13,11 @@ import { renderTable } from "./table.js";
 // The control picked in the section's menu, for the campaign it was picked in; otherwise the server's default.
 const picked = { campaign: null, control: null };
 
-export const variantsPath = () => "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "") + "/variants";
+export const variantsPath = () => isDotSegment(state.campaign)
+  ? "/v1/reports/variants" : "/v1/reports/campaigns/" + encodeURIComponent(state.campaign || "") + "/variants";
 export const variantsParams = () => ({
-  ...filters(), ...(picked.campaign === state.campaign && picked.control !== null ? { control: picked.control } : {}),
+  ...filters(), ...(isDotSegment(state.campaign) ? { campaign: state.campaign } : {}),
+  ...(picked.campaign === state.campaign && picked.control !== null ? { control: picked.control } : {}),
 });
 
 // Bold marks what a 5 % test calls significant; the title says so for those who cannot see bold.
@@ -38,9 +41,7 @@ const columns = [
 
 export async function loadVariants() {
   const section = $("variants");
-  // The variants report names its campaign in the path alone, which "." and ".." cannot be (paths.js): such a
-  // campaign's variants are read with `pushtally report variants`.
-  if (!state.campaign || isDotSegment(state.campaign)) { section.hidden = true; return; }
+  if (!state.campaign) { section.hidden = true; return; }
   section.setAttribute("aria-busy", "true");
   try {
     const variants = await fetchVariants();

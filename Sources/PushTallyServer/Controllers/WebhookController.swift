@@ -20,16 +20,19 @@ struct WebhookController<Context: RequestContext>: Sendable {
     }
 
     func create(_ request: Request) async throws -> Response {
-        .jsonText(try await management.create(body: try await readJSON(request, reader: reader)), status: .created)
+        let body = try await readJSON(request, reader: reader)
+        return .jsonText(try await StoreDeadline.run(StoreDeadline.request) { [management] in try await management.create(body: body) }, status: .created)
     }
 
     func list() async throws -> Response {
-        .jsonText(try await management.listJSON())
+        .jsonText(try await StoreDeadline.run(StoreDeadline.request) { [management] in try await management.listJSON() })
     }
 
     func delete(_ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
-        guard try await store.deleteWebhook(id: id) else { throw Self.notFound(id) }
+        guard try await StoreDeadline.run(StoreDeadline.request, { [store] in try await store.deleteWebhook(id: id) }) else {
+            throw Self.notFound(id)
+        }
         return Response(status: .noContent)
     }
 
@@ -38,7 +41,10 @@ struct WebhookController<Context: RequestContext>: Sendable {
         let query = try QueryValues(request)
         let status = try query["status"].map { text throws(FieldError) in try WebhookDeliveryStatus(parsing: text) }
         let limit = try query.limit(default: WebhookManagement.defaultDeliveryLimit, maximum: WebhookManagement.maxDeliveryLimit)
-        guard let json = try await management.deliveriesJSON(webhookID: id, status: status, limit: limit) else {
+        let found = try await StoreDeadline.run(StoreDeadline.request) { [management] in
+            try await management.deliveriesJSON(webhookID: id, status: status, limit: limit)
+        }
+        guard let json = found else {
             throw Self.notFound(id)
         }
         return .jsonText(json)
@@ -62,8 +68,11 @@ struct WebhookController<Context: RequestContext>: Sendable {
             }
         }
         guard let since else { throw FieldError.missing("since") }
-        guard try await store.webhooks().contains(where: { $0.id == id }) else { throw Self.notFound(id) }
-        let replayed = try await store.replay(webhookID: id, sinceMillis: since, now: store.configuration.clock())
+        let replayed = try await StoreDeadline.run(StoreDeadline.request) { [store] () async throws -> Int? in
+            guard try await store.webhooks().contains(where: { $0.id == id }) else { return nil }
+            return try await store.replay(webhookID: id, sinceMillis: since, now: store.configuration.clock())
+        }
+        guard let replayed else { throw Self.notFound(id) }
         return .jsonText("{\"replayed\":\(replayed),\"since\":\(JSONText.quoted(Timestamp.iso8601(millis: since)))}", status: .accepted)
     }
 

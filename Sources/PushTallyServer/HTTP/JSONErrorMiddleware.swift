@@ -85,9 +85,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 RepeatedErrorLog.storage.error("database unavailable", metadata: ["error": "\(error)"], logger: logger)
                 return .unavailable("the database is unavailable; retry shortly", retryAfter: 5)
             }
-        case _ where StorageFailure.isUnavailable(error):
+        case let error as any StorageUnavailableError:
             RepeatedErrorLog.storage.error("storage unavailable", metadata: ["error": "\(error)"], logger: logger)
-            return .unavailable("storage is unavailable (disk full or not writable); retry later", retryAfter: 30)
+            return .unavailable("storage is unavailable (\(error.reason)); retry later", retryAfter: error.retryAfterSeconds)
         default:
             logger.error("unexpected error", metadata: ["error": "\(error)"])
             return APIError(.internalServerError, "internal", "internal error")

@@ -9,6 +9,9 @@ actor RecentDisplaysCache {
 
     private let store: any ReportReader
     private var last: (countedAt: Int64, value: RecentDisplays)?
+    /// The count under way: scrapes that arrive while it runs wait for it rather than start their own, so a
+    /// database that stopped answering holds one count, not one per scrape.
+    private var counting: Task<RecentDisplays, any Error>?
 
     init(store: any ReportReader) {
         self.store = store
@@ -22,7 +25,10 @@ actor RecentDisplaysCache {
         if let last, now >= last.countedAt, now - last.countedAt < Self.maxAgeMillis {
             return last.value
         }
-        let value = try await RecentDisplays.read(from: store)
+        let task = counting ?? Task { [store] in try await RecentDisplays.read(from: store) }
+        counting = task
+        defer { if counting == task { counting = nil } }
+        let value = try await task.value
         last = (now, value)
         return value
     }

@@ -55,12 +55,15 @@ struct MetricsController<Context: RequestContext>: Sendable {
             Gauge(label: "pushtally_writer_queue_events").record(store.queuedEvents)
             // Beside the queue, so an alert can compare the two without knowing how the collector was started.
             Gauge(label: "pushtally_writer_queue_high_water_mark").record(store.configuration.writerHighWaterMark)
-            if let bytes = await store.databaseBytes() {
+            // A database that does not answer within the bound (both reads wait at once) leaves the last figures:
+            // the scrape itself must still succeed, since the other figures (the queue, the errors) are what tell
+            // of that outage.
+            async let size = StoreDeadline.run(StoreDeadline.scrape) { [store] in await store.databaseBytes() }
+            async let counted = StoreDeadline.run(StoreDeadline.scrape) { [recentDisplays] in try await recentDisplays.current() }
+            if let bytes = try? await size {
                 Gauge(label: "pushtally_database_bytes").record(bytes)
             }
-            // An unreadable database leaves the last figures: the scrape itself must still succeed, since the
-            // other alerts (the queue, the errors) are what tell of that outage.
-            if let recent = try? await recentDisplays.current() {
+            if let recent = try? await counted {
                 Gauge(label: "pushtally_recent_pushes_sent").record(recent.sent)
                 Gauge(label: "pushtally_recent_pushes_displayed").record(recent.displayed)
             }

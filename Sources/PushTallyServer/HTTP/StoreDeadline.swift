@@ -9,6 +9,8 @@ enum StoreDeadline {
     static let authorization: Duration = .seconds(5)
     /// A report or a registration: reads of rollups, writes of a batch of pushes.
     static let request: Duration = .seconds(30)
+    /// A `/metrics` scrape's reads, under Prometheus's default scrape timeout of 10 s.
+    static let scrape: Duration = .seconds(5)
 
     /// `work`'s result, or ``StoreError/unavailable(reason:)`` once `limit` has passed without one.
     static func run<Value: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {

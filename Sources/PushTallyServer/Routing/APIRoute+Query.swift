@@ -3,12 +3,15 @@ import PushTallyCore
 extension APIRoute {
     /// The report a report route serves; its query is read by ``ReportQuery``, which knows its parameters.
     var report: ReportDeclaration? {
-        if case .report(let report) = self { return report }
-        return nil
+        switch self {
+        case .report(let report), .reportByQuery(let report): report
+        default: nil
+        }
     }
 
     /// The query parameters the route takes.
     var queryParameters: [String] {
+        if case .reportByQuery(let report) = self { return report.parameters + (report.pathParameter.map { [$0] } ?? []) }
         if let report { return report.parameters }
         switch self {
         case .webhookDeliveries: return ["status", "limit"]

@@ -18,6 +18,8 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case fcmDelivery
     /// A report route, one per ``ReportKinds/all``: its path and parameters are the report's declaration.
     case report(ReportDeclaration)
+    /// The same report at its ``ReportDeclaration/queryAddressedPath``, its path parameter given in the query.
+    case reportByQuery(ReportDeclaration)
     case health
     case metrics
     case dashboard
@@ -40,7 +42,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline: .get
-        case .report, .health, .metrics, .dashboard, .dashboardFile: .get
+        case .report, .reportByQuery, .health, .metrics, .dashboard, .dashboardFile: .get
         }
     }
 
@@ -56,6 +58,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .recordSends: "/v1/pushes/:push_id/sends"
         case .fcmDelivery: "/v1/delivery/fcm"
         case .report(let report): report.path
+        case .reportByQuery(let report): report.queryAddressedPath ?? report.path
         case .health: "/healthz"
         case .metrics: "/metrics"
         // Hummingbird matches `/dashboard` and `/dashboard/` alike; the page links its files absolutely.
@@ -80,7 +83,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .receipts, .actions, .sessions, .conversions: .ingest
         case .registerPush, .registerPushes, .recordSends, .fcmDelivery: .backend
-        case .report: .read
+        case .report, .reportByQuery: .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
         // shows the firing ones) but only an admin defines them.
@@ -96,6 +99,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         .receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends, .fcmDelivery,
     ]
         + ReportKinds.all.map(APIRoute.report)
+        + ReportKinds.all.filter { $0.queryAddressedPath != nil }.map(APIRoute.reportByQuery)
         + [
             .health, .metrics, .dashboard, .dashboardFile, .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries,
             .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline,

@@ -44,6 +44,10 @@ public struct ReportDeclaration: Sendable, Hashable, CustomStringConvertible {
     public let path: String
     /// The name of the path parameter, which is also the field a refusal of it names; `nil` when there is none.
     public let pathParameter: String?
+    /// A second route for the report that takes the path parameter's value from the query instead
+    /// (`/v1/reports/variants?campaign=..`): URL parsers drop or climb a `.` or `..` segment before the request
+    /// leaves, so a name such as those can be asked for only in a query. `nil` when the report has none.
+    public let queryAddressedPath: String?
     /// The query parameters the report takes, in the order the API documents them.
     public let parameters: [String]
     /// One line on what the report shows (the CLI's help).
@@ -55,12 +59,13 @@ public struct ReportDeclaration: Sendable, Hashable, CustomStringConvertible {
     public static let commonParameters = ["from", "to", "app", "environment", "format", "bom"]
 
     public init(
-        name: String, path: String, pathParameter: String? = nil, parameters: [String], summary: String,
-        kind: any ReportKind.Type
+        name: String, path: String, pathParameter: String? = nil, queryAddressedPath: String? = nil, parameters: [String],
+        summary: String, kind: any ReportKind.Type
     ) {
         self.name = name
         self.path = path
         self.pathParameter = pathParameter
+        self.queryAddressedPath = queryAddressedPath
         self.parameters = parameters
         self.summary = summary
         self.kind = kind

@@ -1,8 +1,9 @@
-/// `GET /v1/reports/campaigns/{campaign}/variants`: a campaign's A/B variants compared with a control.
+/// `GET /v1/reports/campaigns/{campaign}/variants` (or `/v1/reports/variants?campaign=`): a campaign's A/B
+/// variants compared with a control.
 public struct VariantsReportKind: ReportKind {
     public static let declaration = ReportDeclaration(
         name: "variants", path: "/v1/reports/campaigns/:campaign/variants", pathParameter: "campaign",
-        parameters: ReportDeclaration.commonParameters + ["control"],
+        queryAddressedPath: "/v1/reports/variants", parameters: ReportDeclaration.commonParameters + ["control"],
         summary: "A campaign's A/B variants: display and open rates with 95% intervals, lift and p-value against the control.",
         kind: Self.self)
 
