@@ -117,6 +117,14 @@ package enum Migrations {
         migrator.registerMigration("v17-value-units") { db in
             for statement in AttributionSchema.valueUnitsAddition(dialect: .sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v18-send-platforms") { db in
+            // The platform a send record names, beside the records (SendPlatformSchema).
+            for statement in SendPlatformSchema.migration(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v19-fcm-deliveries") { db in
+            // FCM's delivery events by key, and their counts per push, platform and event (FCMDeliverySchema).
+            for statement in FCMDeliverySchema.migration(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

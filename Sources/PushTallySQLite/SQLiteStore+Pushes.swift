@@ -109,6 +109,9 @@ extension SQLiteStore: PushRegistry {
                 ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
                 """,
             arguments: [pushID, batchID, counts.targeted, counts.sent])
+        let platform = SendPlatformSchema.statement(naming: counts.platform) { _ in "?" }
+        try db.execute(
+            sql: platform, arguments: StatementArguments([pushID, batchID] + (counts.platform.map { [$0] } ?? [])))
         try db.execute(
             sql: "DELETE FROM push_failures WHERE push_id = ? AND batch_id = ?", arguments: [pushID, batchID])
         for (reason, count) in counts.failureRows {

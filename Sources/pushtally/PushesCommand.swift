@@ -18,7 +18,7 @@ struct PushesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register send records in bulk from a CSV or NDJSON file (any sender's export).",
             discussion: """
-                CSV needs a header row: push_id, campaign, title, sent_at, targeted, sent, app, environment, \
+                CSV needs a header row: push_id, campaign, title, sent_at, targeted, sent, app, environment, platform, \
                 failed or failed:<Reason> columns. NDJSON has one JSON object a line, as POST /v1/pushes takes. \
                 Bad lines are reported with their line numbers and skipped; the rest import. \
                 Exit code 5 when any line was rejected.

@@ -13,6 +13,7 @@ import Testing
         (.put, "/v1/pushes/p1", #"{"campaign":"c"}"#, .backend),
         (.post, "/v1/pushes", #"[{"push_id":"p2","campaign":"c"}]"#, .backend),
         (.post, "/v1/pushes/p1/sends", #"{"batch_id":"b","campaign":"c"}"#, .backend),
+        (.post, "/v1/delivery/fcm", #"{"message_id":"m","event":"MESSAGE_ACCEPTED"}"#, .backend),
         (.get, "/v1/reports/campaigns", nil, .read),
         (.get, "/v1/reports/pushes", nil, .read),
         (.get, "/v1/reports/pushes/p1", nil, .read),

@@ -37,6 +37,8 @@ import Testing
         // Web receipts of the long-named campaign's push, for the platform filter.
         let web = (0..<5).map { #"{"push_id":"long-1","device_id":"w\#($0)","platform":"web","ts":\#(now - 3_540)}"# }
         try await post("POST", "v1/receipts", "[\(web.joined(separator: ","))]")
+        // Their send record names the platform, so the web row has a display rate of its own (5 of 10).
+        try await post("POST", "v1/pushes/long-1/sends", #"{"batch_id":"web","sent":10,"platform":"web"}"#)
     }
 
     @Test func aViewsLinkBackAndForwardColumnGroupsAndAccessibility() async throws {
@@ -64,7 +66,8 @@ import Testing
         #expect(deep["series_buckets"] as? Int == 7 * 24 && expectedDeep["series_buckets"] as? Int == 7 * 24, "hourly over 7 days")
         // Every campaign in the same range.
         #expect(every["headline"] as? [String: String] == expectedEvery["headline"] as? [String: String], "\(every) \(expectedEvery)")
-        #expect((every["headline"] as? [String: String])?["sent"] == "1,280", "\(every)")
+        // 1,200 and 80 registered, and the long-named campaign's web send record of 10.
+        #expect((every["headline"] as? [String: String])?["sent"] == "1,290", "\(every)")
         #expect(every["scope"] as? String == "All campaigns" && every["detail"] is NSNull)
         // Back returns to the link's view, Forward to every campaign.
         let back = try #require(seen["back"] as? [String: Any]), forward = try #require(seen["forward"] as? [String: Any])
@@ -74,10 +77,14 @@ import Testing
         #expect(forward["address"] as? String == every["address"] as? String && forward["detail"] is NSNull, "\(forward)")
         #expect((deep["address"] as? String)?.contains("tz=Asia%2FShanghai") == true, "\(deep)")
 
-        // The platform filter: the headline of the web receipts alone (sends stay with unknown), in the address.
+        // The platform filter: the headline of the web receipts and the web send record alone, in the address.
         let web = try #require(seen["web"] as? [String: Any]), expectedWeb = try #require(seen["expected_web"] as? [String: Any])
         #expect(web["headline"] as? [String: String] == expectedWeb["headline"] as? [String: String], "\(web) \(expectedWeb)")
-        #expect((web["headline"] as? [String: String])?["displayed"] == "5" && (web["headline"] as? [String: String])?["sent"] == "0", "\(web)")
+        #expect((web["headline"] as? [String: String])?["displayed"] == "5" && (web["headline"] as? [String: String])?["sent"] == "10", "\(web)")
+        // The platform's rows show their display rates: the web send record's 10 against the 5 web receipts.
+        #expect((web["headline"] as? [String: String])?["display-rate"] == "50.0%", "\(web)")
+        #expect(web["rates"] as? [String] == expectedWeb["rates"] as? [String], "\(web) \(expectedWeb)")
+        #expect(web["rates"] as? [String] == ["50.0%"], "\(web)")
         #expect((web["address"] as? String)?.contains("platform=web") == true, "\(web)")
         // The time series of the web receipts alone: the chart's displays are the CSV's, the five web receipts.
         #expect(web["series_displayed"] as? Int == 5 && expectedWeb["series_displayed"] as? Int == 5, "\(web) \(expectedWeb)")

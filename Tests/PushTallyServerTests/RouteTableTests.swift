@@ -78,12 +78,12 @@ import Testing
         #expect(IngestPipeline.route(methodName: "POST", target: "/v1/pushes") == nil)
     }
 
-    /// Refusals count as rejected events on the routes that take events and sends only.
+    /// Refusals count as rejected events on the routes that take events, sends and FCM's delivery rows only.
     @Test func rejectionsCountOnTheRoutesThatTakeRecords() {
         let counting = Set(APIRoute.allCases.filter(\.countsRejectedEvents).map(\.path))
         #expect(counting == [
             "/v1/receipts", "/v1/actions", "/v1/sessions", "/v1/conversions", "/v1/pushes", "/v1/pushes/:push_id",
-            "/v1/pushes/:push_id/sends",
+            "/v1/pushes/:push_id/sends", "/v1/delivery/fcm",
         ])
     }
 }

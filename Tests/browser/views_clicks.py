@@ -23,7 +23,7 @@ import zoneinfo
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from browser_support import GROUPS, chromium, show_group, wait
+from browser_support import GROUPS, chromium, show_group, table, wait
 
 HEADLINE = ["sent", "displayed", "display-rate", "opened", "open-rate", "influenced", "conversions", "value"]
 
@@ -70,7 +70,9 @@ def expected(base, token, campaign, params, bucket, zone, platform=None):
     rate = lambda part, whole: f"{100 * part / whole:.1f}%" if whole else "–"
     sent, displayed, opened = total("sent"), total("displayed_unique"), total("opened_unique")
     series = csv_rows(base, token, "/v1/reports/timeseries", {**narrowed, "bucket": bucket, "tz": zone, **({"campaign": campaign} if campaign else {})})
+    percent = lambda value: f"{100 * float(value):.1f}%" if value else "–"
     return {
+        "rates": sorted(percent(row["display_rate"]) for row in rows),
         "headline": {
             "sent": f"{sent:,}", "displayed": f"{displayed:,}", "display-rate": rate(displayed, sent), "opened": f"{opened:,}",
             "open-rate": rate(opened, displayed), "influenced": f"{total('influenced_opens'):,}",
@@ -150,6 +152,10 @@ def main(base, token, campaign, zone, days):
         driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
         wait("the web view", lambda: "platform=web" in driver.current_url and loaded(driver))
         web = view(driver)
+        # Each platform row's own display rate, from the send records that named the platform.
+        show_group(driver, "delivery")
+        web["rates"] = sorted(row.get("Display rate") for row in table(driver, "campaigns-table"))
+        show_group(driver, "engagement")
         console_errors(driver, "platform", errors)
         driver.find_element(By.CSS_SELECTOR, "#platform option[value='']").click()
         driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()

@@ -11,7 +11,7 @@ public enum PushImport {
 
     /// CSV columns: `push_id`, `campaign`, `title`, `sent_at`, `targeted`, `sent`, `app`, `environment`,
     /// `failed` (a total) or `failed:<Reason>` columns (e.g. `failed:Unregistered`), `variant`, `collapse_id`,
-    /// `priority`, `push_type`, `expiration`. Unknown columns are ignored.
+    /// `priority`, `push_type`, `expiration`, `platform`. Unknown columns are ignored.
     public static func csv(_ text: String) -> [Line] {
         let records = CSVParser.parse(text)
         guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }

@@ -118,7 +118,9 @@ public enum PushValidator {
         return SendCounts(
             targeted: try object["targeted"].map { v throws(FieldError) in try wholeNumber(v, field: "targeted") } ?? 0,
             sent: try object["sent"].map { v throws(FieldError) in try wholeNumber(v, field: "sent") } ?? 0,
-            failed: failed)
+            failed: failed,
+            // The events' own rule and limit, so a send's platform and its receipts' compare as the same text.
+            platform: try string(object, "platform", limit: EventValidator.limits["platform"] ?? 32))
     }
 
     private static func wholeNumber(_ value: JSONValue, field: String) throws(FieldError) -> Int64 {

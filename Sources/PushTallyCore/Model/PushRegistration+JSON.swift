@@ -2,7 +2,7 @@
 /// back: the encoder the CLI and other clients send with, beside the type it describes.
 extension PushRegistration: Encodable {
     private enum Key: String, CodingKey {
-        case push_id, campaign, title, sent_at, app, environment, targeted, sent, failed
+        case push_id, campaign, title, sent_at, app, environment, targeted, sent, failed, platform
         case variant, collapse_id, priority, push_type, expiration
     }
 
@@ -18,6 +18,7 @@ extension PushRegistration: Encodable {
         try container.encode(counts.targeted, forKey: .targeted)
         try container.encode(counts.sent, forKey: .sent)
         try container.encode(counts.failed, forKey: .failed)
+        try container.encodeIfPresent(counts.platform, forKey: .platform)
         try container.encodeIfPresent(attributes.variant, forKey: .variant)
         try container.encodeIfPresent(attributes.collapseID, forKey: .collapse_id)
         try container.encodeIfPresent(attributes.priority, forKey: .priority)

@@ -38,11 +38,15 @@ public struct SendCounts: Sendable, Hashable, Codable {
     public var sent: Int64
     /// Devices APNs refused, by its reason (`Unregistered`, `BadDeviceToken`...).
     public var failed: [String: Int64]
+    /// The platform every device of this record is on (`ios`, `android`, `web`...), as events name theirs;
+    /// `nil` when the record names none (its counts are `unknown`'s in a split by platform).
+    public var platform: String?
 
-    public init(targeted: Int64 = 0, sent: Int64 = 0, failed: [String: Int64] = [:]) {
+    public init(targeted: Int64 = 0, sent: Int64 = 0, failed: [String: Int64] = [:], platform: String? = nil) {
         self.targeted = targeted
         self.sent = sent
         self.failed = failed
+        self.platform = platform
     }
 }
 

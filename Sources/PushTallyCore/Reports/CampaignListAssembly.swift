@@ -13,7 +13,9 @@
 ///
 /// Split by platform (`by=platform`, or a `platform` filter), a push's own row is its campaign's `unknown`
 /// one; each platform's events are then moved from it to their platform's row. What belongs to the push and
-/// not to an event (its count, sends, failures, time to display, outcomes, supersession) stays in `unknown`.
+/// not to an event (its count, time to display, outcomes, supersession) stays in `unknown`, and so do the sends
+/// and failures of records that named no platform; a record that named one is moved whole to its platform's row,
+/// as FCM's events are counted in the row of the platform FCM sent to.
 package struct CampaignListAssembly: PushRowSink, Sendable {
     /// What one push contributes beyond the sums.
     private struct Push: Sendable {
@@ -153,15 +155,45 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
 
     /// Moves the events that named `platform` from the push's own row to its campaign's row of that platform.
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
-        guard let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
-        let target = row(campaign: built[home].campaign, attribute: built[home].attribute, platform: platform)
-        guard target != home else { return }
+        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: false), target != home else { return }
         built[home].funnel.removeRollup(count, kind: kind, action: action)
         built[target].funnel.addRollup(count, kind: kind, action: action, late: 0)
-        if !pushes[position].platformRows.contains(target) {
+    }
+
+    /// Moves a send record's counts that named `platform` from the push's own row to its platform's row.
+    package mutating func platformSends(pushID: String, platform: String, targeted: Int64, sent: Int64) {
+        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: true) else { return }
+        built[home].funnel.removeSends(targeted: targeted, sent: sent, failed: [:])
+        built[target].funnel.addPlatformSends(PlatformSends(platform: platform, targeted: targeted, sent: sent))
+    }
+
+    /// Moves a send record's failures that named `platform` from the push's own row to its platform's row.
+    package mutating func platformFailures(pushID: String, platform: String, reason: String, count: Int64) {
+        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: true) else { return }
+        built[home].funnel.removeSends(targeted: 0, sent: 0, failed: [reason: count])
+        built[target].funnel.addPlatformSends(PlatformSends(platform: platform, failed: [reason: count]))
+    }
+
+    /// FCM's events go to the row of the platform they were sent to when split, else to the push's own row.
+    package mutating func fcm(pushID: String, platform: String, event: String, count: Int64) {
+        guard let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
+        let target = splitsPlatforms ? platformRows(of: pushID, platform: platform, registered: false)?.target ?? home : home
+        built[target].funnel.fcm.add(event: event, count: count)
+    }
+
+    /// The push's own row and its campaign's row of `platform` (made at its first count there, the push then
+    /// counted among that row's pushes); `nil` for a push the filter leaves out, or, when `registered`, one
+    /// nobody registered.
+    private mutating func platformRows(of pushID: String, platform: String, registered: Bool) -> (home: Int, target: Int)? {
+        guard let position = registered ? position(of: pushID) : position(ofOrphan: pushID), let home = pushes[position].row else {
+            return nil
+        }
+        let target = row(campaign: built[home].campaign, attribute: built[home].attribute, platform: platform)
+        if target != home, !pushes[position].platformRows.contains(target) {
             pushes[position].platformRows.append(target)
             built[target].funnel.pushes += 1
         }
+        return (home, target)
     }
 
     package mutating func media(pushID: String, outcomes: MediaOutcomes) {

@@ -56,7 +56,7 @@ public enum CampaignReport {
                     // New fixed columns go after the others (docs/API.md: CSV readers may go by position).
                     ("superseded_loss", .integer(row.funnel.supersededLoss)),
                     ("superseded_pushes", .integer(Int64(row.funnel.supersededPushes))),
-                ] + row.funnel.media.columns + [
+                ] + row.funnel.media.columns + row.funnel.fcm.columns(displayedUnique: row.funnel.displayedUnique) + [
                     ("failed_reasons", .counts(row.funnel.failedByReason, csvPrefix: nil)),
                     ("actions", .counts(row.funnel.customActions, csvPrefix: "action:")),
                 ]

@@ -45,6 +45,8 @@ public struct Funnel: Sendable, Hashable {
     public var supersededLoss: Int64 = 0
     /// Unique displays by rich-media outcome, with their extension times.
     public var media = MediaOutcomes()
+    /// FCM's own delivery events (its BigQuery export), beside the displays.
+    public var fcm = FCMFigures()
     /// The first figure whose sum did not fit in 64 bits: these figures cannot be reported (``checkRange()``).
     /// Each stored send count is bounded at the door; only a sum over very many pushes gets here.
     public private(set) var outOfRange: String?
@@ -132,6 +134,22 @@ public struct Funnel: Sendable, Hashable {
         if !Self.add(count, to: &failed) { markOutOfRange("failed") }
     }
 
+    /// Takes back a send record's counts (a platform split moves them to another row); its timed sends stay,
+    /// with the time to display they are the base of.
+    package mutating func removeSends(targeted: Int64, sent: Int64, failed: [String: Int64]) {
+        addSends(targeted: -targeted, sent: -sent, timed: false)
+        for (reason, count) in failed {
+            addFailures(reason: reason, count: -count)
+            if failedByReason[reason] == 0 { failedByReason[reason] = nil }
+        }
+    }
+
+    /// Adds a send record's counts that named a platform, untimed (``removeSends(targeted:sent:failed:)``).
+    package mutating func addPlatformSends(_ sends: PlatformSends) {
+        addSends(targeted: sends.targeted, sent: sends.sent, timed: false)
+        for (reason, count) in sends.failed { addFailures(reason: reason, count: count) }
+    }
+
     /// Adds one superseded push's loss (``Superseding``).
     package mutating func addSupersededLoss(_ loss: Int64) {
         if !Self.add(loss, to: &supersededLoss) { markOutOfRange("superseded_loss") }
@@ -177,6 +195,7 @@ public struct Funnel: Sendable, Hashable {
         supersededPushes += other.supersededPushes
         if !Self.add(other.supersededLoss, to: &supersededLoss) { markOutOfRange("superseded_loss") }
         media.add(other.media)
+        fcm.add(other.fcm)
         if let field = other.outOfRange { markOutOfRange(field) }
     }
 }

@@ -9,22 +9,32 @@ package struct PlatformEvents: Sendable, Hashable {
 extension PushFigures {
     /// This push's figures narrowed to the events that named `platform`, as a platform row of the campaigns
     /// report counts them (``CampaignListAssembly``): a push's events are split by the platform they named, and
-    /// what belongs to the push and not to an event (sends, failures, time to display, late displays,
-    /// outcomes, media, supersession) stays with `unknown`, the events that named none. `nil` when no event of
+    /// what belongs to the push and not to an event (time to display, late displays, outcomes, media,
+    /// supersession) stays with `unknown`, the events that named none, as do the sends and failures of records
+    /// that named no platform; records that named one, and FCM's events, go with their platform. `nil` when no event of
     /// the push named `platform` (`unknown` keeps every push).
     package func onPlatform(_ platform: String) -> PushFigures? {
-        let named = platformEvents.filter { $0.platform != ReportGrouping.unknownPlatform }
+        let unknown = ReportGrouping.unknownPlatform
+        let named = platformEvents.filter { $0.platform != unknown }
+        let namedSends = platformSends.filter { $0.platform != unknown }
         var narrowed = self
-        narrowed.platformEvents = []
-        if platform == ReportGrouping.unknownPlatform {
+        (narrowed.platformEvents, narrowed.platformSends, narrowed.platformFCM) = ([], [], [])
+        if platform == unknown {
             for events in named { narrowed.funnel.removeRollup(events.count, kind: events.kind, action: events.action) }
+            for sends in namedSends { narrowed.funnel.removeSends(targeted: sends.targeted, sent: sends.sent, failed: sends.failed) }
+            narrowed.funnel.fcm = FCMFigures()
+            for fcm in platformFCM where fcm.platform == unknown { narrowed.funnel.fcm.add(event: fcm.event, count: fcm.count) }
             return narrowed
         }
         let mine = named.filter { $0.platform == platform }
-        guard !mine.isEmpty else { return nil }
+        let mySends = namedSends.filter { $0.platform == platform }
+        let myFCM = platformFCM.filter { $0.platform == platform }
+        guard !mine.isEmpty || !mySends.isEmpty || !myFCM.isEmpty else { return nil }
         var funnel = Funnel()
         funnel.pushes = 1
         for events in mine { funnel.addRollup(events.count, kind: events.kind, action: events.action, late: 0) }
+        for sends in mySends { funnel.addPlatformSends(sends) }
+        for fcm in myFCM { funnel.fcm.add(event: fcm.event, count: fcm.count) }
         narrowed.funnel = funnel
         narrowed.supersession = nil
         return narrowed

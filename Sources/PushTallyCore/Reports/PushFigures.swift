@@ -16,6 +16,10 @@ public struct PushFigures: Sendable, Hashable {
     public var supersession: Supersession?
     /// The events that named a platform, read only for a filter that names one (``onPlatform(_:)``).
     package var platformEvents: [PlatformEvents] = []
+    /// The sends and failures of records that named a platform, read only for a filter that names one.
+    package var platformSends: [PlatformSends] = []
+    /// FCM's events by the platform it sent to (``Funnel/fcm`` holds them all).
+    package var platformFCM: [PlatformFCM] = []
 
     public var isOrphan: Bool { campaign == nil }
 

@@ -94,6 +94,25 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
             PlatformEvents(platform: platform, kind: kind, action: action, count: count))
     }
 
+    /// Send totals of records that named `platform`, kept beside the push's figures (which count them too).
+    package mutating func platformSends(pushID: String, platform: String, targeted: Int64, sent: Int64) {
+        guard let position = position(of: pushID) else { return }
+        pushes[position].platformSends.append(PlatformSends(platform: platform, targeted: targeted, sent: sent))
+    }
+
+    /// Failures of records that named `platform`, kept beside the push's figures (which count them too).
+    package mutating func platformFailures(pushID: String, platform: String, reason: String, count: Int64) {
+        guard let position = position(of: pushID) else { return }
+        pushes[position].platformSends.append(PlatformSends(platform: platform, failed: [reason: count]))
+    }
+
+    /// FCM's count of one event, in the push's figures and by platform beside them.
+    package mutating func fcm(pushID: String, platform: String, event: String, count: Int64) {
+        let position = position(ofOrphan: pushID)
+        pushes[position].funnel.fcm.add(event: event, count: count)
+        pushes[position].platformFCM.append(PlatformFCM(platform: platform, event: event, count: count))
+    }
+
     /// One row of a push's histogram read count by count (`count(bucket)`), with no histogram built per row.
     package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
         guard let position = position(of: pushID) else { return }

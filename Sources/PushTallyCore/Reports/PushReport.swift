@@ -19,7 +19,8 @@ public enum PushReport {
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
         ] + CampaignReport.outcomeColumns(push.funnel) + supersessionColumns(push)
-            + sendAttributeColumns(push.attributes) + push.funnel.media.columns + [
+            + sendAttributeColumns(push.attributes) + push.funnel.media.columns
+            + push.funnel.fcm.columns(displayedUnique: push.funnel.displayedUnique) + [
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),
             ("actions", .counts(push.funnel.customActions, csvPrefix: "action:")),
         ]

@@ -22,6 +22,14 @@ package protocol PushRowSink {
     var readsPlatforms: Bool { get }
     /// The events of a push's rollup row that named `platform`, fed after every other row.
     mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount)
+    /// A registered push's send totals of records that named `platform`, fed after its ``sends(pushID:targeted:sent:)``
+    /// rows (which count them too) when the sink splits by platform.
+    mutating func platformSends(pushID: String, platform: String, targeted: Int64, sent: Int64)
+    /// A registered push's failures of records that named `platform`, as ``platformSends(pushID:platform:targeted:sent:)``.
+    mutating func platformFailures(pushID: String, platform: String, reason: String, count: Int64)
+    /// FCM's count of one event for a push and the platform it went to (``FCMDeliverySchema``); a push with
+    /// one and no registration is an orphan.
+    mutating func fcm(pushID: String, platform: String, event: String, count: Int64)
     /// One media rollup row of a push (its unique displays by media outcome, with their extension times),
     /// added to its other rows; a push with one and no registration is an orphan.
     mutating func media(pushID: String, outcomes: MediaOutcomes)
@@ -31,6 +39,10 @@ extension PushRowSink {
     package var readsPlatforms: Bool { false }
 
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {}
+
+    package mutating func platformSends(pushID: String, platform: String, targeted: Int64, sent: Int64) {}
+
+    package mutating func platformFailures(pushID: String, platform: String, reason: String, count: Int64) {}
 
     /// One row of a push's histogram as a whole (PostgreSQL reads it as one array).
     package mutating func timing(pushID: String, histogram: LatencyHistogram) {

@@ -53,11 +53,11 @@ extension SQLDialect {
 /// The tables a push's figures are read from, in the order a ``PushRowSink`` is fed them: registrations,
 /// send totals, failures, rollups, timing, outcomes, then platform counts for a sink that splits by them.
 package enum PushRowRead: CaseIterable, Sendable {
-    case registrations, sends, failures, rollups, timing, outcomes, platforms
+    case registrations, sends, failures, rollups, timing, outcomes, fcm, platforms, platformSends, platformFailures
 
     /// The reads `sink` takes: the platform counts only when it splits by them.
     package static func reads(for sink: some PushRowSink) -> [PushRowRead] {
-        sink.readsPlatforms ? allCases : allCases.filter { $0 != .platforms }
+        sink.readsPlatforms ? allCases : allCases.filter { ![.platforms, .platformSends, .platformFailures].contains($0) }
     }
 
     /// This read of the pushes `scope` selects, rendered for `dialect`.
@@ -82,6 +82,17 @@ package enum PushRowRead: CaseIterable, Sendable {
                 "SELECT push_id, measure, currency, \(sum("count")), \(sum("value_micros")), \(sum("value_units")) FROM rollup_outcome",
                 scope,
                 groupBy: "push_id, measure, currency")
+        case .fcm:
+            return dialect.pushRows("SELECT push_id, platform, event, count FROM rollup_fcm", scope)
+        case .platformSends:
+            // Joined USING the key, so the scope's bare `push_id` names the one merged column on both engines.
+            return dialect.pushRows(
+                "SELECT push_id, platform, \(sum("targeted")), \(sum("sent")) FROM \(SendPlatformSchema.table) JOIN push_sends USING (push_id, batch_id)",
+                scope, groupBy: "push_id, platform")
+        case .platformFailures:
+            return dialect.pushRows(
+                "SELECT push_id, platform, reason, \(sum("count")) FROM \(SendPlatformSchema.table) JOIN push_failures USING (push_id, batch_id)",
+                scope, groupBy: "push_id, platform, reason")
         case .platforms:
             return dialect.pushRows(
                 "SELECT push_id, version, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope,
@@ -119,6 +130,15 @@ package enum PushRowRead: CaseIterable, Sendable {
             sink.outcome(
                 pushID: pushID, measure: measure, currency: try row.text(2), count: try row.int64(3),
                 value: try ReportRowDecoding.money(units: try row.int64(5), micros: try row.int64(4)))
+        case .fcm:
+            // Rows without a label are kept under push id '' and belong to no push.
+            let pushID = try row.text(0)
+            guard !pushID.isEmpty else { return }
+            sink.fcm(pushID: pushID, platform: try row.text(1), event: try row.text(2), count: try row.int64(3))
+        case .platformSends:
+            sink.platformSends(pushID: try row.text(0), platform: try row.text(1), targeted: try row.int64(2), sent: try row.int64(3))
+        case .platformFailures:
+            sink.platformFailures(pushID: try row.text(0), platform: try row.text(1), reason: try row.text(2), count: try row.int64(3))
         case .platforms:
             sink.platform(
                 pushID: try row.text(0), platform: try row.text(1), kind: EventKind(rawValue: Int(try row.int64(2))) ?? .display,

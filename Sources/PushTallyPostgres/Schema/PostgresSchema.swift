@@ -37,6 +37,10 @@ package enum PostgresSchema {
         // Conversion values as two parts (MoneyTotal), exact past 64 bits of millionths.
         (19, "v19-value-units", AttributionSchema.valueUnitsAddition(dialect: .postgres)),
         (RollupShardLockSchema.version, RollupShardLockSchema.name, RollupShardLockSchema.statements),
+        // The platform a send record names, beside the records (SendPlatformSchema).
+        (21, "v21-send-platforms", SendPlatformSchema.migration(dialect: .postgres)),
+        // FCM's delivery events by key, and their counts per push, platform and event (FCMDeliverySchema).
+        (22, "v22-fcm-deliveries", FCMDeliverySchema.migration(dialect: .postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

@@ -136,6 +136,12 @@ extension PostgresStore: PushRegistry {
             INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (\(pushID), \(batchID), \(counts.targeted), \(counts.sent))
             ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
             """, logger: logger)
+        let platform = SendPlatformSchema.statement(naming: counts.platform) { "$\($0 + 1)" }
+        try await connection.run(
+            PostgresQuery(
+                unsafeSQL: platform,
+                binds: counts.platform.map { binds(pushID, batchID, $0) } ?? binds(pushID, batchID)),
+            logger: logger)
         try await connection.run(
             "DELETE FROM push_failures WHERE push_id = \(pushID) AND batch_id = \(batchID)", logger: logger)
         for query in SQLBuilder.values(

@@ -37,6 +37,8 @@ func buildRoutes(
     router.add(middleware: JSONErrorMiddleware())
     PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
         .register(on: routes)
+    let fcmReader = BodyReader(maxBytes: FCMDeliveryController<PushTallyRequestContext>.maxBodyBytes)
+    FCMDeliveryController(store: store, authorizer: authorizer, reader: fcmReader).register(on: routes)
     ReportController(reads: reads ?? ReportReadRouter(primary: store), authorizer: authorizer).register(on: routes)
     WebhookController(
         store: store, authorizer: authorizer, reader: reader,

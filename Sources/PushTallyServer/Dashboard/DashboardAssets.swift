@@ -398,12 +398,17 @@ const GROUP_KEY = "pushtally.columns";
 
 // Every column at once is far wider than a laptop's window: the campaign stays first, the rest come in groups
 // the marketer switches. Superseded pushes show only when a campaign has some, as most senders never set a
-// collapse id; rich media only when a campaign's displays asked for some.
+// collapse id; rich media only when a campaign's displays asked for some; FCM's deliveries only once its export
+// was imported.
 const groups = {
-  delivery: (superseded, media) => [
+  delivery: (superseded, media, fcm) => [
     { key: "sent", title: "Sent", format: number },
     { key: "displayed_unique", title: "Displayed", format: number },
     { key: "display_rate", title: "Display rate", format: percent },
+    ...(fcm ? [
+      { key: "device_delivered", title: "Delivered (FCM)", format: number },
+      { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
+    ] : []),
     ...(media ? [
       { key: "rich_rate", title: "Rich rate", format: percent },
       { key: "media_timed_out", title: "Media timed out", format: number },
@@ -457,7 +462,8 @@ function campaignColumn() {
 function drawTable() {
   const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
   const media = state.campaigns.some((row) => row.rich_rate !== null && row.rich_rate !== undefined);
-  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media)];
+  const fcm = state.campaigns.some((row) => row.device_delivered > 0);
+  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media, fcm)];
   renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
 }
 

@@ -8,6 +8,8 @@ public struct APIError: HTTPResponseError, Sendable {
     public var code: String
     public var message: String
     public var field: String?
+    /// The line of a file the error is in (an FCM export's bad row), when it is about one.
+    public var line: Int?
     /// Extra headers such as `Retry-After` or `Allow`.
     public var headers: HTTPFields
 
@@ -41,8 +43,9 @@ public struct APIError: HTTPResponseError, Sendable {
             let error: String
             let message: String
             let field: String?
+            let line: Int?
         }
-        return (try? encodeJSON(Body(error: code, message: message, field: field))) ?? ByteBuffer()
+        return (try? encodeJSON(Body(error: code, message: message, field: field, line: line))) ?? ByteBuffer()
     }
 
     static func unavailable(_ message: String, retryAfter: Int = 1) -> APIError {

@@ -14,6 +14,8 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case registerPush
     case registerPushes
     case recordSends
+    /// FCM's BigQuery export of message events (delivery data), as NDJSON.
+    case fcmDelivery
     /// A report route, one per ``ReportKinds/all``: its path and parameters are the report's declaration.
     case report(ReportDeclaration)
     /// The same report at its ``ReportDeclaration/queryAddressedPath``, its path parameter given in the query.
@@ -35,7 +37,8 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
 
     var method: HTTPRequest.Method {
         switch self {
-        case .receipts, .actions, .sessions, .conversions, .registerPushes, .recordSends, .createWebhook, .replayWebhook, .createAlert: .post
+        case .receipts, .actions, .sessions, .conversions, .registerPushes, .recordSends, .fcmDelivery, .createWebhook, .replayWebhook,
+            .createAlert: .post
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline: .get
@@ -53,6 +56,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .registerPush: "/v1/pushes/:push_id"
         case .registerPushes: "/v1/pushes"
         case .recordSends: "/v1/pushes/:push_id/sends"
+        case .fcmDelivery: "/v1/delivery/fcm"
         case .report(let report): report.path
         case .reportByQuery(let report): report.queryAddressedPath ?? report.path
         case .health: "/healthz"
@@ -78,7 +82,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     var role: Role? {
         switch self {
         case .receipts, .actions, .sessions, .conversions: .ingest
-        case .registerPush, .registerPushes, .recordSends: .backend
+        case .registerPush, .registerPushes, .recordSends, .fcmDelivery: .backend
         case .report, .reportByQuery: .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
@@ -91,7 +95,9 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every route: the fixed ones, with a report route per declared report where the reports stand.
-    static let allCases: [APIRoute] = [.receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends]
+    static let allCases: [APIRoute] = [
+        .receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends, .fcmDelivery,
+    ]
         + ReportKinds.all.map(APIRoute.report)
         + ReportKinds.all.filter { $0.queryAddressedPath != nil }.map(APIRoute.reportByQuery)
         + [

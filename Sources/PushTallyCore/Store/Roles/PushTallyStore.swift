@@ -5,8 +5,8 @@
 ///
 /// Code that needs one role takes that role (``EventIngestor``, ``PushRegistry``, ``ReportReader``,
 /// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``, ``WebhookStore``, ``AlertStore``,
-/// ``DeviceTimelineReader``), so a test double of it stays small.
+/// ``DeviceTimelineReader``, ``FCMDeliveryStore``), so a test double of it stays small.
 public protocol PushTallyStore:
     EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle, WebhookStore, AlertStore,
-    DeviceTimelineReader
+    DeviceTimelineReader, FCMDeliveryStore
 {}

@@ -1,7 +1,6 @@
 package com.pushtally.android.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -31,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * devices (three outbox directories, so three install ids) show a push, tap, dismiss and start sessions through
  * the client's own outbox and sender; the first receipts batch reaches the collector but its answer is lost on
  * the way back, so the client sends the same batch again. The reports must count every display, tap and
- * dismissal once, under the platform {@code android}.
+ * dismissal once, under the platform {@code android}; the same push sent to iOS through APNs (a send record of its
+ * own) sets each platform's sent and display rate side by side.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CollectorEndToEndTest {
@@ -56,8 +56,17 @@ class CollectorEndToEndTest {
             String token = collector.adminToken;
             Http registered = Http.exchange("PUT", collector.url() + "/v1/pushes/" + PUSH_ID, token, "application/json",
                     ("{\"campaign\":\"" + CAMPAIGN + "\",\"title\":\"Spring sale\",\"sent_at\":\""
-                            + Instant.now().minusSeconds(60) + "\",\"sent\":3}").getBytes(StandardCharsets.UTF_8));
+                            + Instant.now().minusSeconds(60) + "\",\"sent\":3,\"platform\":\"android\"}").getBytes(StandardCharsets.UTF_8));
             assertEquals(201, registered.status, registered.toString());
+            // The same push went to iOS devices through APNs: a second send record, naming its platform, and one
+            // display receipt as PushTallyKit posts it.
+            Http apns = Http.exchange("POST", collector.url() + "/v1/pushes/" + PUSH_ID + "/sends", token, "application/json",
+                    "{\"batch_id\":\"apns\",\"sent\":2,\"platform\":\"ios\"}".getBytes(StandardCharsets.UTF_8));
+            assertEquals(200, apns.status, apns.toString());
+            Http iosReceipt = Http.exchange("POST", collector.url() + "/v1/receipts", null, "application/json",
+                    ("{\"push_id\":\"" + PUSH_ID + "\",\"receipt_id\":\"ios-1\",\"device_id\":\"ios-device\",\"platform\":\"ios\"}")
+                            .getBytes(StandardCharsets.UTF_8));
+            assertTrue(iosReceipt.status / 100 == 2, iosReceipt.toString());
 
             HttpServer proxy = answerLosingProxy(collector.url());
             try {
@@ -96,9 +105,9 @@ class CollectorEndToEndTest {
             }
 
             Map<String, Object> push = onlyRow(report(collector, "/v1/reports/pushes/" + PUSH_ID), "pushes");
-            assertEquals(4L, push.get("displayed"), "four receipts arrived, one of them twice: " + push);
+            assertEquals(5L, push.get("displayed"), "four receipts arrived from Android, one of them twice, and one from iOS: " + push);
             assertEquals(1L, push.get("duplicates"), "the retried receipt counts once: " + push);
-            assertEquals(3L, push.get("displayed_unique"), push.toString());
+            assertEquals(4L, push.get("displayed_unique"), push.toString());
             assertEquals(2L, push.get("opened_unique"), push.toString());
             assertEquals(2L, push.get("opened"), push.toString());
             assertEquals(1L, push.get("dismissed"), push.toString());
@@ -112,19 +121,17 @@ class CollectorEndToEndTest {
             assertEquals(2L, android.get("opened_unique"), android.toString());
             assertEquals(1L, android.get("dismissed"), android.toString());
 
-            Map<String, Object> byPlatform = null;
-            for (Object row : (List<?>) report(collector, "/v1/reports/campaigns?by=platform").get("campaigns")) {
-                Map<?, ?> campaign = (Map<?, ?>) row;
-                if (CAMPAIGN.equals(campaign.get("campaign")) && "android".equals(campaign.get("platform"))) {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> found = (Map<String, Object>) campaign;
-                    byPlatform = found;
-                }
-            }
-            assertNotNull(byPlatform, "no android row in campaigns?by=platform");
+            Map<String, Object> byPlatform = platformRow(collector, "android");
             assertEquals(3L, byPlatform.get("displayed_unique"), byPlatform.toString());
             assertEquals(2L, byPlatform.get("opened_unique"), byPlatform.toString());
             assertEquals(1L, byPlatform.get("dismissed"), byPlatform.toString());
+            // Each platform's own sends and display rate, side by side: Android 3 of 3, iOS 1 of 2.
+            assertEquals(3L, byPlatform.get("sent"), byPlatform.toString());
+            assertEquals(1.0, rate(byPlatform), byPlatform.toString());
+            Map<String, Object> ios = platformRow(collector, "ios");
+            assertEquals(2L, ios.get("sent"), ios.toString());
+            assertEquals(1L, ios.get("displayed_unique"), ios.toString());
+            assertEquals(0.5, rate(ios), ios.toString());
 
             Map<String, Object> audience = onlyRow(report(collector, "/v1/reports/audience"), "audience");
             assertEquals(3L, audience.get("devices"), audience.toString());
@@ -132,6 +139,26 @@ class CollectorEndToEndTest {
             assertEquals(1L, audience.get("denied"), audience.toString());
             assertEquals(1L, audience.get("not_determined"), audience.toString());
         }
+    }
+
+    /** A row's {@code display_rate}, which JSON writes as {@code 1} or {@code 0.5} alike. */
+    private static double rate(Map<String, Object> row) {
+        Object rate = row.get("display_rate");
+        if (!(rate instanceof Number)) throw new AssertionError("display_rate is not a number: " + row);
+        return ((Number) rate).doubleValue();
+    }
+
+    /** The campaign's row of {@code platform} in {@code campaigns?by=platform}. */
+    private static Map<String, Object> platformRow(CollectorProcess collector, String platform) throws Exception {
+        for (Object row : (List<?>) report(collector, "/v1/reports/campaigns?by=platform").get("campaigns")) {
+            Map<?, ?> campaign = (Map<?, ?>) row;
+            if (CAMPAIGN.equals(campaign.get("campaign")) && platform.equals(campaign.get("platform"))) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> found = (Map<String, Object>) campaign;
+                return found;
+            }
+        }
+        throw new AssertionError("no " + platform + " row in campaigns?by=platform");
     }
 
     private PushTallyClient device(String collector, String name) throws IOException {

@@ -1,0 +1,35 @@
+import GRDB
+import PushTallyCore
+
+extension SQLiteStore: FCMDeliveryStore {
+    /// Stores FCM export rows in one transaction (``FCMImportPlan`` decides what they add).
+    public func importFCM(_ rows: [FCMExportRow]) async throws -> FCMImportSummary {
+        let now = configuration.clock()
+        let hasher = deviceHasher
+        return try await write { db in
+            var plan = FCMImportPlan()
+            let insert = try db.cachedStatement(sql: FCMDeliverySchema.insert { _ in "?" })
+            for row in rows {
+                let key = FCMDeliverySchema.instanceKey(row.instanceID, hasher: hasher)
+                let isNew = try Row.fetchOne(
+                    insert,
+                    arguments: [
+                        row.messageID, key, row.event.rawValue, row.pushID ?? "", row.platform, row.eventMillis, now,
+                    ]) != nil
+                plan.add(row, isNew: isNew)
+            }
+            var registered = Set<String>()
+            for start in stride(from: 0, to: plan.pushIDs.count, by: 500) {
+                let ids = Array(plan.pushIDs[start..<min(start + 500, plan.pushIDs.count)])
+                registered.formUnion(
+                    try String.fetchAll(db, sql: FCMDeliverySchema.registered(ids.count) { _ in "?" }, arguments: StatementArguments(ids)))
+            }
+            plan.settleOrphans(registered: registered)
+            let upsert = try db.cachedStatement(sql: FCMDeliverySchema.upsert { _ in "?" })
+            for (key, count) in plan.rows {
+                try upsert.execute(arguments: [key.pushID, key.platform, key.event, count])
+            }
+            return plan.summary
+        }
+    }
+}

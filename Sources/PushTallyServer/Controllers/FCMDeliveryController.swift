@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import PushTallyCore
+
+/// FCM's delivery data: ``APIRoute/fcmDelivery`` takes rows of its BigQuery export of message events as NDJSON
+/// (plain, `Content-Encoding: gzip`, or a body that is itself a `.gz` file, as `bq extract` writes them), behind
+/// a `backend` token, and stores them whole or not at all.
+struct FCMDeliveryController<Context: RequestContext>: Sendable {
+    /// The largest export accepted in one request, inflated: an export is cut into files this size or smaller
+    /// (`bq extract` to a wildcard URI writes many files).
+    static var maxBodyBytes: Int { 64 << 20 }
+
+    let store: any FCMDeliveryStore
+    let authorizer: Authorizer
+    let reader: BodyReader
+
+    func register(on routes: RouteTable<Context>) {
+        routes.on(.fcmDelivery, authorizedBy: authorizer) { request, _ in try await self.post(request) }
+    }
+
+    func post(_ request: Request) async throws -> Response {
+        let type = mediaType(request.headers[.contentType])
+        let accepted = [nil, "application/x-ndjson", "application/jsonl", "application/json", "application/gzip", "text/plain"]
+        guard accepted.contains(type) else {
+            throw APIError(
+                .unsupportedMediaType, "unsupported_media_type", "FCM export rows are NDJSON (application/x-ndjson), plain or gzip")
+        }
+        var body = try await reader.read(request)
+        // A `.gz` file posted as it is, without Content-Encoding: NDJSON never starts with gzip's magic bytes.
+        if body.getInteger(at: body.readerIndex, as: UInt8.self) == 0x1F, body.getInteger(at: body.readerIndex + 1, as: UInt8.self) == 0x8B {
+            body = try reader.inflate(body, contentEncoding: "gzip")
+        }
+        let rows: [FCMExportRow]
+        do throws(FCMRowError) {
+            rows = try FCMExportReader.rows(Data(body.readableBytesView))
+        } catch {
+            var refusal = APIError(error.error)
+            refusal.message = error.description
+            refusal.line = error.line
+            throw refusal
+        }
+        let summary = try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.importFCM(rows) }
+        return try .json(summary)
+    }
+}
