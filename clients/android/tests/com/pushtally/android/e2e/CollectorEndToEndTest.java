@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The client against the real collector: {@code $PUSHTALLY_BINARY serve} on a fresh SQLite database. Three
+ * The client against the real collector: {@code $PUSHTALLY_BINARY serve} on a fresh SQLite database, then on a
+ * fresh PostgreSQL database ({@code $PUSHTALLY_TEST_POSTGRES}, as scripts/test sets it). Three
  * devices (three outbox directories, so three install ids) show a push, tap, dismiss and start sessions through
  * the client's own outbox and sender; the first receipts batch reaches the collector but its answer is lost on
  * the way back, so the client sends the same batch again. The reports must count every display, tap and
@@ -42,7 +43,22 @@ class CollectorEndToEndTest {
     File directory;
 
     @Test
-    void theCollectorCountsWhatTheClientSentOnceUnderAndroid() throws Exception {
+    void theCollectorCountsWhatTheClientSentOnceUnderAndroidOnSQLite() throws Exception {
+        countsOnce(null);
+    }
+
+    /** The same on PostgreSQL, the server scripts/test starts ({@code PUSHTALLY_TEST_POSTGRES}). */
+    @Test
+    void theCollectorCountsWhatTheClientSentOnceUnderAndroidOnPostgreSQL() throws Exception {
+        String postgres = System.getenv("PUSHTALLY_TEST_POSTGRES");
+        if (postgres == null || postgres.isEmpty()) {
+            fail("PUSHTALLY_TEST_POSTGRES is not set: it must name a PostgreSQL server (scripts/test sets it from "
+                    + "scripts/postgres); this test never skips");
+        }
+        countsOnce(postgres);
+    }
+
+    private void countsOnce(String postgres) throws Exception {
         String binary = System.getenv("PUSHTALLY_BINARY");
         if (binary == null || binary.isEmpty()) {
             fail("PUSHTALLY_BINARY is not set: it must name the built pushtally executable (scripts/test sets it to "
@@ -50,9 +66,9 @@ class CollectorEndToEndTest {
         }
         if (!new File(binary).canExecute()) fail("PUSHTALLY_BINARY=" + binary + " is not an executable file");
 
-        File serverDirectory = new File(directory, "server");
+        File serverDirectory = new File(directory, postgres == null ? "server-sqlite" : "server-postgres");
         assertTrue(serverDirectory.mkdirs());
-        try (CollectorProcess collector = CollectorProcess.start(binary, serverDirectory)) {
+        try (CollectorProcess collector = CollectorProcess.start(binary, serverDirectory, postgres)) {
             String token = collector.adminToken;
             Http registered = Http.exchange("PUT", collector.url() + "/v1/pushes/" + PUSH_ID, token, "application/json",
                     ("{\"campaign\":\"" + CAMPAIGN + "\",\"title\":\"Spring sale\",\"sent_at\":\""
