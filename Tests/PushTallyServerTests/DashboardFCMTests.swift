@@ -13,17 +13,7 @@ import Testing
         let server = try ServerProcess()
         defer { server.removeFiles() }
         try await server.start()
-        let admin = ["Content-Type": "application/json", "Authorization": "Bearer \(server.adminToken)"]
-        for push in FCMExportFixture.registered {
-            let registered = try await httpRequest(
-                server.baseURL.appendingPathComponent("v1/pushes/\(push)"), method: "PUT", headers: admin,
-                body: Data(#"{"campaign":"android-sale","sent":4,"platform":"android"}"#.utf8))
-            #expect(registered.status == 201)
-        }
-        let receipts = #"[{"push_id":"fcm-1","receipt_id":"r1","platform":"android"},{"push_id":"fcm-2","receipt_id":"r2","platform":"android"}]"#
-        #expect(try await httpRequest(
-            server.baseURL.appendingPathComponent("v1/receipts"), method: "POST", headers: ["Content-Type": "application/json"],
-            body: Data(receipts.utf8)).status == 200)
+        try await FCMExportFixture.sendAndDisplay(on: server)
         let imported = try await httpRequest(
             server.baseURL.appendingPathComponent("v1/delivery/fcm"), method: "POST",
             headers: ["Content-Type": "application/x-ndjson", "Authorization": "Bearer \(server.adminToken)"],

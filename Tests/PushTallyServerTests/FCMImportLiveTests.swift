@@ -46,17 +46,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func importedFromTheFileTheServerAndHTTPCountOnce(kind: StoreKind) async throws {
         let store = try await StoreServer.start(kind, name: "fcm-import")
         let server = store.server
-        let backend = ["Content-Type": "application/json", "Authorization": "Bearer \(server.adminToken)"]
-        for push in FCMExportFixture.registered {
-            let registered = try await httpRequest(
-                server.baseURL.appendingPathComponent("v1/pushes/\(push)"), method: "PUT", headers: backend,
-                body: Data(#"{"campaign":"android-sale","sent":4,"platform":"android"}"#.utf8))
-            #expect(registered.status == 201)
-        }
-        let receipts = #"[{"push_id":"fcm-1","receipt_id":"r1","platform":"android"},{"push_id":"fcm-2","receipt_id":"r2","platform":"android"}]"#
-        #expect(try await httpRequest(
-            server.baseURL.appendingPathComponent("v1/receipts"), method: "POST", headers: ["Content-Type": "application/json"],
-            body: Data(receipts.utf8)).status == 200)
+        try await FCMExportFixture.sendAndDisplay(on: server)
 
         let file = server.directory.appendingPathComponent("fcm-export.json")
         let broken = server.directory.appendingPathComponent("fcm-broken.json")
