@@ -18,6 +18,9 @@ package enum RollupTable: CaseIterable, Sendable {
         package var merge: Merge = .add
         /// `DEFAULT 0`: a column added to a table that already had rows, or a histogram bucket left out of an upsert.
         package var defaultsToZero = false
+        /// Where the writers read a row's value of this column (``RollupValue``); `nil` for key columns and for
+        /// the tables whose values are count arrays.
+        package var value: RollupValue? = nil
     }
 
     package func name(in target: RollupTarget) -> String {
@@ -59,13 +62,16 @@ package enum RollupTable: CaseIterable, Sendable {
     }
 
     package var values: [Column] {
-        let counts = [Column(name: "total", type: .integer), Column(name: "duplicates", type: .integer)]
+        let counts = [
+            Column(name: "total", type: .integer, value: .delta(.total)),
+            Column(name: "duplicates", type: .integer, value: .delta(.duplicates)),
+        ]
         switch self {
         case .push:
             return counts + [
-                Column(name: "first_time", type: .integer, merge: .least),
-                Column(name: "last_time", type: .integer, merge: .greatest),
-                Column(name: "late", type: .integer, defaultsToZero: true),
+                Column(name: "first_time", type: .integer, merge: .least, value: .delta(.firstTime)),
+                Column(name: "last_time", type: .integer, merge: .greatest, value: .delta(.lastTime)),
+                Column(name: "late", type: .integer, defaultsToZero: true, value: .delta(.late)),
             ]
         case .bucket, .time, .version, .platformBucket: return counts
         case .pending: return [Column(name: "count", type: .integer)]
@@ -73,8 +79,9 @@ package enum RollupTable: CaseIterable, Sendable {
             // A value as its two parts (MoneyTotal): the total is value_units × 10^6 + value_micros, exact past
             // 64 bits of millionths. Rows written before value_units have their whole value in value_micros.
             return [
-                Column(name: "count", type: .integer), Column(name: "value_micros", type: .integer),
-                Column(name: "value_units", type: .integer, defaultsToZero: true),
+                Column(name: "count", type: .integer, value: .outcome(.count)),
+                Column(name: "value_micros", type: .integer, value: .outcome(.valueMicros)),
+                Column(name: "value_units", type: .integer, defaultsToZero: true, value: .outcome(.valueUnits)),
             ]
         case .timing: return TimingColumns.names.map { Column(name: $0, type: .integer, defaultsToZero: true) }
         case .mediaBucket: return Self.mediaCounts

@@ -45,6 +45,18 @@ enum PostgresRollupWriter {
         static func of(_ target: RollupTarget) -> Upserts { target == .rollups ? rollups : ledger }
     }
 
+    /// Each count and outcome table's value columns as delta fields, in declared order (``RollupTable/deltaFields``):
+    /// every writer binds a row's values in this order.
+    enum Fields {
+        static let push = RollupTable.push.deltaFields
+        static let bucket = RollupTable.bucket.deltaFields
+        static let time = RollupTable.time.deltaFields
+        static let version = RollupTable.version.deltaFields
+        static let platformBucket = RollupTable.platformBucket.deltaFields
+        static let outcome = RollupTable.outcome.outcomeFields
+        static let outcomeTime = RollupTable.outcomeTime.outcomeFields
+    }
+
     /// The upserts of `accumulator`, one part per table, for a statement of their own or a combined one.
     static func parts(_ accumulator: RollupAccumulator, to target: RollupTarget, shard: Int64) -> [ValuesPart] {
         let upserts = Upserts.of(target)
@@ -54,33 +66,27 @@ enum PostgresRollupWriter {
         return [
             ValuesPart(sorted.pushes, upsert: upserts.push) { entry, sql in
                 let (key, delta) = entry
-                return [
-                    sql.bind(key.pushID), sql.bind(Int64(key.kind.rawValue)), sql.bind(key.action), sql.bind(delta.total),
-                    sql.bind(delta.duplicates), sql.bind(delta.firstTime), sql.bind(delta.lastTime), sql.bind(delta.late),
-                ] + shardValue(&sql)
+                return [sql.bind(key.pushID), sql.bind(Int64(key.kind.rawValue)), sql.bind(key.action)]
+                    + sql.bind(delta, Fields.push) + shardValue(&sql)
             },
             ValuesPart(sorted.buckets, upsert: upserts.bucket) { entry, sql in
                 let (key, delta) = entry
                 return [
-                    sql.bind(key.push.pushID), sql.bind(key.bucket), sql.bind(Int64(key.push.kind.rawValue)),
-                    sql.bind(key.push.action), sql.bind(delta.total), sql.bind(delta.duplicates),
-                ] + shardValue(&sql)
+                    sql.bind(key.push.pushID), sql.bind(key.bucket), sql.bind(Int64(key.push.kind.rawValue)), sql.bind(key.push.action),
+                ] + sql.bind(delta, Fields.bucket) + shardValue(&sql)
             },
             ValuesPart(sorted.times, upsert: upserts.time) { entry, sql in
                 let (key, delta) = entry
-                return [
-                    sql.bind(key.bucket), sql.bind(Int64(key.kind.rawValue)), sql.bind(key.action), sql.bind(delta.total),
-                    sql.bind(delta.duplicates),
-                ] + shardValue(&sql)
+                return [sql.bind(key.bucket), sql.bind(Int64(key.kind.rawValue)), sql.bind(key.action)]
+                    + sql.bind(delta, Fields.time) + shardValue(&sql)
             },
             timingPart(sorted.latency, to: target, shard: shard ?? 0),
             ValuesPart(sorted.versions, upsert: upserts.version) { entry, sql in
                 let (key, delta) = entry
                 return [
                     sql.bind(key.push.pushID), sql.bind(Int64(key.dimension)), sql.bind(key.version),
-                    sql.bind(Int64(key.push.kind.rawValue)), sql.bind(key.push.action), sql.bind(delta.total),
-                    sql.bind(delta.duplicates),
-                ] + shardValue(&sql)
+                    sql.bind(Int64(key.push.kind.rawValue)), sql.bind(key.push.action),
+                ] + sql.bind(delta, Fields.version) + shardValue(&sql)
             },
             ValuesPart(sorted.pending, upsert: upserts.pending) { entry, sql in
                 [sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.clock)), sql.bind(entry.key.second), sql.bind(entry.value)]
@@ -92,9 +98,8 @@ enum PostgresRollupWriter {
                 let (key, delta) = entry
                 return [
                     sql.bind(key.bucket.push.pushID), sql.bind(key.bucket.bucket), sql.bind(key.platform),
-                    sql.bind(Int64(key.bucket.push.kind.rawValue)), sql.bind(key.bucket.push.action), sql.bind(delta.total),
-                    sql.bind(delta.duplicates),
-                ] + shardValue(&sql)
+                    sql.bind(Int64(key.bucket.push.kind.rawValue)), sql.bind(key.bucket.push.action),
+                ] + sql.bind(delta, Fields.platformBucket) + shardValue(&sql)
             },
         ]
     }
@@ -124,16 +129,12 @@ enum PostgresRollupWriter {
         let (outcomes, times) = sortedOutcomes(accumulator)
         return [
             ValuesPart(outcomes, upsert: upserts.outcome) { entry, sql in
-                [
-                    sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency),
-                    sql.bind(entry.value.count), sql.bind(entry.value.value.micros), sql.bind(entry.value.value.units),
-                ] + (shard.map { [sql.bind($0)] } ?? [])
+                [sql.bind(entry.key.pushID), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency)]
+                    + sql.bind(entry.value, Fields.outcome) + (shard.map { [sql.bind($0)] } ?? [])
             },
             ValuesPart(times, upsert: upserts.outcomeTime) { entry, sql in
-                [
-                    sql.bind(entry.key.bucket), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency),
-                    sql.bind(entry.value.count), sql.bind(entry.value.value.micros), sql.bind(entry.value.value.units),
-                ] + (shard.map { [sql.bind($0)] } ?? [])
+                [sql.bind(entry.key.bucket), sql.bind(Int64(entry.key.measure.rawValue)), sql.bind(entry.key.currency)]
+                    + sql.bind(entry.value, Fields.outcomeTime) + (shard.map { [sql.bind($0)] } ?? [])
             },
         ]
     }
@@ -159,6 +160,18 @@ enum PostgresRollupWriter {
         return ValuesPart(histograms, upsert: Upserts.of(target).timing) { entry, sql in
             [sql.bind(entry.key)] + entry.value.counts.map { sql.bind($0) } + (sharded ? [sql.bind(shard)] : [])
         }
+    }
+}
+
+extension SQLBuilder {
+    /// Binds `delta`'s `fields` in order: a count row's values as its table declares them.
+    mutating func bind(_ delta: RollupAccumulator.Delta, _ fields: [RollupAccumulator.Delta.Field]) -> [String] {
+        fields.map { bind(delta[$0]) }
+    }
+
+    /// Binds `delta`'s `fields` in order: an outcome row's values as its table declares them.
+    mutating func bind(_ delta: RollupAccumulator.OutcomeDelta, _ fields: [RollupAccumulator.OutcomeDelta.Field]) -> [String] {
+        fields.map { bind(delta[$0]) }
     }
 }
 

@@ -49,6 +49,19 @@ extension PostgresBindings {
             }
         }
     }
+
+    /// One array per value column of `rows`, in `fields`' order (their table's declared order,
+    /// ``RollupTable/deltaFields``).
+    mutating func appendValues<Key>(of rows: [(key: Key, value: RollupAccumulator.Delta)], _ fields: [RollupAccumulator.Delta.Field]) {
+        for field in fields { append(rows.map { $0.value[field] }) }
+    }
+
+    /// One array per value column of `rows`, in `fields`' order (``RollupTable/outcomeFields``).
+    mutating func appendValues<Key>(
+        of rows: [(key: Key, value: RollupAccumulator.OutcomeDelta)], _ fields: [RollupAccumulator.OutcomeDelta.Field]
+    ) {
+        for field in fields { append(rows.map { $0.value[field] }) }
+    }
 }
 
 extension EventValue {
