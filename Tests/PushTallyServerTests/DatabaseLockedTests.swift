@@ -16,7 +16,7 @@ import Testing
 
         // Holds the lock until its standard input closes; the marker file says it holds it.
         let marker = server.databasePath + ".locked"
-        let holder = Process()
+        let holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
             "python3", "-c",
