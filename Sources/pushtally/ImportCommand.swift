@@ -65,19 +65,28 @@ extension SourceOptions.Source {
         let gzip = file.starts(with: [0x1F, 0x8B])
         switch self {
         case .database(let store):
+            let limit = FCMExportReader.maxFileBytes
+            let tooLarge = Refusal(message: "larger than \(limit >> 20) MiB inflated; export it in smaller files (bq extract to a wildcard URI)")
+            guard file.count <= limit else { throw tooLarge }
             var text = file
             if gzip {
+                var inflated = Data()
                 do {
                     let inflater = try GzipInflater()
-                    var inflated = Data()
                     try file.withUnsafeBytes { input in
-                        try inflater.feed(input) { piece in inflated.append(contentsOf: piece) }
+                        try inflater.feed(input) { (piece) throws(GzipInflater.Failure) in
+                            // Stops a small file that inflates past the bound before it is held whole.
+                            guard inflated.count + piece.count <= limit else { throw .tooLarge }
+                            inflated.append(contentsOf: piece)
+                        }
                     }
                     try inflater.finish()
-                    text = inflated
+                } catch GzipInflater.Failure.tooLarge {
+                    throw tooLarge
                 } catch {
                     throw Refusal(message: "not valid gzip: \(error)")
                 }
+                text = inflated
             }
             do {
                 return try await store.importFCM(try FCMExportReader.rows(text))

@@ -43,7 +43,6 @@ import Testing
     func theThreadWritersMiscountedCommitFailsEachOfItsSubmissions(_ miscount: Miscount) async {
         let lines = InMemoryLogHandler()
         let writer = GroupCommitWriter<Int, String>(highWaterMark: 100, logger: Logger(label: "test.writer") { _ in lines }) { miscount.outputs(for: $0) }
-        defer { writer.close() }
         let outcomes = await withTaskGroup(of: Result<String, any Error>.self) { group in
             for input in 0..<5 {
                 group.addTask {
@@ -55,6 +54,13 @@ import Testing
             return await group.reduce(into: []) { $0.append($1) }
         }
         Self.expectMismatch(outcomes, logged: lines, submitted: 5)
+        // close() blocks until its thread ends, so it runs on a thread of its own, not the cooperative pool.
+        await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
+            Thread {
+                writer.close()
+                closed.resume()
+            }.start()
+        }
     }
 
     @Test(arguments: Miscount.allCases)

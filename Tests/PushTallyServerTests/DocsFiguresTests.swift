@@ -30,6 +30,20 @@ import Testing
         #expect(String(documented) == version, "docs/openapi.yaml says \(documented), VERSION says \(version)")
     }
 
+    /// The release files and image tag the install guides name carry the version in `VERSION`.
+    @Test func theInstallGuidesNameTheReleasesVersion() throws {
+        let version = try Documentation.text("VERSION").trimmingCharacters(in: .whitespacesAndNewlines)
+        var named = 0
+        for document in ["README.md", "docs/OPERATIONS.md"] {
+            let text = try Documentation.text(document)
+            for match in text.matches(of: /pushtally(?:-image)?[-_:]([0-9]+\.[0-9]+\.[0-9]+)/) {
+                named += 1
+                #expect(String(match.1) == version, "\(document) names \(match.0); VERSION says \(version)")
+            }
+        }
+        #expect(named > 0, "the install guides name the release files")
+    }
+
     @Test func architectureMDListsEveryStoreRoleAndEveryReportReaderCall() throws {
         let roles = try Self.swiftSources(under: "Sources/PushTallyCore/Store/Roles")
         let composition = try #require(roles.first { $0.contains("public protocol PushTallyStore:") })

@@ -17,6 +17,10 @@ public struct FCMRowError: Error, Sendable, Hashable, CustomStringConvertible {
 /// writes it: one JSON object a line, `INT64` columns as strings, `event_timestamp` as
 /// `2026-11-20 08:00:01.123456 UTC`. A file is taken whole or not at all, so the first bad line refuses it.
 public enum FCMExportReader {
+    /// The largest export file taken at once, inflated, over HTTP and from the CLI alike: `bq extract` to a
+    /// wildcard URI cuts an export into files smaller than this.
+    public static let maxFileBytes = 64 << 20
+
     /// Byte limits of the text fields kept; `analytics_label` is a push id.
     static let limits = ["message_id": 256, "instance_id": 256, "analytics_label": 128]
 

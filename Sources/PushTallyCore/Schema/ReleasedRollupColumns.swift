@@ -2,7 +2,7 @@
 ///
 /// A released migration is history: it must create on a fresh database what it created on the databases it
 /// already ran on, so that the migrations after it (an `ADD COLUMN` on a rollup table, say) find what they
-/// expect. ``RollupTable``'s ``RollupTable/key`` and ``RollupTable/values`` are today's columns and grow with
+/// expect. ``RollupTable``'s ``RollupTable/key`` and ``RollupTable/values`` are the live columns and grow with
 /// the product; these lists never change. A new rollup table's migration may use the live declaration until it
 /// is released; then its columns are copied here.
 package enum ReleasedRollupColumns {

@@ -6,9 +6,8 @@ import PushTallyCore
 /// (plain, `Content-Encoding: gzip`, or a body that is itself a `.gz` file, as `bq extract` writes them), behind
 /// a `backend` token, and stores them whole or not at all.
 struct FCMDeliveryController<Context: RequestContext>: Sendable {
-    /// The largest export accepted in one request, inflated: an export is cut into files this size or smaller
-    /// (`bq extract` to a wildcard URI writes many files).
-    static var maxBodyBytes: Int { 64 << 20 }
+    /// The largest export accepted in one request, inflated (``FCMExportReader/maxFileBytes``).
+    static var maxBodyBytes: Int { FCMExportReader.maxFileBytes }
 
     let store: any FCMDeliveryStore
     let authorizer: Authorizer

@@ -462,7 +462,8 @@ function campaignColumn() {
 function drawTable() {
   const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
   const media = state.campaigns.some((row) => row.rich_rate !== null && row.rich_rate !== undefined);
-  const fcm = state.campaigns.some((row) => row.device_delivered > 0);
+  // Any FCM row counts: an export of acceptances and errors alone shows its zero deliveries too.
+  const fcm = state.campaigns.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
   const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media, fcm)];
   renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
 }

@@ -94,7 +94,7 @@ final class CollectorProcess implements AutoCloseable {
         }
         if (found == null || found[0] == null) {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-            if (postgres != null) psql(postgres[0], "DROP DATABASE IF EXISTS " + postgres[1]);
+            if (postgres != null) psql(postgres[0], "DROP DATABASE IF EXISTS " + postgres[1] + " WITH (FORCE)");
             throw new AssertionError("pushtally serve did not start with a new admin token; its log:\n" + readLog(log));
         }
         return new CollectorProcess(process, log, postgres, found[0], Integer.parseInt(found[1]));

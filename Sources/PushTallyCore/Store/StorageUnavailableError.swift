@@ -8,11 +8,3 @@ public protocol StorageUnavailableError: Error, CustomStringConvertible {
     /// How long a client should wait before it retries: a lock passes sooner than a full disk is cleared.
     var retryAfterSeconds: Int { get }
 }
-
-/// Classifies errors for the HTTP layer.
-public enum StorageFailure {
-    /// Whether `error` says the storage is unavailable for now: a retry later may well succeed.
-    public static func isUnavailable(_ error: any Error) -> Bool {
-        error is any StorageUnavailableError
-    }
-}
