@@ -125,10 +125,10 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         let now = ContinuousClock.now
         if committing, now - lastMovement > watchdog.commitTimeout / 2 {
             let what = inCommit ? "a commit has been in flight" : "no commit has started"
-            return .stalled(reason: "\(what) for \(Self.seconds(now - lastMovement)) s with work waiting")
+            return .stalled(reason: "\(what) for \((now - lastMovement).secondsText) s with work waiting")
         }
         if let lastStall, !committedSinceStall, now - lastStall.at < max(.seconds(60), watchdog.commitTimeout * 2) {
-            return .stalled(reason: "stalled \(Self.seconds(now - lastStall.at)) s ago (\(lastStall.reason)); nothing committed since")
+            return .stalled(reason: "stalled \((now - lastStall.at).secondsText) s ago (\(lastStall.reason)); nothing committed since")
         }
         return .ok
     }
@@ -282,8 +282,8 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         guard ContinuousClock.now >= due else { return .moved(due) }
         let queuedEvents = machine.queuedEvents
         let reason = inCommit
-            ? "a commit of \(inFlight.count) requests did not finish within \(Self.seconds(limit)) s"
-            : "no commit started within \(Self.seconds(limit)) s"
+            ? "a commit of \(inFlight.count) requests did not finish within \(limit.secondsText) s"
+            : "no commit started within \(limit.secondsText) s"
         var jobs = inFlight
         if case .flush(let queued) = machine.next() { jobs += queued }
         inFlight = []
@@ -296,10 +296,5 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         let waiters = closeWaiters
         closeWaiters = 0
         return .stalled(Stall(jobs: jobs, task: task, reason: reason, queuedEvents: queuedEvents, closeWaiters: waiters))
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f", Double(seconds) + Double(attoseconds) / 1e18)
     }
 }
