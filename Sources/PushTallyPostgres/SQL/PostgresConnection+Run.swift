@@ -14,6 +14,28 @@ extension PostgresConnection {
         return rows
     }
 
+    /// Runs a statement outside `BEGIN` and returns its rows once the server has committed it.
+    ///
+    /// postgres-nio completes a statement at the server's CommandComplete, but the server commits a statement
+    /// outside `BEGIN` only when it handles the Sync after it, flushing the commit's WAL then
+    /// (`synchronous_commit = on`). A backend terminated in between (`pg_terminate_backend`, a crash, a power
+    /// loss) sends the CommandComplete with its dying error and rolls the statement back, so a caller that
+    /// acknowledged on the statement alone acknowledged what was never stored. The probe after it is sent only
+    /// once the server said ReadyForQuery (postgres-nio starts a connection's next statement then), and that
+    /// comes after the commit; a commit that failed closes the connection instead, failing the probe.
+    @discardableResult
+    func runCommitted(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        let rows = try await run(query, logger: logger)
+        try await confirmCommitted(logger: logger)
+        return rows
+    }
+
+    /// Returns once the statement run before it on this connection, outside `BEGIN`, has committed (see
+    /// ``runCommitted(_:logger:)``); throws when its outcome is unknown.
+    func confirmCommitted(logger: Logger) async throws {
+        try await run("SELECT 1", logger: logger)
+    }
+
     /// Commits, and throws unless the server says it committed: a transaction that failed answers `COMMIT`
     /// with `ROLLBACK`, not an error.
     func commit(logger: Logger) async throws {

@@ -5,7 +5,7 @@ import PushTallyCore
 extension PostgresStore: AlertStore {
     public func createAlert(_ alert: Alert) async throws {
         let rule = alert.rule
-        let inserted = try await query(
+        let inserted = try await write(
             """
             INSERT INTO alerts (\(unescaped: WebhookSchema.alertColumns))
             VALUES (\(alert.id), \(rule.name), \(rule.kind.rawValue), \(rule.windowMillis), \(rule.threshold), \(rule.minSent),
@@ -51,7 +51,7 @@ extension PostgresStore: AlertStore {
     public func claimAlertEvaluation(now: Int64, intervalMillis: Int64) async throws -> Bool {
         // One row, updated only when the last evaluation is nine tenths of an interval old: of collectors
         // asking at once, the row lock lets one through and the rest find it fresh.
-        !(try await query(
+        !(try await write(
             """
             UPDATE alert_evaluation SET evaluated_at = \(now)
             WHERE id = 1 AND evaluated_at <= \(now - intervalMillis * 9 / 10) RETURNING id

@@ -55,8 +55,9 @@ extension PostgresStore {
         try await Self.transaction(client, timeout: connectionTimeout, logger: logger, body)
     }
 
-    /// Runs one statement outside an explicit transaction and returns its rows, with the same error mapping
-    /// and the same bound on waiting for a connection.
+    /// Runs one reading statement outside an explicit transaction and returns its rows, with the same error
+    /// mapping and the same bound on waiting for a connection. A statement that writes goes through
+    /// ``write(_:)``: this one returns before its commit.
     @discardableResult
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = logger
@@ -65,6 +66,20 @@ extension PostgresStore {
                 var rows: [PostgresRow] = []
                 for row in try await connection.run(query, logger: logger) { rows.append(row) }
                 return rows
+            }
+        } catch {
+            throw PostgresFailure.surface(error)
+        }
+    }
+
+    /// Runs one writing statement outside an explicit transaction and returns its rows once it has committed
+    /// (``PostgresConnection/runCommitted(_:logger:)``): what a caller is told was stored, was.
+    @discardableResult
+    func write(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = logger
+        do {
+            return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                try await connection.runCommitted(query, logger: logger)
             }
         } catch {
             throw PostgresFailure.surface(error)

@@ -22,9 +22,11 @@ extension PostgresStore {
         }
         let hasher = try DeviceHasher.loadOrCreate(at: path)
         let check = hasher.hash(secretCheckInput)
-        try await client.query(
-            "INSERT INTO meta (key, value) VALUES ('device_secret_check', \(check)) ON CONFLICT (key) DO NOTHING",
-            logger: logger)
+        try await client.withConnection { connection in
+            try await connection.runCommitted(
+                "INSERT INTO meta (key, value) VALUES ('device_secret_check', \(check)) ON CONFLICT (key) DO NOTHING",
+                logger: logger)
+        }
         for try await value in try await client.query(
             "SELECT value FROM meta WHERE key = 'device_secret_check'", logger: logger
         ).decode(String.self) where value != check {

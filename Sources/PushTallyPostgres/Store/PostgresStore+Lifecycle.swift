@@ -24,8 +24,8 @@ extension PostgresStore: StoreMaintenance {
         let hashed = deviceHasher.hash(deviceID)
         let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: MaintenancePlan.batchSize)
         let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
-        try await query("DELETE FROM dedupe WHERE right(key, \(Int32(suffix.count))) = \(suffix)")
-        try await query(PostgresQuery(unsafeSQL: SQLDialect.postgres.forgetAudience(placeholder: "$1"), binds: binds(hashed)))
+        try await write("DELETE FROM dedupe WHERE right(key, \(Int32(suffix.count))) = \(suffix)")
+        try await write(PostgresQuery(unsafeSQL: SQLDialect.postgres.forgetAudience(placeholder: "$1"), binds: binds(hashed)))
         return forgotten
     }
 

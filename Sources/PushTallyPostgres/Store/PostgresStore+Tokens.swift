@@ -7,7 +7,7 @@ extension PostgresStore {
     public func createToken(role: Role, label: String? = nil) async throws -> (token: String, info: TokenInfo) {
         let (token, id, hash) = TokenSecret.generate()
         let now = configuration.clock()
-        try await query(
+        try await write(
             """
             INSERT INTO tokens (id, role, secret_hash, label, created_at)
             VALUES (\(id), \(role.rawValue), \(ByteBuffer(bytes: hash)), \(label), \(now))
@@ -57,7 +57,7 @@ extension PostgresStore {
     public func revokeToken(_ idOrToken: String) async throws -> Bool {
         let id = TokenSecret.parse(idOrToken)?.id ?? idOrToken
         let now = configuration.clock()
-        for _ in try await query(
+        for _ in try await write(
             "UPDATE tokens SET revoked_at = \(now) WHERE id = \(id) AND revoked_at IS NULL RETURNING id"
         ) {
             return true

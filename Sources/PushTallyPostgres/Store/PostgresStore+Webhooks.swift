@@ -4,7 +4,7 @@ import PushTallyCore
 
 extension PostgresStore: WebhookStore {
     public func createWebhook(_ endpoint: WebhookEndpoint, secret: String) async throws {
-        try await query(
+        try await write(
             """
             INSERT INTO webhooks (id, url, events, description, secret, status, created_at)
             VALUES (\(endpoint.id), \(endpoint.url), \(endpoint.eventList), \(endpoint.description), \(secret),
@@ -53,7 +53,7 @@ extension PostgresStore: WebhookStore {
     }
 
     public func replay(webhookID: String, sinceMillis: Int64, now: Int64) async throws -> Int {
-        try await query(
+        try await write(
             """
             UPDATE webhook_deliveries
             SET status = 'pending', next_attempt_at = \(now), leased_until = 0, first_attempt_at = NULL, delivered_at = NULL
@@ -91,7 +91,7 @@ extension PostgresStore: WebhookStore {
     public func claimDeliveries(now: Int64, leaseMillis: Int64, limit: Int) async throws -> [ClaimedDelivery] {
         // One statement: due rows are locked as they are picked, SKIP LOCKED leaves rows another collector is
         // claiming at this instant to it, and the lease keeps them from every collector until it is over.
-        try await query(
+        try await write(
             """
             WITH due AS (
                 SELECT d.message_id, d.endpoint_id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.endpoint_id

@@ -27,7 +27,7 @@ public final class PostgresStore: Sendable {
     let deviceHasher: DeviceHasher?
     private let runTask: Task<Void, Never>
     /// Group-commit writers, each with a commit of its own in flight and its own rollup shard. One by default
-    /// (`StoreOptions.postgresWriters`): with a commit of receipts one round trip, a second writer only split the
+    /// (`StoreOptions.postgresWriters`): with a commit of receipts one statement, a second writer only split the
     /// load into twice as many commits of half the size; tests racing writers ask for two.
     let writers: [AsyncGroupCommitWriter<[IncomingEvent], [Bool]>]
     /// Webhook subscriptions as the ingest path last read them.
@@ -252,7 +252,7 @@ extension PostgresStore: PushTallyStore {
         let late = StoreError.unavailable(reason: "the health check did not commit within \(commitTimeout)")
         do {
             try await DetachedRace.run(timeout: commitTimeout, onDeadline: { late }) {
-                _ = try await self.query(
+                _ = try await self.write(
                     """
                     INSERT INTO healthcheck (id, checked_at) VALUES (1, \(now))
                     ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
