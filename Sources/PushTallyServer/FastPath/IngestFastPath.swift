@@ -67,7 +67,12 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         mailbox = shared.mailboxes.mailbox(for: context.eventLoop)
         // On every connection: eviction needs to know of bytes the decoder has not made a part of, and the refusal
         // of bytes the parser fails on reads them (its error alone can name the wrong problem).
-        try? context.pipeline.syncOperations.addHandler(BytesArrivedHandler(self), position: .first)
+        let pipeline = context.pipeline.syncOperations
+        try? pipeline.addHandler(BytesArrivedHandler(self), position: .first)
+        // Right before the HTTP decoder: behind TLS, the bytes it reads are the plaintext.
+        if let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) {
+            try? pipeline.addHandler(TrailingListElements(), position: .before(decoder.handler))
+        }
         if context.channel.isActive { becameActive(context) }
     }
 

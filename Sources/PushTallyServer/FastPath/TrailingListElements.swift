@@ -1,0 +1,263 @@
+import NIOCore
+
+/// Drops the empty list elements after `chunked` in a request's `Transfer-Encoding` (`chunked,`, `chunked, ,`)
+/// before SwiftNIO's HTTP parser reads the head. RFC 9110 §5.6.1 has a recipient ignore empty list elements, so
+/// `chunked,` means `chunked`; llhttp, which SwiftNIO runs without its lenient flags and does not let callers
+/// set them, refuses it as a coding list that does not end with `chunked`.
+///
+/// Only bytes of a request head are touched, and only those commas, each replaced by a space (optional
+/// whitespace at the end of a field value), so no byte moves and every length stays what the client framed. To
+/// know where heads are it follows the framing of each request as the parser will (`Content-Length` bodies,
+/// chunked bodies and their trailers). Whatever it does not follow exactly (obsolete line folding, a bare LF,
+/// `Upgrade`, `CONNECT`, a coding list not ending with `chunked`, both framings, a line past the bound) ends its
+/// work on the connection: from there the bytes go to the parser untouched and the parser decides, as without
+/// this handler. A head line split across reads is held until its end arrives (at most ``lineBound`` bytes);
+/// body bytes pass at once.
+final class TrailingListElements: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// The longest line held while waiting for its end; a longer one ends the handler's work on the connection.
+    static let lineBound = 16 * 1024
+
+    private var framing = RequestFraming()
+    /// The start of a line that has not ended yet, from an earlier read.
+    private var held: ByteBuffer?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var input = unwrapInboundIn(data)
+        if var earlier = held {
+            held = nil
+            earlier.writeBuffer(&input)
+            input = earlier
+        }
+        let outcome = input.withUnsafeReadableBytes { framing.read($0) }
+        if !outcome.commas.isEmpty {
+            let start = input.readerIndex
+            for offset in outcome.commas { input.setInteger(UInt8(ascii: " "), at: start + offset) }
+        }
+        if outcome.consumed < input.readableBytes {
+            held = input.getSlice(at: input.readerIndex + outcome.consumed, length: input.readableBytes - outcome.consumed)
+            input = input.getSlice(at: input.readerIndex, length: outcome.consumed) ?? input
+        }
+        if input.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(input)) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // A line cut off by the close goes to the parser as it came, so its answer is the parser's.
+        if let held {
+            self.held = nil
+            context.fireChannelRead(wrapInboundOut(held))
+        }
+        context.fireChannelInactive()
+    }
+}
+
+@available(*, unavailable)
+extension TrailingListElements: Sendable {}
+
+/// Where a connection's bytes are in the framing of its requests (``TrailingListElements``).
+struct RequestFraming {
+    private enum State: Equatable {
+        /// At the start of a head's next line; `requestLine` while the request line has not come.
+        case head(requestLine: Bool)
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        /// The CRLF after a chunk's data: how many of its bytes have come.
+        case chunkEnd(seen: Int)
+        case trailers
+        /// Something not followed exactly: every later byte goes to the parser untouched.
+        case untouched
+    }
+
+    /// What the head being read says of the body that follows it.
+    private struct Head {
+        var http10 = false
+        var connect = false
+        var upgrade = false
+        var contentLength: Int?
+        var contentLengths = 0
+        var transferEncoding = false
+        var endsChunked = false
+    }
+
+    private var state = State.head(requestLine: true)
+    private var head = Head()
+
+    /// What one read comes to: how many of its bytes may go on now (the rest is a line still open), and the
+    /// offsets of the commas to turn into spaces.
+    struct Outcome: Equatable {
+        var consumed: Int
+        var commas: [Int]
+    }
+
+    /// Whether the handler has stopped following the connection's framing.
+    var isUntouched: Bool { state == .untouched }
+
+    mutating func read(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        var commas: [Int] = []
+        var index = 0
+        let end = bytes.count
+        while index < end {
+            switch state {
+            case .untouched:
+                return Outcome(consumed: end, commas: commas)
+            case .fixedBody(let remaining):
+                let taken = min(remaining, end - index)
+                index += taken
+                state = remaining == taken ? .head(requestLine: true) : .fixedBody(remaining: remaining - taken)
+            case .chunkData(let remaining):
+                let taken = min(remaining, end - index)
+                index += taken
+                state = remaining == taken ? .chunkEnd(seen: 0) : .chunkData(remaining: remaining - taken)
+            case .chunkEnd(let seen):
+                let expected = seen == 0 ? UInt8(ascii: "\r") : UInt8(ascii: "\n")
+                guard bytes[index] == expected else {
+                    state = .untouched
+                    continue
+                }
+                index += 1
+                state = seen == 0 ? .chunkEnd(seen: 1) : .chunkSize
+            case .head, .chunkSize, .trailers:
+                guard let newline = (index..<end).first(where: { bytes[$0] == UInt8(ascii: "\n") }) else {
+                    if end - index > TrailingListElements.lineBound { state = .untouched; continue }
+                    return Outcome(consumed: index, commas: commas)
+                }
+                guard newline > index, bytes[newline - 1] == UInt8(ascii: "\r"), newline - index <= TrailingListElements.lineBound else {
+                    state = .untouched
+                    continue
+                }
+                commas += take(UnsafeRawBufferPointer(rebasing: bytes[index..<newline - 1])).map { $0 + index }
+                index = newline + 1
+            }
+        }
+        return Outcome(consumed: end, commas: commas)
+    }
+
+    /// Takes one line (without its CRLF) in a line state; returns the offsets in it of commas to blank.
+    private mutating func take(_ line: UnsafeRawBufferPointer) -> [Int] {
+        switch state {
+        case .head(let requestLine):
+            if requestLine {
+                // The parser skips empty lines before a request line.
+                if !line.isEmpty { requestLineRead(line) }
+                return []
+            }
+            if line.isEmpty {
+                headEnded()
+                return []
+            }
+            return fieldLine(line)
+        case .chunkSize:
+            chunkSizeRead(line)
+            return []
+        case .trailers:
+            if line.isEmpty { state = .head(requestLine: true) }
+            return []
+        default:
+            return []
+        }
+    }
+
+    private mutating func requestLineRead(_ line: UnsafeRawBufferPointer) {
+        head = Head()
+        let space = UInt8(ascii: " ")
+        guard let first = line.firstIndex(of: space), let last = line.lastIndex(of: space), first < last,
+            !line[(first + 1)..<last].contains(space)
+        else { return state = .untouched }
+        let version = line[(last + 1)...]
+        if version.elementsEqual("HTTP/1.0".utf8) {
+            head.http10 = true
+        } else if !version.elementsEqual("HTTP/1.1".utf8) {
+            return state = .untouched
+        }
+        head.connect = line[..<first].elementsEqual("CONNECT".utf8)
+        state = .head(requestLine: false)
+    }
+
+    private mutating func fieldLine(_ line: UnsafeRawBufferPointer) -> [Int] {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0, !line[..<colon].contains(where: Self.isSpace) else {
+            state = .untouched
+            return []
+        }
+        let name = line[..<colon]
+        let value = line[(colon + 1)...]
+        if Self.isNamed(name, "transfer-encoding") {
+            head.transferEncoding = true
+            return codings(value)
+        } else if Self.isNamed(name, "content-length") {
+            let digits = Self.trimmed(value)
+            guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (48...57).contains($0) }) else {
+                state = .untouched
+                return []
+            }
+            head.contentLength = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+            head.contentLengths += 1
+        } else if Self.isNamed(name, "upgrade") {
+            head.upgrade = true
+        }
+        return []
+    }
+
+    /// Reads a `Transfer-Encoding` value: whether its last coding is `chunked`, and the commas after it.
+    private mutating func codings(_ value: Slice<UnsafeRawBufferPointer>) -> [Int] {
+        let elements = value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        guard let last = elements.lastIndex(where: { !Self.trimmed($0).isEmpty }) else {
+            head.endsChunked = false
+            return []
+        }
+        head.endsChunked = Self.isNamed(Self.trimmed(elements[last]), "chunked")
+        guard head.endsChunked, last < elements.count - 1 else { return [] }
+        // Offsets in the line, as the value's slice indices are.
+        return value[elements[last].endIndex...].indices.filter { value[$0] == UInt8(ascii: ",") }
+    }
+
+    private mutating func headEnded() {
+        if head.connect || head.upgrade || head.contentLengths > 1 || (head.transferEncoding && head.contentLengths > 0) {
+            return state = .untouched
+        }
+        if head.transferEncoding {
+            state = head.endsChunked && !head.http10 ? .chunkSize : .untouched
+        } else if let length = head.contentLength, length > 0 {
+            state = .fixedBody(remaining: length)
+        } else {
+            state = .head(requestLine: true)
+        }
+    }
+
+    private mutating func chunkSizeRead(_ line: UnsafeRawBufferPointer) {
+        let digits = line.prefix { Self.hexValue($0) != nil }
+        let rest = line.dropFirst(digits.count)
+        guard !digits.isEmpty, digits.count <= 15, rest.isEmpty || rest.first == UInt8(ascii: ";") else {
+            return state = .untouched
+        }
+        let size = digits.reduce(0) { $0 * 16 + Self.hexValue($1)! }
+        state = size == 0 ? .trailers : .chunkData(remaining: size)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    /// `bytes` without the optional whitespace around it.
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
+    /// Whether `bytes` spell `lowercase` in any case.
+    private static func isNamed(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { name in zip(bytes, name).allSatisfy { (65...90).contains($0) ? $0 + 32 == $1 : $0 == $1 } }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+}
