@@ -11,4 +11,7 @@ extension SQLiteStore: EventIngestor {
 
     /// Events waiting for the writer (a gauge for operators).
     public var queuedEvents: Int { writer.queuedEvents }
+
+    /// Whether the writer's commits move (a commit blocked in the kernel does not).
+    public var writerHealth: WriterHealth { writer.health }
 }

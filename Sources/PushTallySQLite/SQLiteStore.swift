@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import PushTallyCore
 
 /// The embedded store: one SQLite file in WAL mode, one group-commit writer, a pool of readers.
@@ -21,12 +22,19 @@ public final class SQLiteStore: Sendable {
     /// the database.
     ///
     /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
-    public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil) throws {
+    /// - Parameters:
+    ///   - commitTimeout: how long a group commit may take past SQLite's own wait for a lock another process
+    ///     holds (``busyTimeout``) before its requests are answered 503 (`serve --commit-timeout`).
+    ///   - logger: where a stalled commit is reported.
+    public init(
+        path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil,
+        commitTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "pushtally.sqlite")
+    ) throws {
         self.path = path
         self.deviceSecretPath = deviceSecretPath ?? path + ".secret"
         self.configuration = configuration
         var config = Configuration()
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Self.busyTimeout)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
         }
@@ -53,7 +61,11 @@ public final class SQLiteStore: Sendable {
         let windows = configuration.attributionWindows
         let actionIDs = ActionIDBook(bound: configuration.maxActionIDs)
         self.actionIDs = actionIDs
-        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark) { batches in
+        // A commit waiting on another process's lock is answered by SQLite (503, the lock named) before the
+        // watchdog calls it stalled.
+        let watchdog = WriterWatchdog(
+            commitTimeout: .seconds(Self.busyTimeout) + commitTimeout, startTimeout: .seconds(Self.busyTimeout) + commitTimeout, logger: logger)
+        self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, watchdog: watchdog) { batches in
             let receivedAt = clock()
             let started = ContinuousClock.now
             let flags: [[Bool]]
@@ -76,6 +88,10 @@ public final class SQLiteStore: Sendable {
             return flags
         }
     }
+
+    /// How long, in seconds, a statement waits for a lock another process holds (a `sqlite3` shell in a
+    /// transaction, a backup) before SQLite gives up with `SQLITE_BUSY` (503, `Retry-After: 5`).
+    package static let busyTimeout: TimeInterval = 10
 
     /// Log pages a commit leaves before SQLite checkpoints (its default is 1,000: 4 MB).
     ///

@@ -21,7 +21,8 @@ public struct StoreOptions: Sendable {
     public var maximumConnections = 8
     /// PostgreSQL group-commit writers per process (each with a commit in flight); why one, at `PostgresStore.writers`.
     public var postgresWriters = 1
-    /// How long a PostgreSQL group commit may take before its requests are answered 503 (`serve --commit-timeout`).
+    /// How long a group commit may take before its requests are answered 503 (`serve --commit-timeout`); on
+    /// SQLite, past its wait for another process's lock.
     public var commitTimeout: Duration = .seconds(5)
     /// This collector's first PostgreSQL rollup shard; drawn at random when `nil`.
     public var rollupShard: Int64?
@@ -67,7 +68,9 @@ public enum StoreFactory {
             if !options.createIfMissing, !FileManager.default.fileExists(atPath: path) {
                 throw StoreOpenError.missingDatabase(path: path)
             }
-            return try SQLiteStore(path: path, configuration: options.configuration, deviceSecretPath: options.deviceSecretPath)
+            return try SQLiteStore(
+                path: path, configuration: options.configuration, deviceSecretPath: options.deviceSecretPath,
+                commitTimeout: options.commitTimeout)
         case .postgres(let url):
             let secret = options.needsDeviceSecret ? (options.deviceSecretPath ?? defaultSharedSecretPath) : nil
             return try await PostgresStore(

@@ -5,8 +5,9 @@ import ArgumentParser
 struct OverloadOptions: ParsableArguments {
     @Option(
         help: """
-            A PostgreSQL group commit (and /healthz's write) taking longer than this is given up: its requests \
-            get 503 with Retry-After and its connection is closed (env PUSHTALLY_COMMIT_TIMEOUT; default 5s).
+            A group commit (and /healthz's write) taking longer than this is given up: its requests get 503 \
+            with Retry-After (PostgreSQL: its connection is closed; SQLite: counted after SQLite's own 10 s \
+            wait for another process's lock) (env PUSHTALLY_COMMIT_TIMEOUT; default 5s).
             """)
     var commitTimeout: String?
 

@@ -20,6 +20,12 @@ public enum WriterError: Error, Sendable, Equatable {
 /// A submitter suspends until the transaction holding its input has committed, so an answer sent after
 /// `submit` returns is an acknowledgement of durable data. A dedicated thread (not a task) because the
 /// commit blocks on fsync and must not hold a cooperative-pool thread.
+///
+/// A commit blocked in the kernel (a disk or a network file system that stopped completing writes) cannot
+/// be cut short, but its requests need not wait with it: with a ``WriterWatchdog``, a commit in flight past
+/// the watchdog's limit has its requests and everything queued behind it answered ``WriterError/stalled``
+/// (503, never acknowledged: the commit may still land, and a retry is then recognised), and until it ends
+/// every new submission is answered the same at once instead of queueing behind it.
 package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     /// Called once, on the writer thread, with the commit's outcome for one submission.
     package typealias Completion = @Sendable (Result<Output, any Error>) -> Void
@@ -32,30 +38,63 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     /// Commits a batch of inputs in one transaction, returning one output per input in order.
     package typealias Flush = @Sendable ([Input]) throws -> [Output]
 
+    // Guards everything below it down to `lastStall`.
     private let condition = NSCondition()
     private var machine: WriterStateMachine<Job>
-    private let flush: Flush
     private var thread: Thread?
+    /// The commit in flight: its number, jobs and start; `givenUp` is the number of the last one the watchdog
+    /// answered, so that commit's own answers are never sent.
+    private var commitNumber = 0
+    private var inFlight: [Job] = []
+    private var commitStarted: ContinuousClock.Instant?
+    private var givenUp = 0
+    /// The last stall, and whether a commit has succeeded since (``health``).
+    private var lastStall: (at: ContinuousClock.Instant, reason: String)?
+    private var committedSinceStall = true
+    private let flush: Flush
     private let finished = DispatchSemaphore(value: 0)
+    private let watchdog: WriterWatchdog?
+    private let timer: (any DispatchSourceTimer)?
     private let logger: Logger
 
-    /// - Parameter logger: where a flush that breaks its contract is reported (``FlushAnswers``).
+    /// - Parameters:
+    ///   - watchdog: bounds how long a commit's requests wait for it (its `commitTimeout`); without one they
+    ///     wait as long as the commit takes.
+    ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
     package init(
-        highWaterMark: Int, name: String = "pushtally-writer", logger: Logger = FlushAnswers.logger, flush: @escaping Flush
+        highWaterMark: Int, name: String = "pushtally-writer", watchdog: WriterWatchdog? = nil, logger: Logger = FlushAnswers.logger,
+        flush: @escaping Flush
     ) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.flush = flush
         self.logger = logger
+        self.watchdog = watchdog
+        self.timer = watchdog.map { watchdog in
+            // A check a quarter of the limit apart answers a stalled commit's requests at most 1.25 limits late.
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            let quarter = (watchdog.commitTimeout / 4).components
+            let interval = DispatchTimeInterval.nanoseconds(
+                max(1_000_000, Int(quarter.seconds * 1_000_000_000 + quarter.attoseconds / 1_000_000_000)))
+            timer.schedule(deadline: .now() + interval, repeating: interval)
+            return timer
+        }
         let thread = Thread { [unowned self] in self.run() }
         thread.name = name
         self.thread = thread
         thread.start()
+        timer?.setEventHandler { [weak self] in self?.check() }
+        timer?.resume()
     }
 
     /// Queues `input` and calls `complete` once its transaction committed or failed, or at once when the
     /// queue refuses it. `complete` runs on the writer thread (or the caller's), so it must only hand off.
     package func submit(_ input: Input, events: Int, complete: @escaping Completion) {
         condition.lock()
+        // Behind a commit the watchdog gave up on, a request would wait as long as it does.
+        if givenUp == commitNumber, commitStarted != nil {
+            condition.unlock()
+            return complete(.failure(WriterError.stalled))
+        }
         let action = machine.submit(Job(input: input, complete: complete), events: events)
         if action == .enqueued { condition.signal() }
         condition.unlock()
@@ -73,6 +112,22 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         return machine.queuedEvents
     }
 
+    /// Whether commits are moving, for `/healthz`: stalled while one has been in flight for half the watchdog's
+    /// limit, and after a stall until a commit succeeds (for at most a minute).
+    package var health: WriterHealth {
+        guard let watchdog else { return .ok }
+        condition.lock()
+        defer { condition.unlock() }
+        let now = ContinuousClock.now
+        if let commitStarted, now - commitStarted > watchdog.commitTimeout / 2 {
+            return .stalled(reason: "a commit has been in flight for \((now - commitStarted).secondsText) s")
+        }
+        if let lastStall, !committedSinceStall, now - lastStall.at < max(.seconds(60), watchdog.commitTimeout * 2) {
+            return .stalled(reason: "stalled \((now - lastStall.at).secondsText) s ago (\(lastStall.reason)); nothing committed since")
+        }
+        return .ok
+    }
+
     /// Stops taking submissions, commits everything already queued, and waits for the thread to end.
     package func close() {
         condition.lock()
@@ -82,6 +137,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         condition.signal()
         condition.unlock()
         if wasRunning { finished.wait() }
+        timer?.cancel()
     }
 
     private func run() {
@@ -95,8 +151,12 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
                 finished.signal()
                 return
             case .flush(let jobs):
+                commitNumber += 1
+                let number = commitNumber
+                inFlight = jobs
+                commitStarted = .now
                 condition.unlock()
-                commit(jobs)
+                commit(jobs, number: number)
                 condition.lock()
             }
         }
@@ -105,15 +165,53 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     // Plain loops, not `map(\.input)` and `zip`: in this generic class the key path is instantiated at
     // runtime on every commit (demangling its generic arguments), and `zip` looks up its iterator's metadata,
     // both on the one writer thread.
-    private func commit(_ jobs: [Job]) {
+    private func commit(_ jobs: [Job], number: Int) {
         var inputs: [Input] = []
         inputs.reserveCapacity(jobs.count)
         for index in jobs.indices { inputs.append(jobs[index].input) }
+        let outcome: Result<[Output], any Error>
         do {
-            let outputs = try flush(inputs)
-            FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
+            outcome = .success(try flush(inputs))
         } catch {
+            outcome = .failure(error)
+        }
+        condition.lock()
+        let answered = givenUp == number
+        inFlight = []
+        commitStarted = nil
+        if case .success = outcome { committedSinceStall = true }
+        condition.unlock()
+        // The watchdog answered these already.
+        guard !answered else { return }
+        switch outcome {
+        case .success(let outputs):
+            FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
+        case .failure(let error):
             for index in jobs.indices { jobs[index].complete(.failure(error)) }
         }
+    }
+
+    /// The watchdog's look: a commit in flight past the limit has its requests and the queue answered.
+    private func check() {
+        guard let watchdog else { return }
+        condition.lock()
+        guard let commitStarted, givenUp != commitNumber, ContinuousClock.now - commitStarted >= watchdog.commitTimeout else {
+            condition.unlock()
+            return
+        }
+        givenUp = commitNumber
+        var jobs = inFlight
+        let requests = jobs.count
+        inFlight = []
+        if case .flush(let queued) = machine.next() { jobs += queued }
+        let reason = "a commit of \(requests) requests did not finish within \(watchdog.commitTimeout.secondsText) s"
+        lastStall = (.now, reason)
+        committedSinceStall = false
+        condition.unlock()
+        for job in jobs { job.complete(.failure(WriterError.stalled)) }
+        StoreMetrics.recordStall()
+        watchdog.logger.error(
+            "writer stalled; its requests and those queued behind it were answered 503 while the commit goes on",
+            metadata: ["reason": "\(reason)", "requests": "\(jobs.count)"])
     }
 }
