@@ -14,6 +14,8 @@ public final class SQLiteStore: Sendable {
     public let configuration: StoreConfiguration
     let writer: GroupCommitWriter<[IncomingEvent], [Bool]>
     let deviceHasher: DeviceHasher
+    /// The most a commit may take before its requests are answered 503: SQLite's lock wait and the commit timeout.
+    let commitDeadline: Duration
     /// The admitted custom action ids and pushes' apps the writer folds by (``ActionIDs``).
     let actionIDs: ActionIDBook
 
@@ -63,8 +65,9 @@ public final class SQLiteStore: Sendable {
         self.actionIDs = actionIDs
         // A commit waiting on another process's lock is answered by SQLite (503, the lock named) before the
         // watchdog calls it stalled.
-        let watchdog = WriterWatchdog(
-            commitTimeout: .seconds(Self.busyTimeout) + commitTimeout, startTimeout: .seconds(Self.busyTimeout) + commitTimeout, logger: logger)
+        let commitDeadline = .seconds(Self.busyTimeout) + commitTimeout
+        self.commitDeadline = commitDeadline
+        let watchdog = WriterWatchdog(commitTimeout: commitDeadline, startTimeout: commitDeadline, logger: logger)
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, watchdog: watchdog) { batches in
             let receivedAt = clock()
             let started = ContinuousClock.now
@@ -133,13 +136,16 @@ extension SQLiteStore: StoreLifecycle {
     public func isWritable() async -> Bool {
         let now = configuration.clock()
         do {
-            try await write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO healthcheck (id, checked_at) VALUES (1, ?)
-                        ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
-                        """,
-                    arguments: [now])
+            // Bounded: a write blocked in the kernel must not hold the health check with it.
+            try await DetachedRace.run(timeout: commitDeadline, onDeadline: { CancellationError() }) {
+                try await self.write { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO healthcheck (id, checked_at) VALUES (1, ?)
+                            ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
+                            """,
+                        arguments: [now])
+                }
             }
             return true
         } catch {
