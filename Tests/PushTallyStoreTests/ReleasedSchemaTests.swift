@@ -134,6 +134,83 @@ import Testing
         }
     }
 
+    // MARK: The schemas released versions shipped
+
+    /// Each released version's schema as recorded when it was released (`Fixtures/released-schemas`): today's
+    /// migrations up to that version's last must still build exactly it, so an edit to a released migration
+    /// (which databases already migrated past it will never run) fails here rather than in the field.
+    /// Recording a release's schemas: `PUSHTALLY_RECORD_RELEASED_SCHEMA=<version> swift test --filter
+    /// ReleasedSchemaTests`, then commit the two files.
+    @Test func releasedMigrationsStillBuildTheSchemasTheyShipped() async throws {
+        let folder = Self.packageRoot().appendingPathComponent("Tests/PushTallyStoreTests/Fixtures/released-schemas")
+        if let version = ProcessInfo.processInfo.environment["PUSHTALLY_RECORD_RELEASED_SCHEMA"] {
+            try await Self.record(version, in: folder)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".txt") }.sorted()
+        // The version being built is released with its schemas: a new VERSION needs them recorded.
+        let version = try String(contentsOf: Self.packageRoot().appendingPathComponent("VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            files.contains("\(version)-sqlite.txt") && files.contains("\(version)-postgres.txt"),
+            "no recorded schemas of \(version) in \(files): PUSHTALLY_RECORD_RELEASED_SCHEMA=\(version) swift test --filter ReleasedSchemaTests")
+        for file in files {
+            let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").map(String.init)
+            guard let header = lines.first, header.hasPrefix("# through ") else {
+                Issue.record("\(file) does not start with its last migration")
+                continue
+            }
+            let through = String(header.dropFirst("# through ".count))
+            let recorded = Array(lines.dropFirst())
+            let built = file.hasSuffix("-sqlite.txt")
+                ? try Self.sqliteSchema(through: through) : try await Self.postgresSchema(through: Int(through) ?? -1)
+            if built != recorded { Issue.record("\(file): a released migration changed: \(Self.difference(built, recorded))") }
+        }
+    }
+
+    private static func sqliteSchema(through version: String) throws -> [String] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-released-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try Migrations.migrator.migrate(queue, upTo: version)
+        return try queue.read(Self.schema)
+    }
+
+    /// PostgreSQL's schema through `version`, without the day partitions of `events` (their names are dates).
+    private static func postgresSchema(through version: Int) async throws -> [String] {
+        try await TestPostgres.withDatabase { text in
+            let url = try PostgresURL(text)
+            let logger = Logger(label: "pushtally.test-schema")
+            try await PostgresSchema.migrate(url, nowMillis: StoreConfiguration.systemClock(), limits: .init(through: version), logger: logger)
+            var lines: [String] = []
+            try await TestPostgres.withConnection(to: url) { connection, logger in
+                lines = try await Self.postgresSchema(on: connection, logger: logger)
+            }
+            return lines.filter { $0.range(of: #"events_p[0-9]"#, options: .regularExpression) == nil }
+        }
+    }
+
+    private static func record(_ version: String, in folder: URL) async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let sqliteLast = try #require(Migrations.migrator.migrations.last)
+        let postgresLast = try #require(PostgresSchema.migrations.last?.version)
+        let sqlite = try sqliteSchema(through: sqliteLast)
+        let postgres = try await postgresSchema(through: postgresLast)
+        try (["# through \(sqliteLast)"] + sqlite).joined(separator: "\n").appending("\n")
+            .write(to: folder.appendingPathComponent("\(version)-sqlite.txt"), atomically: true, encoding: .utf8)
+        try (["# through \(postgresLast)"] + postgres).joined(separator: "\n").appending("\n")
+            .write(to: folder.appendingPathComponent("\(version)-postgres.txt"), atomically: true, encoding: .utf8)
+    }
+
+    /// The folder holding Package.swift, found from this file wherever it sits in the tree.
+    private static func packageRoot(from file: String = #filePath) -> URL {
+        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }
+
     /// The lines only one side has, for a failure's message.
     static func difference(_ left: [String], _ right: [String]) -> String {
         let (only, other) = (Set(left).subtracting(right), Set(right).subtracting(left))
