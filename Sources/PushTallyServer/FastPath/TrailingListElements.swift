@@ -87,13 +87,10 @@ struct RequestFraming {
 
     /// What one read comes to: how many of its bytes may go on now (the rest is a line still open), and the
     /// offsets of the commas to turn into spaces.
-    struct Outcome: Equatable {
+    struct Outcome {
         var consumed: Int
         var commas: [Int]
     }
-
-    /// Whether the handler has stopped following the connection's framing.
-    var isUntouched: Bool { state == .untouched }
 
     mutating func read(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         var commas: [Int] = []
