@@ -6,8 +6,7 @@ import Testing
 /// through its form with a read token: the Attribution panel, the campaign's row and its drill-down, and the
 /// panel again for a date range with nothing in it.
 @Suite(.serialized) struct DashboardAttributionTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/attribution_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/attribution_clicks.py").path
 
     /// Three devices a few minutes ago: `a` saw push p1 and later opened the app and bought (influenced open and
     /// conversion, USD 9.99); `b` saw p1, tapped it, opened the app and bought (direct, EUR 5); `c` never got a

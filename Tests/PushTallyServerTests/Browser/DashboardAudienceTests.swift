@@ -5,8 +5,7 @@ import Testing
 /// The Audience card as the dashboard shows it in Chromium (selenium with Debian's chromedriver), signed in
 /// through its form with a read token: the opt-in rate and the split for the page's date range.
 @Suite(.serialized) struct DashboardAudienceTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/audience_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/audience_clicks.py").path
 
     @Test func showsTheOptInRateAndTheSplit() async throws {
         let server = try ServerProcess()

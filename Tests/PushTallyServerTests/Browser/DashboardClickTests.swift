@@ -5,8 +5,7 @@ import Testing
 /// The dashboard driven in Chromium as a person clicks it (selenium with Debian's chromedriver): signed in
 /// through its form with a read token, each hard campaign name clicked in turn.
 @Suite(.serialized) struct DashboardClickTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/dashboard_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/dashboard_clicks.py").path
 
     /// The hard names, and `.` and `..`, which no URL path can carry (browsers drop or climb such segments,
     /// `%2E` included): the dashboard must name them in a query.

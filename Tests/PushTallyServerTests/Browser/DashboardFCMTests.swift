@@ -6,8 +6,7 @@ import Testing
 /// the campaigns table's Delivery columns show "Delivered (FCM)" and "Shown of delivered" beside the display
 /// rate, each equal to a recount of the export and to the report's JSON.
 @Suite(.serialized) struct DashboardFCMTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/fcm_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/fcm_clicks.py").path
 
     @Test func deliveredAndShownOfDeliveredBesideTheDisplayRate() async throws {
         let server = try ServerProcess()

@@ -6,8 +6,7 @@ import Testing
 /// campaign whose images time out for a third of its displays reads a rich rate of two thirds in its row, its
 /// funnel, its pushes and the receipt health table.
 @Suite(.serialized) struct DashboardMediaTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/media_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/media_clicks.py").path
 
     @Test(arguments: StoreKind.allCases) func aThirdTimedOutShowsTwoThirdsRich(kind: StoreKind) async throws {
         let store = try await MediaReportLiveTests.seeded(kind)

@@ -8,8 +8,7 @@ import Testing
 @Suite struct DashboardAssetTests {
     /// The binary serves exactly what `dashboards/web/` holds (`scripts/embed-dashboard` keeps them equal).
     @Test func embeddedAssetsMatchTheFiles() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let web = root.appendingPathComponent("dashboards/web")
+        let web = PackageRoot.file("dashboards/web")
         let files = try FileManager.default.contentsOfDirectory(atPath: web.path).filter { !$0.hasPrefix(".") }.sorted()
         #expect(files == DashboardAssets.files.keys.sorted(), "run scripts/embed-dashboard")
         for name in files {
@@ -108,8 +107,7 @@ import Testing
         #expect(versions.contains { $0.first == "1.9" && $0.last == "⚠ not posting?" })
 
         // A screenshot for people to look at.
-        let screenshot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/dashboard.png")
+        let screenshot = PackageRoot.file(".build/dashboard.png")
         _ = try await chromium(["--window-size=1280,1700", "--screenshot=\(screenshot.path)", url])
         #expect(FileManager.default.fileExists(atPath: screenshot.path))
         #expect(try await server.stop() == 0)

@@ -6,8 +6,7 @@ import Testing
 /// Debian's chromedriver), signed in through its form with a read token. The expected intervals and p-values were
 /// computed with SciPy (Wilson 95 % intervals, pooled two-proportion z-test), independently of the server.
 @Suite(.serialized) struct DashboardVariantsTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/variants_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/variants_clicks.py").path
 
     /// Registers `pushes` (id and JSON body) and posts one display per device `0..<displayed` and one open per
     /// device `0..<opened` of each push.

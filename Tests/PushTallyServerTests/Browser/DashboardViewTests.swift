@@ -8,8 +8,7 @@ import Testing
 /// window beside the campaign column, and the group picked is remembered; no console error and no serious or
 /// critical axe-core violation on any view.
 @Suite(.serialized) struct DashboardViewTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/views_clicks.py").path
+    static let script = PackageRoot.file("Tests/browser/views_clicks.py").path
     static let campaign = "Black Friday 黑五"
     static let zone = "Asia/Shanghai"
 

@@ -7,8 +7,7 @@ import Testing
 /// `--cors-origin`, pushes arrive through the DevTools protocol, and part of it runs offline
 /// (Tests/browser/web_push.py drives it). Both ingest paths, both stores.
 @Suite(.serialized) struct WebPushBrowserTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("browser/web_push.py").path
+    static let script = PackageRoot.file("Tests/browser/web_push.py").path
 
     struct Setup: Sendable, CustomStringConvertible {
         let store: StoreKind

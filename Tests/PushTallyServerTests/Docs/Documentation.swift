@@ -1,8 +1,9 @@
 import Foundation
+import PushTallyTestSupport
 
 /// The repository's Markdown documents, as the docs and example tests read them.
 enum Documentation {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     /// `README.md`, then every Markdown file of `docs/`, as paths from the repository's root.
     static func documents() throws -> [String] {

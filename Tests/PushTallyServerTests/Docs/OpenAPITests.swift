@@ -45,8 +45,7 @@ import Testing
 
     /// The text of docs/openapi.yaml.
     static func document() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        return try String(contentsOf: PackageRoot.file("docs/openapi.yaml"), encoding: .utf8)
     }
 
     /// The `tz` parameter's enumeration lists only zones the server takes, since schemathesis sends each as valid

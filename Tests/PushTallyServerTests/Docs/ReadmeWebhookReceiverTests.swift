@@ -6,8 +6,7 @@ import Testing
 @Suite(.serialized) struct ReadmeWebhookReceiverTests {
     /// The one `python` block of docs/WEBHOOKS.md.
     static func receiverScript() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("docs/WEBHOOKS.md"), encoding: .utf8)
+        let guide = try String(contentsOf: PackageRoot.file("docs/WEBHOOKS.md"), encoding: .utf8)
         let blocks = guide.components(separatedBy: "```python\n").dropFirst()
         try #require(blocks.count == 1)
         return try #require(blocks.first?.components(separatedBy: "\n```").first)

@@ -9,8 +9,7 @@ import Testing
 @Suite(.serialized) struct MetricsTests {
     /// Metric names the Grafana dashboard queries (histogram series map back to their histogram).
     static func dashboardMetricNames() throws -> Set<String> {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("dashboards/grafana/pushtally.json"))
+        let data = try Data(contentsOf: PackageRoot.file("dashboards/grafana/pushtally.json"))
         let dashboard = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let panels = try #require(dashboard["panels"] as? [[String: Any]])
         var names: Set<String> = []

@@ -6,8 +6,7 @@ import Testing
 /// `dashboards/prometheus/alerts.yml`: valid for Prometheus, behaving as its unit tests say, and querying
 /// only metrics a real collector exports.
 @Suite struct PrometheusRulesTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("dashboards/prometheus")
+    static let directory = PackageRoot.file("dashboards/prometheus")
     static let rules = directory.appendingPathComponent("alerts.yml")
 
     /// promtool from `PATH` (scripts/install-deps --test puts it in /usr/local/bin).

@@ -218,8 +218,7 @@ import Testing
         let portFile = directory.appendingPathComponent("port")
         let receiver = ChildProcess()
         receiver.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("webhooks/receiver.py")
+        let script = PackageRoot.file("Tests/webhooks/receiver.py")
         receiver.arguments = ["python3", script.path, secretFile.path, logFile.path, portFile.path]
         try receiver.run()
         // SIGKILL: the test process's threads may block SIGTERM, and a spawned child inherits that mask.

@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyTestSupport
 import Hummingbird
 import PushTallyCore
 import Testing
@@ -7,7 +8,7 @@ import Testing
 
 /// ``APIRoute`` is the one list of routes: the router serves exactly it, and nothing else names a route.
 @Suite struct RouteTableTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     @Test func theRouterServesExactlyTheTable() async throws {
         let fixture = try await TestFixture.make()
