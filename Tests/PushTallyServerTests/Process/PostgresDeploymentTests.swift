@@ -15,11 +15,9 @@ import FoundationNetworking
     /// Receipts posted at random collectors by concurrent clients that retry on any failure, re-send some
     /// receipts on purpose, while one collector is killed with SIGKILL mid-load.
     @Test func collectorsShareOneDatabaseAndSurviveOneBeingKilled() async throws {
-        try await TestPostgres.withDatabase { url in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-multi-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let secret = directory.appendingPathComponent("device.secret").path
+        try await FreshStore.with(.postgres, name: "multi") { fresh in
+            let (url, directory) = (fresh.database, fresh.directory)
+            let secret = fresh.secretPath
             var collectors: [ServerProcess] = []
             defer { collectors.forEach { $0.removeFiles() } }
             for index in 0..<3 {
@@ -114,10 +112,8 @@ import FoundationNetworking
     /// `migrate-store` copies a SQLite deployment (events, rollups, ledger, pushes, tokens, device secret) so
     /// that every report reads the same, and a collector on PostgreSQL goes on recognising old retries.
     @Test func migrateStoreCopiesASQLiteDeployment() async throws {
-        try await TestPostgres.withDatabase { url in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-migrate-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+        try await FreshStore.with(.postgres, name: "migrate") { fresh in
+            let (url, directory) = (fresh.database, fresh.directory)
             let sqlitePath = directory.appendingPathComponent("old.sqlite").path
             let now = StoreConfiguration.systemClock()
             do {

@@ -9,9 +9,8 @@ import Testing
 /// by the device index whatever PostgreSQL's statistics say, or every commit reads every event of the day.
 extension PostgresStoreTests {
     @Test func theAttributionProbesReadDevicesByTheirIndexOnPartitionsNeverAnalysed() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
             let now = StoreConfiguration.systemClock()
             // 50 devices with 4 sessions each, in commits of 50: the day's partition holds 200 events that no

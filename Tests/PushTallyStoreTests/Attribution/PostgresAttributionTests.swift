@@ -20,9 +20,8 @@ extension AttributionStoreTests {
     /// devices at once, in shuffled time order: every credit and figure must equal what a rebuild re-derives
     /// from the raw events afterwards.
     @Test func collectorsRacingOnOneDeviceStayExact() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 2, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 2, rollupShard: 2)
             defer {
@@ -56,9 +55,8 @@ extension AttributionStoreTests {
     /// A commit of more devices than the lock table would hold per device takes the lock over all devices
     /// instead, and still excludes the small commits racing it on the same devices.
     @Test func aCommitOfManyDevicesLocksThemAllAtOnce() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             // One commit of 20,000 devices is what this test is about; the commit timeout bounds a database that
             // stopped answering (tested elsewhere), and a debug build on a crowded machine may take longer than
             // a production default to write that much.

@@ -65,16 +65,16 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aHigherBoundAdmitsMoreAndKeepsWhatWasAdmitted(_ kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
+        try await FreshStore.with(kind) { fresh in
             do {
-                let store = try await open(ActionIDs.defaultBound)
+                let store = try await fresh.testStore()
                 defer { store.closeInBackground() }
                 try await store.register(PushRegistration(pushID: "a1", campaign: "c", app: "com.example.a"))
                 try await Self.flood(store, pushID: "a1", ids: 0..<70)
                 #expect(try await Self.actions(store, pushID: "a1")[ActionIDs.overflow] == 6)
             }
             // `--max-action-ids 100`: the ids admitted before stay, new ones are admitted up to the new bound.
-            let store = try await open(100)
+            let store = try await fresh.testStore(maxActionIDs: 100)
             defer { store.closeInBackground() }
             try await Self.flood(store, pushID: "a1", ids: 0..<120)
             let actions = try await Self.actions(store, pushID: "a1")
@@ -88,11 +88,11 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func collectorsRacingForTheLastSlotsAdmitNoMoreThanTheBound(_ kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let first = try await open(ActionIDs.defaultBound)
+        try await FreshStore.with(kind) { fresh in
+            let first = try await fresh.testStore()
             defer { first.closeInBackground() }
             // PostgreSQL: a second collector of the same database; SQLite: the same file's one writer.
-            let second = kind == .postgres ? try await open(ActionIDs.defaultBound) : first
+            let second = kind == .postgres ? try await fresh.testStore() : first
             defer { if kind == .postgres { second.closeInBackground() } }
             try await Self.flood(first, pushID: "p", ids: 0..<63)
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -21,9 +21,7 @@ import Testing
     }
 
     func withDatabase(_ body: (String, String) async throws -> Void) async throws {
-        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: secret) }
-        try await TestPostgres.withDatabase { url in try await body(url, secret) }
+        try await FreshStore.with(.postgres) { fresh in try await body(fresh.database, fresh.secretPath) }
     }
 
     /// Each stored row's partition, with its receive time.

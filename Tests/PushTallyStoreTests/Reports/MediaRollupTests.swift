@@ -119,8 +119,8 @@ import Testing
     /// A database from before the media rollups: its pruned displays are in no count (their media is gone),
     /// its stored ones count by what they said, and a rebuild agrees.
     @Test(arguments: StoreKind.allCases) func theMigrationFillsTheMediaRollups(kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let first = try await open(ActionIDs.defaultBound)
+        try await FreshStore.with(kind) { fresh in
+            let first = try await fresh.testStore()
             let old = Self.stream(seed: 8, prefix: "old")
             _ = try await first.ingest(old)
             #expect(try await first.prune(receivedBefore: Self.afterNow, batchSize: MaintenancePlan.batchSize) == old.count)
@@ -130,7 +130,7 @@ import Testing
             let tables = (RollupTarget.rollups.tables + RollupTarget.ledger.tables).filter { $0.contains("media") }
             #expect(tables.count == 6)
             try await undoMigration(first, kind: kind, dropping: tables, sqlite: "v13-media-rollups", postgres: 11)
-            let migrated = try await open(ActionIDs.defaultBound)
+            let migrated = try await fresh.testStore()
             defer { migrated.closeInBackground() }
             #expect(try await Self.read(migrated) == expected)
             try await migrated.rebuildRollups()

@@ -48,8 +48,8 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func platformCountsEqualARecountThroughPruneAndRebuild(kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let store = try await open(1)
+        try await FreshStore.with(kind) { fresh in
+            let store = try await fresh.testStore(maxActionIDs: 1)
             defer { store.closeInBackground() }
             _ = try await store.ingest(Self.events)
             let counted = try await Self.platformCounts(store)
@@ -73,8 +73,8 @@ import Testing
     /// Media outcomes are kept per app and OS version, not per platform: receipt health by platform leaves
     /// their columns empty rather than putting every outcome on one row; by app version they are there.
     @Test(arguments: StoreKind.allCases) func receiptHealthByPlatformLeavesTheMediaColumnsEmpty(kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let store = try await open(1)
+        try await FreshStore.with(kind) { fresh in
+            let store = try await fresh.testStore(maxActionIDs: 1)
             defer { store.closeInBackground() }
             var display = IncomingEvent(pushID: "p", kind: .display, receiptID: "m1", platform: "ios")
             display.media = .attached
@@ -93,8 +93,8 @@ import Testing
     /// A database whose events were stored before platform rows were kept gets them from its raw events when
     /// it migrates, the same rows ingest writes.
     @Test(arguments: StoreKind.allCases) func theMigrationFillsPlatformRowsFromRawEvents(kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let written = try await open(1)
+        try await FreshStore.with(kind) { fresh in
+            let written = try await fresh.testStore(maxActionIDs: 1)
             _ = try await written.ingest(Self.events)
             let expected = try await Self.platformCounts(written)
             // Back to the schema before the migration: no platform rows, the migration not applied.
@@ -112,7 +112,7 @@ import Testing
             #expect(Set(try await Self.platformCounts(written).map(\.version)) == [""], "every receipt unknown before the migration")
             await written.shutdown()
 
-            let migrated = try await open(1)
+            let migrated = try await fresh.testStore(maxActionIDs: 1)
             defer { migrated.closeInBackground() }
             #expect(try await Self.platformCounts(migrated) == expected)
             #expect(try await Self.platformCounts(migrated) == (try await Self.recount(migrated)))

@@ -94,8 +94,8 @@ import Testing
     /// A database written before the per-bucket platform rollup gets its rows from the raw events it still
     /// holds; events pruned before then were kept with no platform, so they count as `unknown`.
     @Test(arguments: StoreKind.allCases) func theMigrationFillsPlatformBucketsFromRawEvents(kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let first = try await open(ActionIDs.defaultBound)
+        try await FreshStore.with(kind) { fresh in
+            let first = try await fresh.testStore()
             try await PushPlatformStoreTests.register(first)
             _ = try await first.ingest(Self.events("old"))
             let pruned = try await Self.recount(first)
@@ -111,7 +111,7 @@ import Testing
             // Back to the schema before the per-bucket platform rollup, its ledger rows lost with it.
             let tables = [RollupTarget.rollups.platformBucket, RollupTarget.ledger.platformBucket]
             try await undoMigration(first, kind: kind, dropping: tables, sqlite: "v16-platform-buckets", postgres: 15)
-            let migrated = try await open(ActionIDs.defaultBound)
+            let migrated = try await fresh.testStore()
             defer { migrated.closeInBackground() }
             #expect(try await Self.reported(migrated) == expected)
             try await migrated.rebuildRollups()

@@ -24,9 +24,8 @@ import Testing
     }
 
     @Test func collectorsStartingTogetherMigrateOnce() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             // The first creates the secret; the others start at once and must all come up on one schema.
             let first = try await PostgresStore(url: url, deviceSecretPath: secret)
             defer { first.closeInBackground() }
@@ -122,9 +121,8 @@ extension PostgresStoreTests {
     /// Collectors write their own rollup rows of a hot push; every report adds them up, and a rebuild (which
     /// folds them into one shard) changes no figure.
     @Test func rollupShardsAddUp() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
             defer {

@@ -11,9 +11,8 @@ import Testing
 /// must be an error, never an acknowledgement of rows that were rolled back.
 extension PostgresStoreTests {
     @Test func aReceiptWhoseCommitFailsAtItsEndIsNotAcknowledged() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
             defer { store.closeInBackground() }
             _ = try await store.ingest([IncomingEvent(pushID: "doomed", kind: .display, deviceID: "a")])

@@ -26,9 +26,8 @@ import Testing
     }
 
     @Test func conflictingCommitsFromSeveralConnectionsNeitherDeadlockNorMiscount() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
             defer { store.closeInBackground() }
             let postgresURL = try PostgresURL(url)

@@ -9,9 +9,8 @@ import Testing
 /// path and every figure and credit is what a rebuild derives from the raw events.
 extension PostgresStoreTests {
     @Test func aGroupCommitIsOneStatementWhenItsPredictionsHold() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
             defer { store.closeInBackground() }
             #expect(try await store.ingest([IncomingEvent(pushID: "p", kind: .display, deviceID: "a")]) == [false])
@@ -35,9 +34,8 @@ extension PostgresStoreTests {
     }
 
     @Test func aFailedPredictionCommitsThroughTheTransaction() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
             let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
             defer {

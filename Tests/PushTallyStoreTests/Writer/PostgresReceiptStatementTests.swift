@@ -9,9 +9,8 @@ import Testing
 /// derives from the raw rows.
 extension PostgresStoreTests {
     @Test func theReceiptStatementStoresEveryColumnAndRollup() async throws {
-        try await TestPostgres.withDatabase { url in
-            let secret = secretPath()
-            defer { try? FileManager.default.removeItem(atPath: secret) }
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
             defer { store.closeInBackground() }
             let now = StoreConfiguration.systemClock()
