@@ -28,7 +28,7 @@ import Testing
               | tar -C "$0" --null --files-from=- --ignore-failed-read -cf - | tar -C "$1" -xf -
             cd "$1" && git init -q -b main && git add -A
             git -c user.name=test -c user.email=test@example.invalid commit -q -m copy
-            """, packageRoot.path, repository.path])
+            """, PackageRoot.url.path, repository.path])
 
         try manifest.write(to: consumer.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "import PushTallyKit\n\nlet client: PushTallyClient.Type = PushTallyClient.self\n"
@@ -50,15 +50,11 @@ import Testing
 
     /// The one Swift block of docs/KIT.md that is a whole manifest.
     private func documentedManifest() throws -> String {
-        let text = try String(contentsOf: packageRoot.appendingPathComponent("docs/KIT.md"), encoding: .utf8)
+        let text = try String(contentsOf: PackageRoot.file("docs/KIT.md"), encoding: .utf8)
         let blocks = text.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
         let manifests = blocks.filter { $0.contains("let package = Package(") }
         try #require(manifests.count == 1, "docs/KIT.md shows \(manifests.count) manifests")
         return manifests[0] + "\n"
-    }
-
-    private var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     private func firstMatch(_ pattern: String, in text: String) -> String? {

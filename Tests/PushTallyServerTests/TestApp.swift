@@ -7,13 +7,12 @@ import PushTallyPostgres
 import PushTallyStores
 import PushTallyServer
 
-/// A real store (a fresh SQLite file, or a fresh PostgreSQL database), with a token of every role.
+/// A fresh store of one kind (``FreshStore``), opened, with a token of every role.
 struct TestFixture: Sendable {
     let store: any PushTallyStore
-    let directory: URL
     let tokens: [Role: String]
-    /// The PostgreSQL database to drop afterwards.
-    let postgresURL: String?
+    /// Where the store lives: its folder and, on PostgreSQL, its database.
+    let fresh: FreshStore
 
     func bearer(_ role: Role) -> HTTPFields {
         [.authorization: "Bearer \(tokens[role]!)"]
@@ -22,27 +21,13 @@ struct TestFixture: Sendable {
     static func make(
         _ configuration: StoreConfiguration = StoreConfiguration(), kind: StoreKind = .sqlite
     ) async throws -> TestFixture {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fresh = try await FreshStore.make(kind, name: "server")
         let store: any PushTallyStore
-        var postgresURL: String?
-        var options = StoreOptions()
-        options.configuration = configuration
-        options.needsDeviceSecret = true
-        options.maximumConnections = 4
-        switch kind {
-        case .sqlite:
-            store = try await StoreFactory.open(.sqlite(path: directory.appendingPathComponent("pushtally.sqlite").path), options)
-        case .postgres:
-            let url = try await TestPostgres.createDatabase()
-            postgresURL = url
-            options.deviceSecretPath = directory.appendingPathComponent("secret").path
-            do {
-                store = try await StoreFactory.open(.postgres(url: url), options)
-            } catch {
-                await TestPostgres.dropDatabase(url)
-                throw error
-            }
+        do {
+            store = try await fresh.open(configuration)
+        } catch {
+            await fresh.remove()
+            throw error
         }
         var tokens: [Role: String] = [:]
         do {
@@ -50,23 +35,22 @@ struct TestFixture: Sendable {
                 tokens[role] = try await store.createToken(role: role, label: "test").token
             }
         } catch {
-            await TestFixture(store: store, directory: directory, tokens: [:], postgresURL: postgresURL).cleanUp()
+            await TestFixture(store: store, tokens: [:], fresh: fresh).cleanUp()
             throw error
         }
-        return TestFixture(store: store, directory: directory, tokens: tokens, postgresURL: postgresURL)
+        return TestFixture(store: store, tokens: tokens, fresh: fresh)
     }
 
     /// For a `defer`: the store closes on a thread of its own (``StoreLifecycle/closeInBackground()``).
     func tearDown() {
         store.closeInBackground()
-        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: fresh.directory)
     }
 
     /// Closes the store, removes its files, and drops the PostgreSQL database when there is one.
     func cleanUp() async {
         await store.shutdown()
-        try? FileManager.default.removeItem(at: directory)
-        if let postgresURL { await TestPostgres.dropDatabase(postgresURL) }
+        await fresh.remove()
     }
 }
 

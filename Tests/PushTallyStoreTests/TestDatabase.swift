@@ -27,8 +27,7 @@ extension TestStore {
     }
 }
 
-/// A fresh store of `kind`: a SQLite file in its own temporary folder, or a new PostgreSQL database
-/// (see `TestPostgres`); removed afterwards.
+/// A fresh store of `kind` (``FreshStore``), seen as a ``TestStore``; closed and removed afterwards.
 @discardableResult
 func withStore<T>(
     _ kind: StoreKind,
@@ -40,24 +39,7 @@ func withStore<T>(
 ) async throws -> T {
     let configuration = StoreConfiguration(
         writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, maxActionIDs: maxActionIDs, clock: clock)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    @Sendable func open(_ location: StoreLocation) async throws -> any TestStore {
-        try await openTestStore(location, configuration, in: directory)
-    }
-    switch kind {
-    case .sqlite:
-        let store = try await open(.sqlite(path: directory.appendingPathComponent("test.sqlite").path))
-        defer { store.closeInBackground() }
-        return try await body(store)
-    case .postgres:
-        return try await TestPostgres.withDatabase { url in
-            let store = try await open(.postgres(url: url))
-            defer { store.closeInBackground() }
-            return try await body(store)
-        }
-    }
+    return try await withFreshStore(kind, configuration) { store in try await body(try #require(store as? any TestStore)) }
 }
 
 /// A fresh SQLite store, for the tests of what only SQLite has (its file, its pragmas, its migrations).
@@ -65,13 +47,7 @@ func withStore<T>(
 func withSQLiteStore<T>(
     clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock, _ body: (SQLiteStore) async throws -> T
 ) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try SQLiteStore(
-        path: directory.appendingPathComponent("test.sqlite").path, configuration: StoreConfiguration(clock: clock))
-    defer { store.closeInBackground() }
-    return try await body(store)
+    try await withFreshStore(.sqlite, StoreConfiguration(clock: clock)) { store in try await body(try #require(store as? SQLiteStore)) }
 }
 
 /// A clock tests can move.
@@ -106,33 +82,10 @@ func action(_ pushID: String, _ name: String, device: String? = nil, receipt: St
     IncomingEvent(pushID: pushID, kind: .action, action: name, deviceID: device, receiptID: receipt)
 }
 
-/// One fresh database of `kind` that `body` may open several stores on (collectors of one PostgreSQL
-/// database, or a SQLite file reopened), each with its own bound on custom action ids.
-@discardableResult
-func withTestPostgresOrSQLite<T>(
-    _ kind: StoreKind, _ body: (_ open: @escaping @Sendable (_ maxActionIDs: Int) async throws -> any TestStore) async throws -> T
-) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    @Sendable func opener(_ location: StoreLocation) -> @Sendable (Int) async throws -> any TestStore {
-        { maxActionIDs in try await openTestStore(location, StoreConfiguration(maxActionIDs: maxActionIDs), in: directory) }
+extension FreshStore {
+    /// A store of this place, seen as a ``TestStore``, with its own bound on custom action ids: a test may open
+    /// several (collectors of one PostgreSQL database, or a SQLite file reopened).
+    func testStore(maxActionIDs: Int = ActionIDs.defaultBound) async throws -> any TestStore {
+        try #require(try await open(StoreConfiguration(maxActionIDs: maxActionIDs)) as? any TestStore)
     }
-    switch kind {
-    case .sqlite:
-        return try await body(opener(.sqlite(path: directory.appendingPathComponent("test.sqlite").path)))
-    case .postgres:
-        return try await TestPostgres.withDatabase { url in try await body(opener(.postgres(url: url))) }
-    }
-}
-
-/// A store of the tests' shape at `location`: keyed device ids (a secret in `directory` on PostgreSQL) and a
-/// small connection pool.
-private func openTestStore(_ location: StoreLocation, _ configuration: StoreConfiguration, in directory: URL) async throws -> any TestStore {
-    var options = StoreOptions()
-    options.configuration = configuration
-    options.needsDeviceSecret = true
-    options.deviceSecretPath = location.isPostgres ? directory.appendingPathComponent("secret").path : nil
-    options.maximumConnections = 4
-    return try #require(try await StoreFactory.open(location, options) as? any TestStore)
 }

@@ -17,8 +17,7 @@ public func pushtallyBinary() throws -> URL {
     for bundle in Bundle.allBundles {
         candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("pushtally"))
     }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug/pushtally"))
+    candidates.append(PackageRoot.file(".build/debug/pushtally"))
     guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
         throw TestFailure("pushtally binary not found (run `swift build` first, or set PUSHTALLY_BINARY); looked in \(candidates.map(\.path))")
     }

@@ -31,10 +31,9 @@ public enum StatsmodelsReference {
     }
 
     private static func blockingAnswers(_ cases: [Case]) throws -> [Answer] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("stats/proportions.py").path]
+        process.arguments = ["python3", PackageRoot.file("Tests/stats/proportions.py").path]
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

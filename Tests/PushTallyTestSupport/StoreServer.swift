@@ -4,31 +4,36 @@ import Foundation
 /// database (with the device secret every collector of it needs). `arguments` name that store to the CLI.
 public struct StoreServer: Sendable {
     public let server: ServerProcess
-    /// The PostgreSQL database's URL; `nil` on SQLite.
-    public let postgres: String?
+    /// Where the store lives (``FreshStore``): the server's folder and, on PostgreSQL, its database.
+    public let fresh: FreshStore
     /// The `serve` flags it was started with, which ``startCollector(_:)`` repeats.
     public let extraArguments: [String]
+
+    /// The PostgreSQL database's URL; `nil` on SQLite.
+    public var postgres: String? { fresh.postgresURL }
 
     /// What `--database` gets.
     public var database: String { postgres ?? server.databasePath }
 
     /// `--database` (and `--device-secret` on PostgreSQL), for CLI commands on this store.
     public var arguments: [String] {
-        ["--database", database] + (postgres == nil ? [] : ["--device-secret", secretPath])
+        ["--database", database] + (postgres == nil ? [] : ["--device-secret", fresh.secretPath])
     }
-
-    var secretPath: String { server.directory.appendingPathComponent("device.secret").path }
 
     /// Starts it; `extraArguments` are more `serve` flags.
     public static func start(_ kind: StoreKind, name: String, extraArguments: [String] = []) async throws -> StoreServer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-\(name)-\(UUID().uuidString)")
-        let postgres = kind == .postgres ? try await TestPostgres.createDatabase() : nil
-        let server = try ServerProcess(
-            directory: directory, database: postgres,
-            extraArguments: (postgres == nil ? [] : ["--device-secret", directory.appendingPathComponent("device.secret").path])
-                + extraArguments)
-        try await server.start()
-        return StoreServer(server: server, postgres: postgres, extraArguments: extraArguments)
+        let fresh = try await FreshStore.make(kind, name: name)
+        let server: ServerProcess
+        do {
+            server = try ServerProcess(
+                directory: fresh.directory, database: fresh.postgresURL,
+                extraArguments: (kind == .postgres ? ["--device-secret", fresh.secretPath] : []) + extraArguments)
+            try await server.start()
+        } catch {
+            await fresh.remove()
+            throw error
+        }
+        return StoreServer(server: server, fresh: fresh, extraArguments: extraArguments)
     }
 
     /// Starts another `serve` on the same store with the same flags (its log in a folder `name` of this one's):
@@ -37,7 +42,7 @@ public struct StoreServer: Sendable {
     public func startCollector(_ name: String) async throws -> ServerProcess {
         let collector = try ServerProcess(
             directory: server.directory.appendingPathComponent(name), database: database,
-            extraArguments: (postgres == nil ? [] : ["--device-secret", secretPath]) + extraArguments)
+            extraArguments: (postgres == nil ? [] : ["--device-secret", fresh.secretPath]) + extraArguments)
         try await collector.start()
         return collector
     }
@@ -45,6 +50,6 @@ public struct StoreServer: Sendable {
     /// Removes its files and drops its database.
     public func cleanUp() async {
         server.removeFiles()
-        if let postgres { await TestPostgres.dropDatabase(postgres) }
+        await fresh.remove()
     }
 }

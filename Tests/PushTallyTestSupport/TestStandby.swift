@@ -67,12 +67,8 @@ public struct TestStandby: Sendable {
 
     private func script(_ arguments: String...) async throws {
         let (status, output) = try await runProcess(
-            Self.repository.appendingPathComponent("scripts/postgres").path, arguments, includingErrors: true)
+            PackageRoot.file("scripts/postgres").path, arguments, includingErrors: true)
         guard status == 0 else { throw TestFailure("scripts/postgres \(arguments.joined(separator: " ")) failed: \(output)") }
-    }
-
-    private static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.

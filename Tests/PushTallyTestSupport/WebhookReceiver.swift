@@ -44,8 +44,7 @@ public final class WebhookReceiver: @unchecked Sendable {
     public init(options: [String] = []) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-receiver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("webhooks/receiver.py").path
+        let script = PackageRoot.file("Tests/webhooks/receiver.py").path
         let portPath = directory.appendingPathComponent("port").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, secretPath, logPath, portPath] + options
