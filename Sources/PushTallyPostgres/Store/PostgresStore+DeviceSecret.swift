@@ -22,7 +22,7 @@ extension PostgresStore {
         }
         let hasher = try DeviceHasher.loadOrCreate(at: path)
         let check = hasher.hash(secretCheckInput)
-        try await client.withConnection { connection in
+        _ = try await client.withConnection { connection in
             try await connection.runCommitted(
                 "INSERT INTO meta (key, value) VALUES ('device_secret_check', \(check)) ON CONFLICT (key) DO NOTHING",
                 logger: logger)

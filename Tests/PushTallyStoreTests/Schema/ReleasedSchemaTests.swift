@@ -142,13 +142,13 @@ import Testing
     /// Recording a release's schemas: `PUSHTALLY_RECORD_RELEASED_SCHEMA=<version> swift test --filter
     /// ReleasedSchemaTests`, then commit the two files.
     @Test func releasedMigrationsStillBuildTheSchemasTheyShipped() async throws {
-        let folder = Self.packageRoot().appendingPathComponent("Tests/PushTallyStoreTests/Fixtures/released-schemas")
+        let folder = PackageRoot.file("Tests/PushTallyStoreTests/Fixtures/released-schemas")
         if let version = ProcessInfo.processInfo.environment["PUSHTALLY_RECORD_RELEASED_SCHEMA"] {
             try await Self.record(version, in: folder)
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".txt") }.sorted()
         // The version being built is released with its schemas: a new VERSION needs them recorded.
-        let version = try String(contentsOf: Self.packageRoot().appendingPathComponent("VERSION"), encoding: .utf8)
+        let version = try String(contentsOf: PackageRoot.file("VERSION"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(
             files.contains("\(version)-sqlite.txt") && files.contains("\(version)-postgres.txt"),
@@ -200,15 +200,6 @@ import Testing
             .write(to: folder.appendingPathComponent("\(version)-sqlite.txt"), atomically: true, encoding: .utf8)
         try (["# through \(postgresLast)"] + postgres).joined(separator: "\n").appending("\n")
             .write(to: folder.appendingPathComponent("\(version)-postgres.txt"), atomically: true, encoding: .utf8)
-    }
-
-    /// The folder holding Package.swift, found from this file wherever it sits in the tree.
-    private static func packageRoot(from file: String = #filePath) -> URL {
-        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path), folder.path != "/" {
-            folder.deleteLastPathComponent()
-        }
-        return folder
     }
 
     /// The lines only one side has, for a failure's message.
