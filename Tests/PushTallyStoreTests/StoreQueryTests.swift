@@ -1,0 +1,99 @@
+import Foundation
+import PushTallyTestSupport
+import Testing
+
+@testable import PushTallyCore
+@testable import PushTallyPostgres
+@testable import PushTallySQLite
+
+/// The management tables' statements (`Sources/PushTallyCore/Queries/`) are written once and rendered per
+/// dialect; these tests hold each rendering to its values, so the two engines' spellings cannot drift apart.
+@Suite struct StoreQueryTests {
+    /// One of every query, with values that make sense run in this order on a fresh database.
+    static let samples: [any StoreQuery] = {
+        let alert = Alert.new(
+            AlertRule(name: "receipts down", kind: .receiptsStopped, windowMillis: 3_600_000, threshold: 0.2, minSent: 100, campaign: "c",
+                app: "shop"),
+            at: 1_000)
+        let transition = AlertTransition(alertID: alert.id, state: .firing, atMillis: 2_000, value: 0.1, detail: "low")
+        return [
+            Queries.InsertToken(id: "t1", role: .read, secretHash: Data([1, 2, 3]), label: nil, createdAt: 1),
+            Queries.InsertFirstAdminToken(id: "t2", secretHash: Data([4]), label: "admin", createdAt: 2),
+            Queries.SelectTokens(),
+            Queries.SelectActiveTokensExist(),
+            Queries.SelectActiveToken(id: "t1"),
+            Queries.RevokeToken(id: "t1", revokedAt: 3),
+            Queries.InsertAlert(alert),
+            Queries.SelectAlerts(),
+            Queries.SelectAlertExists(id: alert.id),
+            Queries.ClaimAlertEvaluation(now: 5_000, intervalMillis: 1_000),
+            Queries.UpdateAlertState(alert),
+            Queries.InsertAlertTransition(alertID: alert.id, transition),
+            Queries.SelectAlertHistory(alertID: alert.id, limit: 10),
+            Queries.DeleteAlertHistory(alertID: alert.id),
+            Queries.DeleteAlert(id: alert.id),
+        ]
+    }()
+
+    @Test func eachRenderingHasAPlaceholderPerValue() {
+        for query in Self.samples {
+            let sqlite = query.statement(.sqlite)
+            let postgres = query.statement(.postgres)
+            let name = String(describing: type(of: query))
+            #expect(sqlite.sql.filter { $0 == "?" }.count == query.values.count, "\(name) on SQLite")
+            #expect(!postgres.sql.contains("?"), "\(name) on PostgreSQL")
+            let numbers = Self.placeholderNumbers(postgres.sql)
+            #expect(numbers == Set(query.values.indices.map { $0 + 1 }), "\(name) on PostgreSQL")
+        }
+    }
+
+    @Test func postgresPlaceholdersAreNumberedInOrder() {
+        #expect(SQLDialect.postgres.placeholders("a = ? AND (? IS NULL OR b = ?)") == "a = $1 AND ($2 IS NULL OR b = $3)")
+        #expect(SQLDialect.sqlite.placeholders("a = ? AND b = ?") == "a = ? AND b = ?")
+    }
+
+    /// A query added under `Queries/` is added here too, so both engines run it.
+    @Test func everyQueryFileHasASample() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/PushTallyCore/Queries")
+        let areas = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
+            .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+        let files = try areas.flatMap { area in
+            try FileManager.default.contentsOfDirectory(atPath: area.path).filter { $0.hasSuffix(".swift") }
+                .map { String($0.dropLast(".swift".count)) }
+        }
+        #expect(!files.isEmpty)
+        let sampled = Set(Self.samples.map { String(describing: type(of: $0)) })
+        #expect(Set(files) == sampled)
+    }
+
+    /// Each engine runs every query with its values: an engine refuses a statement whose placeholders and
+    /// values disagree in number, or SQL it cannot parse against the migrated schema.
+    @Test(arguments: StoreKind.allCases) func eachEngineRunsEveryQuery(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            for query in Self.samples {
+                if let sqlite = store as? SQLiteStore {
+                    _ = try await sqlite.write { db in try db.run(query) }
+                } else if let postgres = store as? PostgresStore {
+                    _ = try await postgres.write(query)
+                } else {
+                    Issue.record("a store of neither engine")
+                }
+            }
+            // The first admin token is not stored beside an active token, and the alert was deleted.
+            #expect(try await store.listTokens().map(\.id) == ["t1"])
+            #expect(try await store.alerts() == [])
+        }
+    }
+
+    private static func placeholderNumbers(_ sql: String) -> Set<Int> {
+        var numbers: Set<Int> = []
+        var rest = Substring(sql)
+        while let dollar = rest.firstIndex(of: "$") {
+            rest = rest[rest.index(after: dollar)...]
+            let digits = rest.prefix { $0.isNumber }
+            if let number = Int(digits) { numbers.insert(number) }
+        }
+        return numbers
+    }
+}
