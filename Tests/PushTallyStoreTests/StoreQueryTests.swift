@@ -16,6 +16,15 @@ import Testing
                 app: "shop"),
             at: 1_000)
         let transition = AlertTransition(alertID: alert.id, state: .firing, atMillis: 2_000, value: 0.1, detail: "low")
+        let endpoint = WebhookEndpoint(
+            id: "wh_1", url: "https://example.com/hook", events: [.receiptDisplayed], description: nil, createdAtMillis: 1_000,
+            status: .active)
+        let message = WebhookMessage(id: "msg_1", type: .receiptDisplayed, createdAtMillis: 1_000, body: #"{"type":"x"}"#)
+        let claimed = ClaimedDelivery(
+            messageID: message.id, endpointID: endpoint.id, url: endpoint.url, secret: "s", body: message.body, attempts: 0,
+            firstAttemptMillis: nil, leasedUntilMillis: 26_000)
+        let attempt = RecordedAttempt(
+            delivery: claimed, update: DeliveryUpdate(.gone, of: claimed, at: 2_000, policy: WebhookRetryPolicy()), at: 2_000)
         return [
             Queries.InsertToken(id: "t1", role: .read, secretHash: Data([1, 2, 3]), label: nil, createdAt: 1),
             Queries.InsertFirstAdminToken(id: "t2", secretHash: Data([4]), label: "admin", createdAt: 2),
@@ -32,6 +41,26 @@ import Testing
             Queries.SelectAlertHistory(alertID: alert.id, limit: 10),
             Queries.DeleteAlertHistory(alertID: alert.id),
             Queries.DeleteAlert(id: alert.id),
+            Queries.InsertWebhook(endpoint, secret: "s"),
+            Queries.SelectWebhooks(),
+            Queries.SelectSubscriptions(),
+            Queries.InsertWebhookMessages([message]),
+            Queries.InsertPendingDeliveries([QueuedMessage(message: message, endpointIDs: [endpoint.id])]),
+            Queries.SelectDeliveries(endpointID: endpoint.id, status: nil, limit: 10),
+            Queries.SelectDeliveries(endpointID: endpoint.id, status: .pending, limit: 10),
+            Queries.SelectDeliveriesDue(now: 1_000),
+            Queries.ClaimDeliveries(now: 1_000, leaseMillis: 25_000, limit: 10),
+            Queries.RecordDeliveryAttempt(attempt),
+            Queries.UpdateEndpointStatus(endpointID: endpoint.id, status: .disabled),
+            Queries.ReplayDeliveries(endpointID: endpoint.id, sinceMillis: 0, now: 3_000),
+            Queries.SelectUndelivered(),
+            Queries.SelectOutboxWaiting(),
+            Queries.SelectOutboxRows(limit: 1_000),
+            Queries.DeleteOutboxRows(seqs: [1, 2]),
+            Queries.PruneDeliveries(createdBefore: 5_000),
+            Queries.DeleteUndeliveredMessages(),
+            Queries.DeleteEndpointDeliveries(endpointID: endpoint.id),
+            Queries.DeleteWebhook(id: endpoint.id),
         ]
     }()
 
@@ -83,6 +112,7 @@ import Testing
             // The first admin token is not stored beside an active token, and the alert was deleted.
             #expect(try await store.listTokens().map(\.id) == ["t1"])
             #expect(try await store.alerts() == [])
+            #expect(try await store.webhooks() == [])
         }
     }
 
