@@ -25,6 +25,9 @@ import Testing
             firstAttemptMillis: nil, leasedUntilMillis: 26_000)
         let attempt = RecordedAttempt(
             delivery: claimed, update: DeliveryUpdate(.gone, of: claimed, at: 2_000, policy: WebhookRetryPolicy()), at: 2_000)
+        let push = PushRegistration(
+            pushID: "p1", campaign: "c", title: "t", sentAtMillis: 1_000, app: "shop", environment: "production",
+            counts: SendCounts(targeted: 10, sent: 9, failed: ["Unregistered": 1], platform: "ios"))
         return [
             Queries.InsertToken(id: "t1", role: .read, secretHash: Data([1, 2, 3]), label: nil, createdAt: 1),
             Queries.InsertFirstAdminToken(id: "t2", secretHash: Data([4]), label: "admin", createdAt: 2),
@@ -61,6 +64,17 @@ import Testing
             Queries.DeleteUndeliveredMessages(),
             Queries.DeleteEndpointDeliveries(endpointID: endpoint.id),
             Queries.DeleteWebhook(id: endpoint.id),
+            Queries.InsertPush(push, now: 2_000),
+            Queries.UpdatePush(push, now: 3_000),
+            Queries.UpdatePushAttributes(pushID: push.pushID, SendAttributes(variant: "b", collapseID: "k", priority: 10)),
+            Queries.SelectPushSentAt(pushID: push.pushID),
+            Queries.InsertSendsOnlyPush(pushID: "p2", campaign: "c", now: 2_000),
+            Queries.UpsertPushSends(pushID: push.pushID, batchID: "", push.counts),
+            Queries.UpsertSendPlatform(pushID: push.pushID, batchID: "", platform: "ios"),
+            Queries.DeleteSendPlatform(pushID: push.pushID, batchID: ""),
+            Queries.DeletePushFailures(pushID: push.pushID, batchID: ""),
+            Queries.InsertPushFailures(pushID: push.pushID, batchID: "", [("Unregistered", 1), ("BadDeviceToken", 2)]),
+            Queries.SelectOtherSends(pushID: push.pushID, batchID: "b2"),
         ]
     }()
 
