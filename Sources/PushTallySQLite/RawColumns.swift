@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 import PushTallyCore
@@ -29,6 +30,20 @@ struct RawColumns: ReportRow {
 
     func boolean(_ column: Int) -> Bool {
         sqlite3_column_int64(handle, CInt(column)) != 0
+    }
+
+    func double(_ column: Int) -> Double {
+        sqlite3_column_double(handle, CInt(column))
+    }
+
+    func optionalDouble(_ column: Int) -> Double? {
+        sqlite3_column_type(handle, CInt(column)) == SQLITE_NULL ? nil : sqlite3_column_double(handle, CInt(column))
+    }
+
+    func bytes(_ column: Int) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, CInt(column)))
+        guard let bytes = sqlite3_column_blob(handle, CInt(column)) else { return Data() }
+        return Data(bytes: bytes, count: count)
     }
 
     /// The histogram's buckets are the columns from `column` on, read in place: a report reads 40 of them per

@@ -7,10 +7,7 @@ enum SQLiteOutbox {
     /// The endpoints subscribed now, read inside the caller's transaction, so an endpoint created a moment
     /// ago (by this process or a CLI beside it) is seen by the next commit.
     static func outbox(in db: Database) throws -> Outbox {
-        let statement = try db.cachedStatement(sql: "SELECT id, events FROM webhooks WHERE status != 'disabled'")
-        return Outbox(try Row.fetchAll(statement).map { row in
-            WebhookSubscription(endpointID: row[0], events: Set(WebhookEndpoint.events(fromList: row[1])))
-        })
+        Outbox(try db.fetch(Queries.SelectSubscriptions()))
     }
 
     /// A push's labels, for event messages.
@@ -55,16 +52,16 @@ enum SQLiteOutbox {
 
     /// Outbox rows with their events' JSON, built from the event rows each stored row names and the labels
     /// its commit noted.
-    static func outboxRows(_ stored: [Row], in db: Database) throws -> [OutboxRow] {
+    static func outboxRows(_ stored: [Queries.SelectOutboxRows.Stored], in db: Database) throws -> [OutboxRow] {
         let events = try db.cachedStatement(sql: """
             SELECT push_id, kind, action, received_at, event_time, device_id, receipt_id, platform, app_version, os_version
             FROM events WHERE rowid BETWEEN ? AND ? AND kind = ? AND NOT duplicate ORDER BY rowid
             """)
         var rows: [OutboxRow] = []
         for row in stored {
-            guard let type = WebhookEventType(rawValue: row["type"]) else { continue }
-            guard let first = row["first_event"] as Int64?, let last = row["last_event"] as Int64? else {
-                rows.append(OutboxRow(type: type, count: row["count"], items: row["items"]))
+            guard let type = WebhookEventType(rawValue: row.type) else { continue }
+            guard let first = row.firstEvent, let last = row.lastEvent else {
+                rows.append(OutboxRow(type: type, count: row.count, items: row.items))
                 continue
             }
             let kind: EventKind = type == .receiptDisplayed ? .display : .action
@@ -73,7 +70,7 @@ enum SQLiteOutbox {
                     pushID: event[0], kind: kind, action: event[2], receivedAt: event[3], eventTime: event[4], duplicate: false,
                     deviceID: event[5], receiptID: event[6], platform: event[7], appVersion: event[8], osVersion: event[9])
             }
-            let noted: String = row["items"]
+            let noted = row.items
             // A row with no labels noted (`items` empty) reads them when packed.
             let labels = noted.isEmpty ? nil : PushLabels.fromSnapshot(noted)
             rows += Outbox.rows(type, events: found, labels: try labels.map { labels in { labels[$0] } } ?? Self.labels(in: db))
@@ -85,21 +82,9 @@ enum SQLiteOutbox {
     @discardableResult
     static func queue(_ queued: [QueuedMessage], in db: Database) throws -> Int {
         guard !queued.isEmpty else { return 0 }
-        let message = try db.cachedStatement(
-            sql: "INSERT INTO webhook_messages (id, type, body, created_at) VALUES (?, ?, ?, ?)")
-        let delivery = try db.cachedStatement(sql: """
-            INSERT INTO webhook_deliveries (message_id, endpoint_id, status, created_at, next_attempt_at)
-            VALUES (?, ?, 'pending', ?, ?)
-            """)
-        var deliveries = 0
-        for item in queued {
-            let m = item.message
-            try message.execute(arguments: [m.id, m.type.rawValue, m.body, m.createdAtMillis])
-            for endpoint in item.endpointIDs {
-                try delivery.execute(arguments: [m.id, endpoint, m.createdAtMillis, m.createdAtMillis])
-                deliveries += 1
-            }
-        }
-        return deliveries
+        try db.run(Queries.InsertWebhookMessages(queued.map(\.message)))
+        let deliveries = Queries.InsertPendingDeliveries(queued)
+        try db.run(deliveries)
+        return deliveries.count
     }
 }

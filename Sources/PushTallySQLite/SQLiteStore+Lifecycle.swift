@@ -119,6 +119,9 @@ struct FetchedRow: ReportRow {
     func text(_ column: Int) -> String { row[column] }
     func optionalText(_ column: Int) -> String? { row[column] }
     func boolean(_ column: Int) -> Bool { row[column] }
+    func double(_ column: Int) -> Double { row[column] }
+    func optionalDouble(_ column: Int) -> Double? { row[column] }
+    func bytes(_ column: Int) -> Data { row[column] }
     func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) rethrows {
         try body { row[column + $0] }
     }

@@ -44,12 +44,10 @@ extension SQLiteStore: PushRegistry {
     public func addSends(_ batch: SendBatch) async throws {
         let now = configuration.clock()
         try await write { db in
-            let registered = try Bool.fetchOne(db, sql: "SELECT 1 FROM pushes WHERE push_id = ?", arguments: [batch.pushID]) ?? false
+            let registered = try !db.fetch(Queries.SelectPushSentAt(pushID: batch.pushID)).isEmpty
             try Self.checkTotals(batch.counts, pushID: batch.pushID, batchID: batch.batchID, in: db)
             if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
-                try db.execute(
-                    sql: "INSERT INTO pushes (push_id, campaign, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                    arguments: [batch.pushID, campaign, now, now])
+                try db.run(Queries.InsertSendsOnlyPush(pushID: batch.pushID, campaign: campaign, now: now))
             }
             try Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, in: db)
         }
@@ -58,32 +56,15 @@ extension SQLiteStore: PushRegistry {
     private static func register(
         _ push: PushRegistration, now: Int64, maturityWindow: Int64, in db: Database
     ) throws -> RegistrationOutcome {
-        let stored = try Row.fetchOne(db, sql: "SELECT sent_at FROM pushes WHERE push_id = ?", arguments: [push.pushID])
-            .map { $0["sent_at"] as Int64? }
+        let stored = try db.fetch(Queries.SelectPushSentAt(pushID: push.pushID)).first
         let plan = try RegistrationPlan(push, stored: stored)
         // Before any write: a push that fails here leaves nothing behind in a batch's transaction.
         try checkTotals(push.counts, pushID: push.pushID, batchID: "", in: db)
         switch plan.outcome {
-        case .updated:
-            try db.execute(
-                sql: """
-                    UPDATE pushes SET campaign = ?, title = ?, sent_at = COALESCE(sent_at, ?), app = ?,
-                        environment = ?, updated_at = ?
-                    WHERE push_id = ?
-                    """,
-                arguments: [push.campaign, push.title, push.sentAtMillis, push.app, push.environment, now, push.pushID])
-        case .created:
-            try db.execute(
-                sql: """
-                    INSERT INTO pushes (push_id, campaign, title, sent_at, app, environment, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [push.pushID, push.campaign, push.title, push.sentAtMillis, push.app, push.environment, now, now])
+        case .updated: try db.run(Queries.UpdatePush(push, now: now))
+        case .created: try db.run(Queries.InsertPush(push, now: now))
         }
-        let (variant, collapseID, priority, pushType, expiration) = SendAttributeColumns.values(push.attributes)
-        try db.execute(
-            sql: "UPDATE pushes SET \(SendAttributeColumns.names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE push_id = ?",
-            arguments: [variant, collapseID, priority, pushType, expiration, push.pushID])
+        try db.run(Queries.UpdatePushAttributes(pushID: push.pushID, push.attributes))
         try replaceCounts(push.counts, pushID: push.pushID, batchID: "", in: db)
         if let sentAt = plan.settleTimingAt {
             try EventWriter.settleTiming(pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, in: db)
@@ -93,31 +74,19 @@ extension SQLiteStore: PushRegistry {
 
     /// ``SendTotals/check(_:others:pushID:)`` against the push's other send records.
     private static func checkTotals(_ counts: SendCounts, pushID: String, batchID: String, in db: Database) throws {
-        let sends = try Row.fetchOne(
-            db, sql: "SELECT COALESCE(SUM(targeted), 0), COALESCE(SUM(sent), 0) FROM push_sends WHERE push_id = ? AND batch_id <> ?",
-            arguments: [pushID, batchID])
-        let failed = try Int64.fetchOne(
-            db, sql: "SELECT COALESCE(SUM(count), 0) FROM push_failures WHERE push_id = ? AND batch_id <> ?", arguments: [pushID, batchID])
-        let others = SendCounts(targeted: sends?[0] ?? 0, sent: sends?[1] ?? 0, failed: ["": failed ?? 0])
+        guard let others = try db.fetch(Queries.SelectOtherSends(pushID: pushID, batchID: batchID)).first else { return }
         try SendTotals.check(counts, others: others, pushID: pushID)
     }
 
     private static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, in db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (?, ?, ?, ?)
-                ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
-                """,
-            arguments: [pushID, batchID, counts.targeted, counts.sent])
-        let platform = SendPlatformSchema.statement(naming: counts.platform) { _ in "?" }
-        try db.execute(
-            sql: platform, arguments: StatementArguments([pushID, batchID] + (counts.platform.map { [$0] } ?? [])))
-        try db.execute(
-            sql: "DELETE FROM push_failures WHERE push_id = ? AND batch_id = ?", arguments: [pushID, batchID])
-        for (reason, count) in counts.failureRows {
-            try db.execute(
-                sql: "INSERT INTO push_failures (push_id, batch_id, reason, count) VALUES (?, ?, ?, ?)",
-                arguments: [pushID, batchID, reason, count])
+        try db.run(Queries.UpsertPushSends(pushID: pushID, batchID: batchID, counts))
+        if let platform = counts.platform {
+            try db.run(Queries.UpsertSendPlatform(pushID: pushID, batchID: batchID, platform: platform))
+        } else {
+            try db.run(Queries.DeleteSendPlatform(pushID: pushID, batchID: batchID))
         }
+        try db.run(Queries.DeletePushFailures(pushID: pushID, batchID: batchID))
+        let failures = counts.failureRows
+        if !failures.isEmpty { try db.run(Queries.InsertPushFailures(pushID: pushID, batchID: batchID, failures)) }
     }
 }

@@ -14,15 +14,4 @@ package enum SendPlatformSchema {
             """,
         ]
     }
-
-    /// Sets (or, with `nil`, clears) the platform of one record; three values: push id, batch id, platform.
-    package static func statement(naming platform: String?, placeholder: (Int) -> String) -> String {
-        guard platform != nil else {
-            return "DELETE FROM \(table) WHERE push_id = \(placeholder(0)) AND batch_id = \(placeholder(1))"
-        }
-        return """
-            INSERT INTO \(table) (push_id, batch_id, platform) VALUES (\(placeholder(0)), \(placeholder(1)), \(placeholder(2)))
-            ON CONFLICT (push_id, batch_id) DO UPDATE SET platform = excluded.platform
-            """
-    }
 }

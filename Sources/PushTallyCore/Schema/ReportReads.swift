@@ -4,15 +4,9 @@ package struct ReportStatement: Sendable, Hashable {
     package let values: [ScopeValue]
 }
 
-/// One row of a report read as its engine hands it over, its columns by position (0 first). The reads below
-/// decode through it, so the order of a statement's columns and their meaning stand in one place.
-package protocol ReportRow {
-    func int64(_ column: Int) throws -> Int64
-    func optionalInt64(_ column: Int) throws -> Int64?
-    func text(_ column: Int) throws -> String
-    func optionalText(_ column: Int) throws -> String?
-    /// A `duplicate` flag: SQLite stores it as 0 or 1, PostgreSQL as `BOOLEAN`.
-    func boolean(_ column: Int) throws -> Bool
+/// One row of a report read as its engine hands it over (``QueryRow``), with the histograms reports read. The
+/// reads below decode through it, so the order of a statement's columns and their meaning stand in one place.
+package protocol ReportRow: QueryRow {
     /// `body` given the counts (`count(bucket)`) of the histogram that starts at `column`, in the form
     /// ``SQLDialect/histogram(_:)`` renders it for this row's engine.
     func withHistogram(at column: Int, _ body: (_ count: (_ bucket: Int) -> Int64) throws -> Void) throws

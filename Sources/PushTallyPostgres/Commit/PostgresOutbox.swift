@@ -7,13 +7,7 @@ import PushTallyCore
 enum PostgresOutbox {
     /// The endpoints subscribed now, read in the caller's transaction.
     static func outbox(on connection: PostgresConnection, logger: Logger) async throws -> Outbox {
-        var subscriptions: [WebhookSubscription] = []
-        for (id, events) in try await connection.run(
-            "SELECT id, events FROM webhooks WHERE status != 'disabled'", logger: logger
-        ).decode((String, String).self) {
-            subscriptions.append(WebhookSubscription(endpointID: id, events: Set(WebhookEndpoint.events(fromList: events))))
-        }
-        return Outbox(subscriptions)
+        Outbox(try await connection.fetch(Queries.SelectSubscriptions(), logger: logger))
     }
 
     /// The labels of `pushIDs`, in one query.
@@ -53,21 +47,10 @@ enum PostgresOutbox {
     @discardableResult
     static func queue(_ queued: [QueuedMessage], on connection: PostgresConnection, logger: Logger) async throws -> Int {
         guard !queued.isEmpty else { return 0 }
-        let messages = queued.map(\.message)
-        try await connection.run(
-            """
-            INSERT INTO webhook_messages (id, type, body, created_at)
-            SELECT * FROM unnest(\(messages.map(\.id))::text[], \(messages.map(\.type.rawValue))::text[],
-                                 \(messages.map(\.body))::text[], \(messages.map(\.createdAtMillis))::bigint[])
-            """, logger: logger)
-        let pairs = queued.flatMap { item in item.endpointIDs.map { (item.message, $0) } }
-        try await connection.run(
-            """
-            INSERT INTO webhook_deliveries (message_id, endpoint_id, status, created_at, next_attempt_at)
-            SELECT m, e, 'pending', t, t FROM unnest(\(pairs.map(\.0.id))::text[], \(pairs.map(\.1))::text[],
-                                                    \(pairs.map(\.0.createdAtMillis))::bigint[]) AS x(m, e, t)
-            """, logger: logger)
-        return pairs.count
+        try await connection.run(Queries.InsertWebhookMessages(queued.map(\.message)), logger: logger)
+        let deliveries = Queries.InsertPendingDeliveries(queued)
+        try await connection.run(deliveries, logger: logger)
+        return deliveries.count
     }
 }
 

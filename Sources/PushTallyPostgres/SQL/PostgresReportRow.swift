@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import PushTallyCore
 
@@ -14,6 +15,9 @@ struct PostgresReportRow: ReportRow {
     func text(_ column: Int) throws -> String { try cells[column].decode(String.self) }
     func optionalText(_ column: Int) throws -> String? { try cells[column].decode(String?.self) }
     func boolean(_ column: Int) throws -> Bool { try cells[column].decode(Bool.self) }
+    func double(_ column: Int) throws -> Double { try cells[column].decode(Double.self) }
+    func optionalDouble(_ column: Int) throws -> Double? { try cells[column].decode(Double?.self) }
+    func bytes(_ column: Int) throws -> Data { Data(buffer: try cells[column].decode(ByteBuffer.self)) }
 
     /// The histogram is one `ARRAY` value (``SQLDialect/histogram(_:)``).
     func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) throws {

@@ -55,14 +55,10 @@ extension PostgresStore: PushRegistry {
         let logger = logger
         try await transaction { connection in
             try await PushLocks.lock([batch.pushID], mode: .exclusive, on: connection, logger: logger)
-            let registered = !(try await connection.run("SELECT 1 FROM pushes WHERE push_id = \(batch.pushID)", logger: logger)).isEmpty
+            let registered = !(try await connection.fetch(Queries.SelectPushSentAt(pushID: batch.pushID), logger: logger)).isEmpty
             try await Self.checkTotals(batch.counts, pushID: batch.pushID, batchID: batch.batchID, on: connection, logger: logger)
             if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
-                try await connection.run(
-                    """
-                    INSERT INTO pushes (push_id, campaign, created_at, updated_at)
-                    VALUES (\(batch.pushID), \(campaign), \(now), \(now))
-                    """, logger: logger)
+                try await connection.run(Queries.InsertSendsOnlyPush(pushID: batch.pushID, campaign: campaign, now: now), logger: logger)
             }
             try await Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, on: connection, logger: logger)
         }
@@ -72,36 +68,15 @@ extension PostgresStore: PushRegistry {
         _ push: PushRegistration, now: Int64, maturityWindow: Int64, shard: Int64, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> RegistrationOutcome {
-        var stored: Int64?? = nil
-        for sentAt in try await connection.run(
-            "SELECT sent_at FROM pushes WHERE push_id = \(push.pushID)", logger: logger
-        ).decode(Int64?.self) {
-            stored = .some(sentAt)
-        }
+        let stored = try await connection.fetch(Queries.SelectPushSentAt(pushID: push.pushID), logger: logger).first
         let plan = try RegistrationPlan(push, stored: stored)
         // Before any write: a push that fails here leaves nothing behind in a batch's transaction.
         try await checkTotals(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
-        if plan.outcome == .updated {
-            try await connection.run(
-                """
-                UPDATE pushes SET campaign = \(push.campaign), title = \(push.title), sent_at = COALESCE(sent_at, \(push.sentAtMillis)),
-                    app = \(push.app), environment = \(push.environment), updated_at = \(now)
-                WHERE push_id = \(push.pushID)
-                """, logger: logger)
-        } else {
-            try await connection.run(
-                """
-                INSERT INTO pushes (push_id, campaign, title, sent_at, app, environment, created_at, updated_at)
-                VALUES (\(push.pushID), \(push.campaign), \(push.title), \(push.sentAtMillis), \(push.app), \(push.environment), \(now), \(now))
-                """, logger: logger)
+        switch plan.outcome {
+        case .updated: try await connection.run(Queries.UpdatePush(push, now: now), logger: logger)
+        case .created: try await connection.run(Queries.InsertPush(push, now: now), logger: logger)
         }
-        let (variant, collapseID, priority, pushType, expiration) = SendAttributeColumns.values(push.attributes)
-        try await connection.run(
-            """
-            UPDATE pushes SET variant = \(variant), collapse_id = \(collapseID), priority = \(priority),
-                push_type = \(pushType), expiration = \(expiration)
-            WHERE push_id = \(push.pushID)
-            """, logger: logger)
+        try await connection.run(Queries.UpdatePushAttributes(pushID: push.pushID, push.attributes), logger: logger)
         try await replaceCounts(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
         if let sentAt = plan.settleTimingAt {
             for target in TimingSettlement.targets {
@@ -117,38 +92,24 @@ extension PostgresStore: PushRegistry {
     private static func checkTotals(
         _ counts: SendCounts, pushID: String, batchID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        let rows = try await connection.run(
-            """
-            SELECT (SELECT COALESCE(SUM(targeted), 0)::bigint FROM push_sends WHERE push_id = \(pushID) AND batch_id <> \(batchID)),
-                   (SELECT COALESCE(SUM(sent), 0)::bigint FROM push_sends WHERE push_id = \(pushID) AND batch_id <> \(batchID)),
-                   (SELECT COALESCE(SUM(count), 0)::bigint FROM push_failures WHERE push_id = \(pushID) AND batch_id <> \(batchID))
-            """, logger: logger)
-        guard let row = rows.first else { return }
-        let (targeted, sent, failed) = try row.decode((Int64, Int64, Int64).self)
-        try SendTotals.check(counts, others: SendCounts(targeted: targeted, sent: sent, failed: ["": failed]), pushID: pushID)
+        let others = try await connection.fetch(Queries.SelectOtherSends(pushID: pushID, batchID: batchID), logger: logger)
+        guard let others = others.first else { return }
+        try SendTotals.check(counts, others: others, pushID: pushID)
     }
 
     private static func replaceCounts(
         _ counts: SendCounts, pushID: String, batchID: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.run(
-            """
-            INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (\(pushID), \(batchID), \(counts.targeted), \(counts.sent))
-            ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent
-            """, logger: logger)
-        let platform = SendPlatformSchema.statement(naming: counts.platform) { "$\($0 + 1)" }
-        try await connection.run(
-            PostgresQuery(
-                unsafeSQL: platform,
-                binds: counts.platform.map { binds(pushID, batchID, $0) } ?? binds(pushID, batchID)),
-            logger: logger)
-        try await connection.run(
-            "DELETE FROM push_failures WHERE push_id = \(pushID) AND batch_id = \(batchID)", logger: logger)
-        for query in SQLBuilder.values(
-            counts.failureRows, columns: 4, head: "INSERT INTO push_failures (push_id, batch_id, reason, count)",
-            bind: { entry, sql in [sql.bind(pushID), sql.bind(batchID), sql.bind(entry.reason), sql.bind(entry.count)] })
-        {
-            try await connection.run(query, logger: logger)
+        try await connection.run(Queries.UpsertPushSends(pushID: pushID, batchID: batchID, counts), logger: logger)
+        if let platform = counts.platform {
+            try await connection.run(Queries.UpsertSendPlatform(pushID: pushID, batchID: batchID, platform: platform), logger: logger)
+        } else {
+            try await connection.run(Queries.DeleteSendPlatform(pushID: pushID, batchID: batchID), logger: logger)
+        }
+        try await connection.run(Queries.DeletePushFailures(pushID: pushID, batchID: batchID), logger: logger)
+        let failures = counts.failureRows
+        if !failures.isEmpty {
+            try await connection.run(Queries.InsertPushFailures(pushID: pushID, batchID: batchID, failures), logger: logger)
         }
     }
 
