@@ -44,9 +44,8 @@ import Testing
     static func writeCollidingNames(_ store: any TestStore) async throws {
         _ = try await store.register(PushRegistration(pushID: collidingNFC, campaign: "plain", counts: SendCounts(sent: 7)))
         _ = try await store.register(PushRegistration(pushID: collidingNFD, campaign: "plain", counts: SendCounts(sent: 3)))
-        // One commit per spelling: a commit's counting keys pushes by Swift's string equality, which is canonical.
-        _ = try await store.ingest([named(collidingNFC, device: "d1")])
-        _ = try await store.ingest([named(collidingNFD, device: "d1"), named(collidingNFD, device: "d2")])
+        // One commit holding both spellings counts each apart.
+        _ = try await store.ingest([named(collidingNFC, device: "d1"), named(collidingNFD, device: "d1"), named(collidingNFD, device: "d2")])
     }
 
     /// Every report figure the tests compare, keyed by name as stored (byte for byte).
@@ -172,13 +171,21 @@ import Testing
             let composed = try #require(expected.pushes[ExactText(Self.collidingNFC)])
             #expect(composed.funnel.sent == 7 && composed.funnel.displayed == 1)
 
+            // Pruning and rebuilding count the two spellings apart too.
+            #expect(try await store.prune(receivedBefore: StoreConfiguration.systemClock() + 86_400_000, batchSize: 100) > 3)
+            #expect(try await Reported.read(store) == expected)
+            try await store.rebuildRollups()
+            #expect(try await Reported.read(store) == expected)
+            let pruned = try await Self.unnormalized(store)
+            #expect(pruned.contains("push_id ledger_push.push_id \(SpellingMigration.escaped(Self.collidingNFD))"), "\(pruned)")
+
             // Run again: the same spelling kept, recorded once.
             try await Self.undo(store, kind)
             let rerun = try await open(ActionIDs.defaultBound)
             defer { rerun.closeInBackground() }
             #expect(try await Reported.read(rerun) == expected)
             #expect(Self.sameSpellings(try await rerun.legacySpellings(), Self.kept))
-            #expect(try await Self.unnormalized(rerun) == left)
+            #expect(try await Self.unnormalized(rerun) == pruned)
         }
     }
 
