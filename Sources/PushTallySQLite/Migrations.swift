@@ -125,6 +125,10 @@ package enum Migrations {
             // FCM's delivery events by key, and their counts per push, platform and event (FCMDeliverySchema).
             for statement in FCMDeliverySchema.migration(dialect: .sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration(SpellingMigration.sqliteIdentifier) { db in
+            // Names stored before they were put in NFC at the door: renamed, or kept and recorded (SpellingMigration).
+            try SQLiteSpellings.migrate(db)
+        }
         return migrator
     }
 

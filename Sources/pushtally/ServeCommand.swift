@@ -137,6 +137,9 @@ struct ServeCommand: AsyncParsableCommand {
         let store = try await database.open(
             mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs, commitTimeout: commitTimeout)
         let replica = try await readReplica.open(primary: database)
+        // Said at every start, not only at the upgrade that found them: they stay apart until someone acts.
+        let kept = try await store.legacySpellings()
+        if !kept.isEmpty { logger.warning("\(SpellingMigration.warning(kept))") }
         if let token = try await store.bootstrapAdminToken(label: "created by first serve") {
             say("No tokens in \(store.location) yet; created an admin token (shown once, keep it):")
             say("PUSHTALLY_TOKEN=\(token)")

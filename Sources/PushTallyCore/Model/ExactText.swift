@@ -18,3 +18,19 @@ package struct ExactText: Hashable, Sendable {
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
+
+extension String {
+    /// Whether the two are the same bytes, as the databases compare names (`==` is canonical equivalence).
+    package func isExactly(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
+extension Hasher {
+    /// Feeds `text`'s bytes, for a key whose `==` compares them (``String/isExactly(_:)``).
+    package mutating func combine(exactly text: String) {
+        var text = text
+        text.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
+        combine(text.utf8.count)
+    }
+}

@@ -1,4 +1,8 @@
 /// Sums one transaction's events per rollup key, so each distinct key costs one upsert, not one per event.
+///
+/// Keys compare names byte for byte, as the databases do: a database written before names were put in NFC at the
+/// door may keep two spellings of one name apart (``SpellingMigration``), and a commit, prune or rebuild that holds
+/// both must count them apart too.
 package struct RollupAccumulator {
     package struct PushKey: Hashable {
         package var pushID: String
@@ -105,13 +109,15 @@ package struct RollupAccumulator {
     /// Bucket deltas of the events that named a platform, by platform (the rest named none).
     package private(set) var platformBuckets: [PlatformBucketKey: Delta] = [:]
     /// Time-to-display histograms by push.
-    package private(set) var latency: [String: LatencyHistogram] = [:]
+    package var latency: ByPush<LatencyHistogram> { ByPush(values: latencyByPush) }
+    private var latencyByPush: [ExactText: LatencyHistogram] = [:]
     package private(set) var pending: [PendingKey: Int64] = [:]
     package private(set) var outcomes: [OutcomeKey: OutcomeDelta] = [:]
     package private(set) var outcomeTimes: [OutcomeTimeKey: OutcomeDelta] = [:]
     /// Unique displays by media outcome and extension time, per push, per push and bucket (whose histograms
     /// are not stored), and per push and named version.
-    package private(set) var media: [String: MediaOutcomes] = [:]
+    package var media: ByPush<MediaOutcomes> { ByPush(values: mediaByPush) }
+    private var mediaByPush: [ExactText: MediaOutcomes] = [:]
     package private(set) var mediaBuckets: [MediaBucketKey: MediaOutcomes] = [:]
     package private(set) var mediaVersions: [MediaVersionKey: MediaOutcomes] = [:]
 
@@ -132,8 +138,8 @@ package struct RollupAccumulator {
     /// Whether the only rows to upsert are outcome rows (a commit of sessions and conversions): every other
     /// table's deltas are empty. Kept beside the tables it names, so a table added here is added to it.
     package var holdsOnlyOutcomes: Bool {
-        pushes.isEmpty && buckets.isEmpty && platformBuckets.isEmpty && latency.isEmpty && pending.isEmpty
-            && versions.isEmpty && media.isEmpty && mediaBuckets.isEmpty && mediaVersions.isEmpty
+        pushes.isEmpty && buckets.isEmpty && platformBuckets.isEmpty && latencyByPush.isEmpty && pending.isEmpty
+            && versions.isEmpty && mediaByPush.isEmpty && mediaBuckets.isEmpty && mediaVersions.isEmpty
     }
 
     /// Counts a session or conversion credited `attribution` (`sign` -1 takes a former credit back).
@@ -186,7 +192,7 @@ package struct RollupAccumulator {
     ) {
         // No row for a display that says nothing of its media, not even an empty one (an upsert of zeros).
         guard MediaOutcomes.counts(outcome, extensionMillis: extensionMillis) else { return }
-        media[pushID, default: MediaOutcomes()].add(outcome, extensionMillis: extensionMillis)
+        mediaByPush[ExactText(pushID), default: MediaOutcomes()].add(outcome, extensionMillis: extensionMillis)
         // The extension time only decides whether the display counts: bucket rows store no histogram.
         mediaBuckets[MediaBucketKey(pushID: pushID, bucket: EventTime.bucket(ofMillis: eventTime)), default: MediaOutcomes()]
             .add(outcome, extensionMillis: extensionMillis)
@@ -211,7 +217,7 @@ package struct RollupAccumulator {
         }
         // Whole seconds, exactly as pending timing is settled, so both paths (and a rebuild) agree.
         let latency = floorSeconds(eventTime) * 1000 - sentAt
-        self.latency[pushID, default: LatencyHistogram()].add(bucket: LatencyHistogram.bucket(ofMillis: latency), count: 1)
+        latencyByPush[ExactText(pushID), default: LatencyHistogram()].add(bucket: LatencyHistogram.bucket(ofMillis: latency), count: 1)
         if floorSeconds(receivedAt) * 1000 > sentAt + maturityWindow {
             pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += 1
         }
@@ -229,4 +235,86 @@ extension RollupAccumulator.OutcomeDelta {
 
 package func floorSeconds(_ millis: Int64) -> Int64 {
     millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+}
+
+/// Values by push id, the id compared byte for byte; read as `(key, value)` pairs or by id.
+package struct ByPush<Value>: Sequence {
+    let values: [ExactText: Value]
+
+    package subscript(pushID: String) -> Value? { values[ExactText(pushID)] }
+
+    package func makeIterator() -> some IteratorProtocol<(key: String, value: Value)> {
+        values.lazy.map { (key: $0.key.text, value: $0.value) }.makeIterator()
+    }
+}
+
+/// A rollup key whose names (at most two; `""` for none) compare byte for byte (see ``RollupAccumulator``).
+package protocol ExactKey: Hashable {
+    associatedtype Rest: Hashable
+    var names: (String, String) { get }
+    /// The parts of the key that are not names.
+    var rest: Rest { get }
+}
+
+extension ExactKey {
+    package static func == (a: Self, b: Self) -> Bool {
+        a.rest == b.rest && a.names.0.isExactly(b.names.0) && a.names.1.isExactly(b.names.1)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(exactly: names.0)
+        hasher.combine(exactly: names.1)
+        hasher.combine(rest)
+    }
+}
+
+/// Two parts of a key's rest.
+package struct KeyPair<A: Hashable, B: Hashable>: Hashable {
+    var a: A
+    var b: B
+}
+
+extension RollupAccumulator.PushKey: ExactKey {
+    package var names: (String, String) { (pushID, action) }
+    package var rest: EventKind { kind }
+}
+
+extension RollupAccumulator.TimeKey: ExactKey {
+    package var names: (String, String) { (action, "") }
+    package var rest: KeyPair<Int64, EventKind> { KeyPair(a: bucket, b: kind) }
+}
+
+extension RollupAccumulator.PendingKey: ExactKey {
+    package var names: (String, String) { (pushID, "") }
+    package var rest: KeyPair<Int, Int64> { KeyPair(a: clock, b: second) }
+}
+
+extension RollupAccumulator.VersionKey: ExactKey {
+    package var names: (String, String) { (version, "") }
+    package var rest: KeyPair<RollupAccumulator.PushKey, Int> { KeyPair(a: push, b: dimension) }
+}
+
+extension RollupAccumulator.OutcomeKey: ExactKey {
+    package var names: (String, String) { (pushID, currency) }
+    package var rest: OutcomeMeasure { measure }
+}
+
+extension RollupAccumulator.OutcomeTimeKey: ExactKey {
+    package var names: (String, String) { (currency, "") }
+    package var rest: KeyPair<Int64, OutcomeMeasure> { KeyPair(a: bucket, b: measure) }
+}
+
+extension RollupAccumulator.MediaVersionKey: ExactKey {
+    package var names: (String, String) { (pushID, version) }
+    package var rest: Int { dimension }
+}
+
+extension RollupAccumulator.PlatformBucketKey: ExactKey {
+    package var names: (String, String) { (platform, "") }
+    package var rest: RollupAccumulator.BucketKey { bucket }
+}
+
+extension RollupAccumulator.MediaBucketKey: ExactKey {
+    package var names: (String, String) { (pushID, "") }
+    package var rest: Int64 { bucket }
 }

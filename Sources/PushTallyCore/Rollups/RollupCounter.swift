@@ -9,7 +9,7 @@ package struct RollupCounter {
     /// forget the fold the others apply.
     package let actions: ActionFold
     package private(set) var accumulator = RollupAccumulator()
-    private var sentAtByPush: [String: Int64?] = [:]
+    private var sentAtByPush: [ExactText: Int64?] = [:]
 
     package init(maturityWindow: Int64, actions: ActionFold) {
         self.maturityWindow = maturityWindow
@@ -28,11 +28,11 @@ package struct RollupCounter {
             osVersion: osVersion, platform: platform)
         guard kind == .display, !duplicate else { return }
         let known: Int64?
-        if let cached = sentAtByPush[pushID] {
+        if let cached = sentAtByPush[ExactText(pushID)] {
             known = cached
         } else {
             known = try sentAt(pushID)
-            sentAtByPush[pushID] = .some(known)
+            sentAtByPush[ExactText(pushID)] = .some(known)
         }
         accumulator.addTiming(
             pushID: pushID, eventTime: eventTime, receivedAt: receivedAt, sentAt: known, maturityWindow: maturityWindow)

@@ -41,6 +41,9 @@ package enum PostgresSchema {
         (21, "v21-send-platforms", SendPlatformSchema.migration(dialect: .postgres)),
         // FCM's delivery events by key, and their counts per push, platform and event (FCMDeliverySchema).
         (22, "v22-fcm-deliveries", FCMDeliverySchema.migration(dialect: .postgres)),
+        // Names stored before they were put in NFC at the door: renamed, or kept and recorded (SpellingMigration),
+        // by ``PostgresSpellings`` after the table is made.
+        (SpellingMigration.postgresVersion, SpellingMigration.postgresName, [SpellingMigration.createLegacySpellings]),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
@@ -189,10 +192,13 @@ package enum PostgresSchema {
                 for statement in migration.sql {
                     try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                let kept = migration.version == SpellingMigration.postgresVersion
+                    ? try await PostgresSpellings.run(on: connection, logger: logger) : []
                 try await connection.run(
                     "INSERT INTO pushtally_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger)
                 try await connection.commit(logger: logger)
+                SpellingMigration.warn(kept, logger: logger)
             } catch {
                 await connection.rollBack(after: error, logger: logger)
                 throw error

@@ -10,6 +10,9 @@ public protocol StoreMaintenance: Sendable {
     func rebuildRollups() async throws
     /// Raw events still stored (not pruned).
     func rawEventCount() async throws -> Int
+    /// Names stored in a spelling other than NFC beside their NFC spelling, kept apart by the spelling migration
+    /// (``SpellingMigration``); empty for a database written only by a version that put names in NFC at the door.
+    func legacySpellings() async throws -> [LegacySpelling]
     /// This database's id, as exports name their source.
     func databaseID() async throws -> String
     /// Streams raw events received in [since, until) to `write`, oldest first, from one snapshot.
