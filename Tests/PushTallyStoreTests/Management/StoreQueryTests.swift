@@ -97,8 +97,7 @@ import Testing
 
     /// A query added under `Queries/` is added here too, so both engines run it.
     @Test func everyQueryFileHasASample() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/PushTallyCore/Queries")
+        let folder = PackageRoot.file("Sources/PushTallyCore/Queries")
         let areas = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
             .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
         let files = try areas.flatMap { area in

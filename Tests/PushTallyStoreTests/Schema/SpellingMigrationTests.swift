@@ -103,8 +103,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func namesStoredAsSentAreRenamedEverywhereAndKeepTheirFigures(_ kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let old = try await open(ActionIDs.defaultBound)
+        try await FreshStore.with(kind) { fresh in
+            let old = try await fresh.testStore()
             try await Self.writeLegacyNames(old)
             _ = try await old.register(PushRegistration(pushID: "plain-1", campaign: "plain", counts: SendCounts(sent: 1)))
             let unnormalizedBefore = try await Self.unnormalized(old)
@@ -112,7 +112,7 @@ import Testing
             let expected = try await Reported.read(old, rename: CanonicalText.nfc)
             try await Self.undo(old, kind)
 
-            let store = try await open(ActionIDs.defaultBound)
+            let store = try await fresh.testStore()
             #expect(try await Self.unnormalized(store) == [])
             #expect(try await store.legacySpellings().isEmpty)
             let pushes = try await store.column("SELECT push_id FROM pushes").compactMap { $0 }.map { Array($0.utf8) }
@@ -141,7 +141,7 @@ import Testing
             // Run again: nothing left to rename.
             let again = try await Reported.read(store)
             try await Self.undo(store, kind)
-            let rerun = try await open(ActionIDs.defaultBound)
+            let rerun = try await fresh.testStore()
             defer { rerun.closeInBackground() }
             #expect(try await Reported.read(rerun) == again)
             #expect(try await rerun.legacySpellings().isEmpty)
@@ -151,14 +151,14 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aSpellingWhoseNFCIsStoredIsKeptApartAndRecorded(_ kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let old = try await open(ActionIDs.defaultBound)
+        try await FreshStore.with(kind) { fresh in
+            let old = try await fresh.testStore()
             try await Self.writeLegacyNames(old)
             try await Self.writeCollidingNames(old)
             let expected = try await Reported.read(old, rename: Self.migrated)
             try await Self.undo(old, kind)
 
-            let store = try await open(ActionIDs.defaultBound)
+            let store = try await fresh.testStore()
             #expect(Self.sameSpellings(try await store.legacySpellings(), Self.kept))
             // Only the spelling kept is left outside NFC, in each table of its push.
             let left = try await Self.unnormalized(store)
@@ -181,7 +181,7 @@ import Testing
 
             // Run again: the same spelling kept, recorded once.
             try await Self.undo(store, kind)
-            let rerun = try await open(ActionIDs.defaultBound)
+            let rerun = try await fresh.testStore()
             defer { rerun.closeInBackground() }
             #expect(try await Reported.read(rerun) == expected)
             #expect(Self.sameSpellings(try await rerun.legacySpellings(), Self.kept))
@@ -191,15 +191,15 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aDatabaseWrittenInNFCIsLeftAsItIs(_ kind: StoreKind) async throws {
-        try await withTestPostgresOrSQLite(kind) { open in
-            let store = try await open(ActionIDs.defaultBound)
+        try await FreshStore.with(kind) { fresh in
+            let store = try await fresh.testStore()
             _ = try await store.register(PushRegistration(pushID: "Caf\u{E9}-1", campaign: "Caf\u{E9}", counts: SendCounts(sent: 2)))
             _ = try await store.ingest([Self.named(CanonicalText.nfc(Self.decomposed), device: "d1").nfcNames])
             #expect(try await store.legacySpellings().isEmpty)
             let before = try await Reported.read(store)
             let rows = try await store.textRows("SELECT * FROM events")
             try await Self.undo(store, kind)
-            let again = try await open(ActionIDs.defaultBound)
+            let again = try await fresh.testStore()
             defer { again.closeInBackground() }
             #expect(try await Reported.read(again) == before)
             #expect(try await again.textRows("SELECT * FROM events") == rows)
