@@ -32,7 +32,7 @@ extension PushFigures {
         guard !mine.isEmpty || !mySends.isEmpty || !myFCM.isEmpty else { return nil }
         var funnel = Funnel()
         funnel.pushes = 1
-        for events in mine { funnel.addRollup(events.count, kind: events.kind, action: events.action, late: 0) }
+        for events in mine { funnel.addEvents(events.count, kind: events.kind, action: events.action) }
         for sends in mySends { funnel.addPlatformSends(sends) }
         for fcm in myFCM { funnel.fcm.add(event: fcm.event, count: fcm.count) }
         narrowed.funnel = funnel
