@@ -171,22 +171,26 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// Moves the events that named `platform` from the push's own row to its campaign's row of that platform.
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
         guard let (home, target) = platformRows(of: pushID, platform: platform, registered: false), target != home else { return }
-        built[home].funnel.removeRollup(count, kind: kind, action: action)
-        built[target].funnel.addEvents(count, kind: kind, action: action)
+        built.withUnsafeMutableBufferPointer { rows in
+            rows[home].funnel.moveEvents(count, kind: kind, action: action, to: &rows[target].funnel)
+        }
     }
 
     /// Moves a send record's counts that named `platform` from the push's own row to its platform's row.
     package mutating func platformSends(pushID: String, platform: String, targeted: Int64, sent: Int64) {
-        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: true) else { return }
-        built[home].funnel.removeSends(targeted: targeted, sent: sent, failed: [:])
-        built[target].funnel.addPlatformSends(PlatformSends(platform: platform, targeted: targeted, sent: sent))
+        moveSends(pushID: pushID, PlatformSends(platform: platform, targeted: targeted, sent: sent))
+    }
+
+    /// Moves a send record's counts from the push's own row to its platform's row (nothing to move when that
+    /// is the push's own row: a record that named `unknown`).
+    private mutating func moveSends(pushID: String, _ sends: PlatformSends) {
+        guard let (home, target) = platformRows(of: pushID, platform: sends.platform, registered: true), target != home else { return }
+        built.withUnsafeMutableBufferPointer { rows in rows[home].funnel.moveSends(sends, to: &rows[target].funnel) }
     }
 
     /// Moves a send record's failures that named `platform` from the push's own row to its platform's row.
     package mutating func platformFailures(pushID: String, platform: String, reason: String, count: Int64) {
-        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: true) else { return }
-        built[home].funnel.removeSends(targeted: 0, sent: 0, failed: [reason: count])
-        built[target].funnel.addPlatformSends(PlatformSends(platform: platform, failed: [reason: count]))
+        moveSends(pushID: pushID, PlatformSends(platform: platform, failed: [reason: count]))
     }
 
     /// FCM's events go to the row of the platform they were sent to when split, else to the push's own row.
