@@ -3,35 +3,22 @@ import PushTallyCore
 
 /// The report reads as ``SQLDialect`` renders and decodes them; this store only runs them.
 extension SQLiteStore: ReportReader {
-    /// Every push matching `filter`, registered or orphan, with counts from the rollups (never raw events).
-    public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
-        try await read { db in try Self.pushFigures(filter, in: db) }
-    }
-
-    /// The campaign list's rows, summed as the rows are read (``CampaignListAssembly``).
-    public func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow] {
-        try await summedCampaignRows(filter, by: grouping) { assembly in
-            try await read { db in
-                var assembly = assembly
-                try Self.readPushRows(filter, into: &assembly, in: db)
-                return assembly
-            }
+    /// `sink` fed the rows of the pushes `filter`'s scope selects, in one read transaction (``PushRowSink``).
+    public func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink {
+        try await read { db in
+            var sink = sink
+            try Self.readPushRows(filter, into: &sink, in: db)
+            return sink
         }
     }
 
-    static func pushFigures(_ filter: ReportFilter, in db: Database) throws -> [PushFigures] {
-        var assembly = PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil)
-        try readPushRows(filter, into: &assembly, in: db)
-        return try assembly.takeFigures(filter)
-    }
-
-    /// Feeds `assembly` the rows of the pushes `filter`'s scope selects, table by table (``PushRowSink``).
-    static func readPushRows<Sink: PushRowSink>(_ filter: ReportFilter, into assembly: inout Sink, in db: Database) throws {
+    /// Feeds `sink` the rows of the pushes `filter`'s scope selects, table by table (``PushRowSink``).
+    static func readPushRows<Sink: PushRowSink>(_ filter: ReportFilter, into sink: inout Sink, in db: Database) throws {
         let scope = PushScope(filter)
-        for read in PushRowRead.reads(for: assembly) {
-            try RawColumns.forEachRow(read.statement(.sqlite, scope), in: db) { row in try read.feed(row, into: &assembly) }
+        for read in PushRowRead.reads(for: sink) {
+            try RawColumns.forEachRow(read.statement(.sqlite, scope), in: db) { row in try read.feed(row, into: &sink) }
         }
-        try readMediaRows(filter, into: &assembly, in: db)
+        try readMediaRows(filter, into: &sink, in: db)
     }
 
     public func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] {

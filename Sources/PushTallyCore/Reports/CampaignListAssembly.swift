@@ -1,15 +1,16 @@
-/// The campaign list's rows, the one implementation of them: a store's rows are summed straight into their
-/// campaign's funnel as they are read (``PushRowSink``), with no figures per push; figures already assembled
-/// per push are added whole (``add(_:)``), which is how ``CampaignReport/rows(_:by:)`` makes its rows. Either
-/// way the rows are keyed, grouped, ordered and given their push ids and supersessions here.
+/// The campaign list's rows, the one implementation of them: the campaigns report's rows are a store's rows
+/// summed straight into their campaign's funnel as they are read (``PushRowSink``), with no figures per push,
+/// whatever the filter. Figures a caller already holds are added whole (``add(_:)``, ``CampaignsReport/rows(_:by:)``).
+/// Either way the rows are keyed, grouped, ordered and given their push ids and supersessions here.
 ///
 /// Building a large figures value per push (a histogram array and dictionaries each) and then adding them up
-/// was most of a campaign report's Swift time, so rows are summed as read when the filter allows. Per push only
+/// was most of a campaign report's Swift time, so rows are summed as read. Per push only
 /// what a row needs beyond plain sums is kept: its campaign row, `sent_at`, and the sent and displayed counts a
 /// supersession's loss is made of.
 ///
-/// A filter on time (`from`/`to`) needs each push's first event before it can tell whether the push counts,
-/// so such a filter is not ``covers(_:)``ed: the report reads the figures, filters them, and adds them here.
+/// A filter on time (`from`/`to`) keeps a push by its `sent_at`, or by its first event when it has none: such an
+/// assembly asks for first events (``readsFirstEvents``), which come after registrations and before any count,
+/// so a push's row is settled before its counts arrive and nothing is read twice.
 ///
 /// Split by platform (`by=platform`, or a `platform` filter), a push's own row is its campaign's `unknown`
 /// one; each platform's events are then moved from it to their platform's row. What belongs to the push and
@@ -21,9 +22,11 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     private struct Push: Sendable {
         let pushID: String
         /// Index in ``built``; `nil` for a push the filter leaves out.
-        let row: Int?
+        var row: Int?
         let sentAtMillis: Int64?
         let collapses: Bool
+        /// `false` for an orphan: send records name registered pushes only.
+        var registered = true
         /// The platform rows its events were moved to (``platform(pushID:platform:kind:action:count:)``).
         var platformRows: [Int] = []
         var sent: Int64 = 0
@@ -31,7 +34,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     }
 
     private let filter: ReportFilter
-    private let only: Set<String>?
+    /// Registered pushes with no `sent_at` under a time filter, by position: kept or not by their first event.
+    private var awaitingFirstEvent: [Int: (campaign: String, attributes: SendAttributes)] = [:]
     private let grouping: ReportGrouping?
     /// Whether events are split by the platform they named.
     private let splitsPlatforms: Bool
@@ -53,16 +57,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         let platform: ExactText?
     }
 
-    /// Whether the assembly gives the rows of `filter`: every filter but a time range.
-    package static func covers(_ filter: ReportFilter) -> Bool {
-        filter.fromMillis == nil && filter.toMillis == nil
-    }
-
-    /// - Parameter only: when given, the pushes kept (those a time range picked), whatever else `filter` keeps.
-    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, only: Set<String>? = nil, expectedPushes: Int = 1024) {
-        precondition(Self.covers(filter), "a time range needs the figures path")
+    package init(_ filter: ReportFilter, by grouping: ReportGrouping?, expectedPushes: Int = 1024) {
         self.filter = filter
-        self.only = only
         self.grouping = grouping
         splitsPlatforms = grouping == .platform || filter.platform != nil
         index.reserveCapacity(expectedPushes)
@@ -81,12 +77,31 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         // The pushes table is keyed by push id: a second registration of one cannot come.
         guard index[ExactText(pushID)] == nil else { return }
         var row: Int?
-        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment), only?.contains(pushID) ?? true {
-            row = self.row(campaign: campaign, attributes: attributes)
-            built[row!].funnel.pushes += 1
+        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment) {
+            if filter.includes(referenceMillis: sentAtMillis) {
+                row = self.row(campaign: campaign, attributes: attributes)
+                built[row!].funnel.pushes += 1
+            } else if sentAtMillis == nil {
+                awaitingFirstEvent[pushes.count] = (campaign, attributes)
+            }
         }
         index[ExactText(pushID)] = pushes.count
         pushes.append(Push(pushID: pushID, row: row, sentAtMillis: sentAtMillis, collapses: attributes.collapseID != nil))
+    }
+
+    /// First events settle the time filter: only then are they read.
+    package var readsFirstEvents: Bool { filter.hasTimeRange }
+
+    /// Keeps a push without `sent_at` (registered, or an orphan, made here) if its first event is in range.
+    package mutating func firstEvent(pushID: String, millis: Int64) {
+        guard let position = position(of: pushID) else {
+            _ = orphan(pushID, kept: filter.includes(referenceMillis: millis))
+            return
+        }
+        guard let awaiting = awaitingFirstEvent.removeValue(forKey: position), filter.includes(referenceMillis: millis) else { return }
+        let row = self.row(campaign: awaiting.campaign, attributes: awaiting.attributes)
+        built[row].funnel.pushes += 1
+        pushes[position].row = row
     }
 
     /// A push whose figures are already summed, counted whole in its row (superseding loss included, as
@@ -124,21 +139,21 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     }
 
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
-        guard let position = position(of: pushID), let row = pushes[position].row else { return }
+        guard let position = position(ofRegistered: pushID), let row = pushes[position].row else { return }
         let (total, overflow) = pushes[position].sent.addingReportingOverflow(sent)
         if overflow { built[row].funnel.markOutOfRange("sent") } else { pushes[position].sent = total }
         built[row].funnel.addSends(targeted: targeted, sent: sent, timed: pushes[position].sentAtMillis != nil)
     }
 
     package mutating func failures(pushID: String, reason: String, count: Int64) {
-        guard let position = position(of: pushID), let row = pushes[position].row else { return }
+        guard let position = position(ofRegistered: pushID), let row = pushes[position].row else { return }
         built[row].funnel.addFailures(reason: reason, count: count)
     }
 
-    package mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64) {
+    package mutating func rollup(pushID: String, kind: EventKind, action: String, values: RollupAccumulator.Delta) {
         guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
-        if kind == .display { pushes[position].displays.add(count) }
-        built[row].funnel.addRollup(count, kind: kind, action: action, late: late)
+        if kind == .display { pushes[position].displays.add(EventCount(total: values.total, duplicates: values.duplicates)) }
+        built[row].funnel.addRollup(values, kind: kind, action: action)
     }
 
     package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
@@ -156,22 +171,26 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// Moves the events that named `platform` from the push's own row to its campaign's row of that platform.
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
         guard let (home, target) = platformRows(of: pushID, platform: platform, registered: false), target != home else { return }
-        built[home].funnel.removeRollup(count, kind: kind, action: action)
-        built[target].funnel.addRollup(count, kind: kind, action: action, late: 0)
+        built.withUnsafeMutableBufferPointer { rows in
+            rows[home].funnel.moveEvents(count, kind: kind, action: action, to: &rows[target].funnel)
+        }
     }
 
     /// Moves a send record's counts that named `platform` from the push's own row to its platform's row.
     package mutating func platformSends(pushID: String, platform: String, targeted: Int64, sent: Int64) {
-        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: true) else { return }
-        built[home].funnel.removeSends(targeted: targeted, sent: sent, failed: [:])
-        built[target].funnel.addPlatformSends(PlatformSends(platform: platform, targeted: targeted, sent: sent))
+        moveSends(pushID: pushID, PlatformSends(platform: platform, targeted: targeted, sent: sent))
+    }
+
+    /// Moves a send record's counts from the push's own row to its platform's row (nothing to move when that
+    /// is the push's own row: a record that named `unknown`).
+    private mutating func moveSends(pushID: String, _ sends: PlatformSends) {
+        guard let (home, target) = platformRows(of: pushID, platform: sends.platform, registered: true), target != home else { return }
+        built.withUnsafeMutableBufferPointer { rows in rows[home].funnel.moveSends(sends, to: &rows[target].funnel) }
     }
 
     /// Moves a send record's failures that named `platform` from the push's own row to its platform's row.
     package mutating func platformFailures(pushID: String, platform: String, reason: String, count: Int64) {
-        guard let (home, target) = platformRows(of: pushID, platform: platform, registered: true) else { return }
-        built[home].funnel.removeSends(targeted: 0, sent: 0, failed: [reason: count])
-        built[target].funnel.addPlatformSends(PlatformSends(platform: platform, failed: [reason: count]))
+        moveSends(pushID: pushID, PlatformSends(platform: platform, failed: [reason: count]))
     }
 
     /// FCM's events go to the row of the platform they were sent to when split, else to the push's own row.
@@ -185,7 +204,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// counted among that row's pushes); `nil` for a push the filter leaves out, or, when `registered`, one
     /// nobody registered.
     private mutating func platformRows(of pushID: String, platform: String, registered: Bool) -> (home: Int, target: Int)? {
-        guard let position = registered ? position(of: pushID) : position(ofOrphan: pushID), let home = pushes[position].row else {
+        guard let position = registered ? position(ofRegistered: pushID) : position(ofOrphan: pushID), let home = pushes[position].row else {
             return nil
         }
         let target = row(campaign: built[home].campaign, attribute: built[home].attribute, platform: platform)
@@ -201,7 +220,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         built[row].funnel.media.add(outcomes)
     }
 
-    /// The campaign rows as ``CampaignReport/rows(_:by:)`` orders them, each superseded push's loss counted in
+    /// The campaign rows as ``CampaignsReport/rows(_:by:)`` orders them, each superseded push's loss counted in
     /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
     /// A row whose figures did not add up in 64 bits throws (``Funnel/checkRange()``).
     package mutating func rows(supersessions: [String: Supersession] = [:]) throws(TotalOutOfRange) -> [CampaignRow] {
@@ -231,7 +250,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         return campaigns
     }
 
-    /// The position of a registered push (``PushOrder`` first, as ``PushFiguresAssembly`` finds it).
+    /// The position of a push met so far (``PushOrder`` first, as ``PushFiguresAssembly`` finds it).
     private mutating func position(of pushID: String) -> Int? {
         let pushes = self.pushes
         if order == nil { order = PushOrder(count: pushes.count) { pushes[$0].pushID } }
@@ -241,16 +260,28 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         return position
     }
 
-    /// The position of a push, an orphan's made at its first row.
+    /// The position of a registered push; `nil` for an orphan (made by a first event before the send rows).
+    private mutating func position(ofRegistered pushID: String) -> Int? {
+        guard let position = position(of: pushID), pushes[position].registered else { return nil }
+        return position
+    }
+
+    /// The position of a push, an orphan's made at its first row: under a time filter, an orphan not met among
+    /// the first events has none, so it is not kept.
     private mutating func position(ofOrphan pushID: String) -> Int? {
         if let position = position(of: pushID) { return position }
+        return orphan(pushID, kept: !filter.hasTimeRange)
+    }
+
+    /// Makes an orphan's entry, in the orphan row when `kept` and the filter keeps it.
+    private mutating func orphan(_ pushID: String, kept: Bool) -> Int {
         var row: Int?
-        if filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil), only?.contains(pushID) ?? true {
+        if kept, filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil) {
             row = orphanRowIndex()
             built[row!].funnel.pushes += 1
         }
         index[ExactText(pushID)] = pushes.count
-        pushes.append(Push(pushID: pushID, row: row, sentAtMillis: nil, collapses: false))
+        pushes.append(Push(pushID: pushID, row: row, sentAtMillis: nil, collapses: false, registered: false))
         return pushes.count - 1
     }
 }

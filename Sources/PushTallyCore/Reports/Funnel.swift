@@ -35,8 +35,14 @@ public struct Funnel: Sendable, Hashable {
     public var actions: [String: EventCount] = [:]
     /// Time to display of unique displays of pushes with a `sent_at`.
     public var latency = LatencyHistogram()
+    /// The per-push counts of `rollup_push` summed (``RollupTable/pushCounts``): a count declared there is
+    /// added up here with no field of its own.
+    package var counts = RollupAccumulator.Delta()
     /// Unique displays received after their push's `final_at` (counted in the figures all the same).
-    public var late: Int64 = 0
+    public var late: Int64 {
+        get { counts.late }
+        set { counts.late = newValue }
+    }
     /// Sessions and conversions credited to the push(es).
     public var outcomes = Outcomes()
     /// Pushes replaced at APNs by a later push with the same collapse id (``Superseding``).
@@ -155,18 +161,23 @@ public struct Funnel: Sendable, Hashable {
         if !Self.add(loss, to: &supersededLoss) { markOutOfRange("superseded_loss") }
     }
 
-    /// Adds one rollup row: displays (and their late ones), or one action's count.
-    package mutating func addRollup(_ count: EventCount, kind: EventKind, action: String, late: Int64) {
+    /// Adds one `rollup_push` row: its events (displays, or one action's) and its per-push counts.
+    package mutating func addRollup(_ values: RollupAccumulator.Delta, kind: EventKind, action: String) {
+        addEvents(EventCount(total: values.total, duplicates: values.duplicates), kind: kind, action: action)
+        for field in RollupTable.pushCounts { counts[field] += values[field] }
+    }
+
+    /// Adds events of one kind and action: displays, or one action's count.
+    package mutating func addEvents(_ count: EventCount, kind: EventKind, action: String) {
         if kind == .display {
             displays.add(count)
-            self.late += late
         } else {
             actions[action, default: EventCount()].add(count)
         }
     }
 
-    /// Takes back counts ``addRollup(_:kind:action:late:)`` added (a platform split moves them to another
-    /// row); an action left with no events is no column of this funnel.
+    /// Takes back events ``addEvents(_:kind:action:)`` added (a platform split moves them to another row); an
+    /// action left with no events is no column of this funnel.
     package mutating func removeRollup(_ count: EventCount, kind: EventKind, action: String) {
         let negative = EventCount(total: -count.total, duplicates: -count.duplicates)
         if kind == .display {
@@ -190,7 +201,7 @@ public struct Funnel: Sendable, Hashable {
         displays.add(other.displays)
         for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }
         latency.add(other.latency)
-        late += other.late
+        for field in RollupTable.pushCounts { counts[field] += other.counts[field] }
         outcomes.add(other.outcomes)
         supersededPushes += other.supersededPushes
         if !Self.add(other.supersededLoss, to: &supersededLoss) { markOutOfRange("superseded_loss") }

@@ -6,6 +6,24 @@ package struct PlatformEvents: Sendable, Hashable {
     package var count: EventCount
 }
 
+extension Funnel {
+    /// Moves events that named a platform from a push's own funnel (its `unknown` part) to its platform's: the
+    /// one rule of a platform split, for the campaign list's rows (``CampaignListAssembly``) and a push's figures
+    /// (``PushFigures/onPlatform(_:)``) alike. The events go; what belongs to the push (late displays, time to
+    /// display, outcomes, media) stays.
+    package mutating func moveEvents(_ count: EventCount, kind: EventKind, action: String, to platform: inout Funnel) {
+        removeRollup(count, kind: kind, action: action)
+        platform.addEvents(count, kind: kind, action: action)
+    }
+
+    /// Moves a send record that named a platform whole, its sends and failures, to the platform's funnel
+    /// (untimed there: its time to display stays with the push).
+    package mutating func moveSends(_ sends: PlatformSends, to platform: inout Funnel) {
+        removeSends(targeted: sends.targeted, sent: sends.sent, failed: sends.failed)
+        platform.addPlatformSends(sends)
+    }
+}
+
 extension PushFigures {
     /// This push's figures narrowed to the events that named `platform`, as a platform row of the campaigns
     /// report counts them (``CampaignListAssembly``): a push's events are split by the platform they named, and
@@ -20,8 +38,9 @@ extension PushFigures {
         var narrowed = self
         (narrowed.platformEvents, narrowed.platformSends, narrowed.platformFCM) = ([], [], [])
         if platform == unknown {
-            for events in named { narrowed.funnel.removeRollup(events.count, kind: events.kind, action: events.action) }
-            for sends in namedSends { narrowed.funnel.removeSends(targeted: sends.targeted, sent: sends.sent, failed: sends.failed) }
+            var elsewhere = Funnel()
+            for events in named { narrowed.funnel.moveEvents(events.count, kind: events.kind, action: events.action, to: &elsewhere) }
+            for sends in namedSends { narrowed.funnel.moveSends(sends, to: &elsewhere) }
             narrowed.funnel.fcm = FCMFigures()
             for fcm in platformFCM where fcm.platform == unknown { narrowed.funnel.fcm.add(event: fcm.event, count: fcm.count) }
             return narrowed
@@ -32,8 +51,9 @@ extension PushFigures {
         guard !mine.isEmpty || !mySends.isEmpty || !myFCM.isEmpty else { return nil }
         var funnel = Funnel()
         funnel.pushes = 1
-        for events in mine { funnel.addRollup(events.count, kind: events.kind, action: events.action, late: 0) }
-        for sends in mySends { funnel.addPlatformSends(sends) }
+        var whole = self.funnel
+        for events in mine { whole.moveEvents(events.count, kind: events.kind, action: events.action, to: &funnel) }
+        for sends in mySends { whole.moveSends(sends, to: &funnel) }
         for fcm in myFCM { funnel.fcm.add(event: fcm.event, count: fcm.count) }
         narrowed.funnel = funnel
         narrowed.supersession = nil

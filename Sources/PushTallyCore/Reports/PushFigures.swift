@@ -79,11 +79,19 @@ public struct ReportFilter: Sendable, Hashable {
         guard includes(campaign: push.campaign, pushID: push.pushID, app: push.app, environment: push.environment) else {
             return false
         }
-        if fromMillis != nil || toMillis != nil {
-            guard let reference = push.referenceMillis else { return false }
-            if let fromMillis, reference < fromMillis { return false }
-            if let toMillis, reference >= toMillis { return false }
-        }
+        return includes(referenceMillis: push.referenceMillis)
+    }
+
+    /// Whether the filter names a time range (`from`, `to`).
+    package var hasTimeRange: Bool { fromMillis != nil || toMillis != nil }
+
+    /// Whether a push whose reference time (``PushFigures/referenceMillis``) is `reference` falls in the time
+    /// range; a push with none falls in no range.
+    package func includes(referenceMillis reference: Int64?) -> Bool {
+        guard hasTimeRange else { return true }
+        guard let reference else { return false }
+        if let fromMillis, reference < fromMillis { return false }
+        if let toMillis, reference >= toMillis { return false }
         return true
     }
 

@@ -72,8 +72,8 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
     }
 
     /// One rollup row of a push; a push with rollups and no registration is an orphan.
-    package mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64) {
-        pushes[position(ofOrphan: pushID)].add(count, kind: kind, action: action, late: late, firstEvent: firstEvent)
+    package mutating func rollup(pushID: String, kind: EventKind, action: String, values: RollupAccumulator.Delta) {
+        pushes[position(ofOrphan: pushID)].add(values, kind: kind, action: action)
     }
 
     /// One outcome rollup row of a push (sessions and conversions credited to it). A push credited before
@@ -160,8 +160,8 @@ extension PushFigures {
         funnel.addSends(targeted: targeted, sent: sent, timed: sentAtMillis != nil)
     }
 
-    fileprivate mutating func add(_ count: EventCount, kind: EventKind, action: String, late: Int64, firstEvent: Int64) {
-        funnel.addRollup(count, kind: kind, action: action, late: late)
-        firstEventMillis = min(firstEventMillis ?? firstEvent, firstEvent)
+    fileprivate mutating func add(_ values: RollupAccumulator.Delta, kind: EventKind, action: String) {
+        funnel.addRollup(values, kind: kind, action: action)
+        firstEventMillis = min(firstEventMillis ?? values.firstTime, values.firstTime)
     }
 }

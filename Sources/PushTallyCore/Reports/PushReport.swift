@@ -15,10 +15,10 @@ public enum PushReport {
             ("sent_at", .text(push.sentAtMillis.map(Timestamp.iso8601(millis:)))),
             ("app", .text(push.app)),
             ("environment", .text(push.environment)),
-        ] + CampaignReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
+        ] + CampaignsReport.funnelColumns(push.funnel).filter { $0.0 != "pushes" }
             + maturity.columns(latestSentAt: push.sentAtMillis) + [
             ("orphan", .flag(push.isOrphan)),
-        ] + CampaignReport.outcomeColumns(push.funnel) + supersessionColumns(push)
+        ] + CampaignsReport.outcomeColumns(push.funnel) + supersessionColumns(push)
             + sendAttributeColumns(push.attributes) + push.funnel.media.columns
             + push.funnel.fcm.columns(displayedUnique: push.funnel.displayedUnique) + [
             ("failed_reasons", .counts(push.funnel.failedByReason, csvPrefix: nil)),

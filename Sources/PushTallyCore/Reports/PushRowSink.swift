@@ -1,19 +1,26 @@
-/// What a store's report reads feed, table by table and in this order: registrations first, then send totals,
-/// failures, rollups, timing, outcomes and media, each row naming its push. Both engines read the same rows into it, so
-/// the figures a sink makes cannot differ between them; ``PushFiguresAssembly`` keeps every push's figures,
-/// ``CampaignListAssembly`` only the campaign rows' sums.
-package protocol PushRowSink {
+/// What a store's report reads feed, table by table and in this order (``PushRowRead``): registrations first,
+/// then first events when the sink asks for them, send totals, failures, rollups, timing, outcomes, FCM and
+/// media, then the platform rows when the sink splits by platform, each row naming its push. Engines only run
+/// the reads (``ReportReader/readPushRows(_:into:)``); what the rows make is the sink's: ``PushFiguresAssembly``
+/// keeps every push's figures, ``CampaignListAssembly`` only the campaign rows' sums.
+public protocol PushRowSink {
     /// A registered push.
     mutating func registered(
         pushID: String, campaign: String, title: String?, sentAtMillis: Int64?, app: String?, environment: String?,
         attributes: SendAttributes)
+    /// Whether the sink is fed ``firstEvent(pushID:millis:)`` before any count.
+    var readsFirstEvents: Bool { get }
+    /// The earliest event time of a push with events, registered or not: fed after every registration and
+    /// before any count, so that a sink filtering on time knows which pushes count before their counts come.
+    mutating func firstEvent(pushID: String, millis: Int64)
     /// Send totals of a registered push, added to those of its other rows: one row per sender, or their sum.
     mutating func sends(pushID: String, targeted: Int64, sent: Int64)
     /// Failures of a registered push for one reason, added to those of its other rows (one per sender, or
     /// their sum).
     mutating func failures(pushID: String, reason: String, count: Int64)
-    /// One rollup row of a push; a push with rollups and no registration is an orphan.
-    mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64)
+    /// One `rollup_push` row of a push, its value columns as ``RollupTable/push`` declares them (a new column
+    /// there comes in `values` with no change here); a push with rollups and no registration is an orphan.
+    mutating func rollup(pushID: String, kind: EventKind, action: String, values: RollupAccumulator.Delta)
     /// One row of a registered push's histogram read count by count (`count(bucket)`).
     mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64)
     /// One outcome rollup row of a push; a push credited before anyone registered it is an orphan.
@@ -36,6 +43,10 @@ package protocol PushRowSink {
 }
 
 extension PushRowSink {
+    package var readsFirstEvents: Bool { false }
+
+    package mutating func firstEvent(pushID: String, millis: Int64) {}
+
     package var readsPlatforms: Bool { false }
 
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {}

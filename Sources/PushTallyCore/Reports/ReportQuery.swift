@@ -16,19 +16,13 @@ public struct ReportQuery: Sendable, Equatable {
     public var format: Format?
     /// A UTF-8 byte order mark before CSV, for Excel.
     public var bom = false
-    public var orphan: Bool?
-    public var bucket = TimeseriesOptions.Width.day
+    /// The zone a date alone in `from` or `to` is read in (`tz`), which the time series also buckets by.
     public var timeZone = "UTC"
-    public var dimension = VersionDimension.appVersion
-    /// The variants report's control variant; `nil`: `control` if present, else the first by name.
-    public var control: String?
-    /// Campaigns: split rows by this send attribute.
-    public var by: ReportGrouping?
-    /// Audience: a row per day, app or app version (the audience report's own values of `by`).
-    public var audienceBy: AudienceGrouping?
-    /// `from` and `to` as given: a date alone is read in `tz`, which may come after them.
-    private var fromText: String?
-    private var toText: String?
+    /// The report's own parameters, decoded as given (an empty one left out), for its kind to read and check
+    /// (``ReportKind/init(_:pathValue:)``): `by`, `bucket`, `dimension`, `control`, `orphan`.
+    public private(set) var options: [String: String] = [:]
+    /// The common parameters checked once all are in (a date alone is read in `tz`, which may come after it).
+    private var common: [String: String] = [:]
 
     public init() {}
 
@@ -48,51 +42,65 @@ public struct ReportQuery: Sendable, Equatable {
                 throw FieldError("repeated_parameter", "\(name) is given more than once; give it once", field: name)
             }
             guard !value.isEmpty || !emptyIsAbsent else { continue }
-            try set(name, value, report: report)
+            set(name, value)
         }
-        try readRange()
+        try readCommon()
+        // The kind reads its own options; asked here too, so a bad one is refused with the rest of the query.
+        _ = try report.kind.init(self, pathValue: nil)
     }
 
-    /// `from` and `to` in milliseconds, a date alone being midnight in the report's zone (UTC unless `tz` says
-    /// otherwise); `from` after `to` is a range nothing falls in, refused rather than answered empty.
-    private mutating func readRange() throws(FieldError) {
+    /// The value given for the report's own parameter `name`, if any.
+    public func option(_ name: String) -> String? { options[name] }
+
+    /// The value of `name`, one of `Value`'s cases, if given.
+    public func option<Value: RawRepresentable & CaseIterable>(_ name: String, as type: Value.Type) throws(FieldError) -> Value?
+    where Value.RawValue == String {
+        guard let value = options[name] else { return nil }
+        return try Self.oneOf(type, value, name: name)
+    }
+
+    /// The flag `name` (one of `allowed`: `1`, `true`, `0`, `false`), if given.
+    public func flag(_ name: String, allowed: [String] = ["true", "false"]) throws(FieldError) -> Bool? {
+        guard let value = options[name] else { return nil }
+        return try Self.flag(value, name: name, allowed: allowed)
+    }
+
+    /// The parameters every report reads alike: `format`, `bom` and `tz` checked, then `from` and `to` in
+    /// milliseconds, a date alone being midnight in the report's zone (UTC unless `tz` says otherwise); `from`
+    /// after `to` is a range nothing falls in, refused rather than answered empty.
+    private mutating func readCommon() throws(FieldError) {
+        // The format was always read case-insensitively (`CSV` is csv).
+        if let value = common["format"] { format = try Self.oneOf(Format.self, value.lowercased(), name: "format") }
+        if let value = common["bom"] { bom = try Self.flag(value, name: "bom", allowed: ["1", "0", "true", "false"]) }
+        if let value = common["environment"] { filter.environment = try Self.environment(value) }
+        if let value = common["tz"] {
+            _ = try TimeseriesOptions.zone(named: value)
+            timeZone = value
+        }
         let zone = try TimeseriesOptions.zone(named: timeZone)
-        if let from = fromText { filter.fromMillis = try ReportRange.millis(from, field: "from", zone: zone) }
-        if let to = toText { filter.toMillis = try ReportRange.millis(to, field: "to", zone: zone) }
+        if let from = common["from"] { filter.fromMillis = try ReportRange.millis(from, field: "from", zone: zone) }
+        if let to = common["to"] { filter.toMillis = try ReportRange.millis(to, field: "to", zone: zone) }
         if let from = filter.fromMillis, let to = filter.toMillis, from > to {
-            throw ReportRange.backwards(from: fromText ?? "", to: toText ?? "")
+            throw ReportRange.backwards(from: common["from"] ?? "", to: common["to"] ?? "")
         }
     }
 
-    private mutating func set(_ name: String, _ value: String, report: ReportDeclaration) throws(FieldError) {
+    /// Files a parameter: the filter's text values as they are, the others to be checked once all are in.
+    private mutating func set(_ name: String, _ value: String) {
         switch name {
-        case "from": fromText = value
-        case "to": toText = value
         case "campaign": filter.campaign = CanonicalText.nfc(value)
         case "push_id": filter.pushID = CanonicalText.nfc(value)
         case "platform": filter.platform = CanonicalText.nfc(value)
         case "app": filter.app = CanonicalText.nfc(value)
-        case "environment": filter.environment = try Self.environment(value)
-        // The format was always read case-insensitively (`CSV` is csv).
-        case "format": format = try Self.oneOf(Format.self, value.lowercased(), name: name)
-        case "bom": bom = try Self.flag(value, name: name, allowed: ["1", "0", "true", "false"])
-        case "orphan": orphan = try Self.flag(value, name: name, allowed: ["true", "false"])
-        case "bucket": bucket = try Self.oneOf(TimeseriesOptions.Width.self, value, name: name)
-        case "tz":
-            _ = try TimeseriesOptions.zone(named: value)
-            timeZone = value
-        case "dimension": dimension = try Self.dimension(value)
-        case "control": control = CanonicalText.nfc(value)
-        case "by" where report == .audience: audienceBy = try Self.oneOf(AudienceGrouping.self, value, name: name)
-        case "by": by = try Self.grouping(value)
-        default: break
+        case "from", "to", "environment", "format", "bom", "tz": common[name] = value
+        default: options[name] = value
         }
     }
 
     /// The report this query asks for; `pathValue` is the campaign or push id of a report addressed by path.
     public func request(_ report: ReportDeclaration, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
         let kind = try report.kind.init(self, pathValue: pathValue.map(CanonicalText.nfc))
-        return ReportRequest(ReportSubject(kind), filter: filter, by: report.takes("by") ? by : nil)
+        return ReportRequest(ReportSubject(kind), filter: filter)
     }
 }
 
@@ -144,7 +152,7 @@ extension ReportQuery {
         return dimension
     }
 
-    private static func oneOf<Value: RawRepresentable & CaseIterable>(
+    static func oneOf<Value: RawRepresentable & CaseIterable>(
         _ type: Value.Type, _ value: String, name: String
     ) throws(FieldError) -> Value where Value.RawValue == String {
         guard let parsed = Value(rawValue: value) else { throw notAllowed(name, value, Value.allCases.map(\.rawValue)) }

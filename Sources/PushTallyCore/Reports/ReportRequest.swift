@@ -23,17 +23,14 @@ public struct ReportSubject: Sendable, Hashable {
     }
 }
 
-/// A report and the filter it applies.
+/// A report and the filter it applies; the report's own options are its kind's (``ReportSubject/kind``).
 public struct ReportRequest: Sendable, Hashable {
     public var subject: ReportSubject
     public var filter: ReportFilter
-    /// Campaigns only: a row per campaign and value of this send attribute (`by=`).
-    public var by: ReportGrouping?
 
-    public init(_ subject: ReportSubject, filter: ReportFilter = ReportFilter(), by: ReportGrouping? = nil) {
+    public init(_ subject: ReportSubject, filter: ReportFilter = ReportFilter()) {
         self.subject = subject
         self.filter = filter
-        self.by = by
     }
 
     /// The report route this request is for, whose parameters ``ReportQuery`` reads.

@@ -3,7 +3,7 @@
 /// Keys compare names byte for byte, as the databases do: a database written before names were put in NFC at the
 /// door may keep two spellings of one name apart (``SpellingMigration``), and a commit, prune or rebuild that holds
 /// both must count them apart too.
-package struct RollupAccumulator {
+public struct RollupAccumulator {
     package struct PushKey: Hashable {
         package var pushID: String
         package var kind: EventKind
@@ -15,12 +15,16 @@ package struct RollupAccumulator {
         package var bucket: Int64
     }
 
-    package struct Delta {
+    /// One row of receipt counts: what a commit adds to a row of `rollup_push` (and its bucket and version
+    /// twins), and what a report reads back from one (``PushRowSink/rollup(pushID:kind:action:values:)``).
+    public struct Delta: Sendable, Hashable {
         package var total: Int64 = 0
         package var duplicates: Int64 = 0
         package var firstTime: Int64 = .max
         package var lastTime: Int64 = .min
         package var late: Int64 = 0
+
+        package init() {}
 
         mutating func add(eventTime: Int64, duplicate: Bool) {
             total += 1

@@ -30,11 +30,14 @@ extension SQLDialect {
     /// sinks add a key's rows up themselves.
     var sumsPushRows: Bool { self == .postgres }
 
-    /// `select` over the rows `scope` selects (and `condition`, if any), grouped by `groupBy` when ``sumsPushRows``.
-    func pushRows(_ select: String, _ scope: PushScope, where condition: String? = nil, groupBy: String? = nil) -> ReportStatement {
+    /// `select` over the rows `scope` selects (and `condition`, if any), grouped by `groupBy` when ``sumsPushRows``
+    /// or when `alwaysGrouped` (an aggregate both engines take in SQL).
+    func pushRows(
+        _ select: String, _ scope: PushScope, where condition: String? = nil, groupBy: String? = nil, alwaysGrouped: Bool = false
+    ) -> ReportStatement {
         var (clause, value) = scope.clause(placeholder: placeholder(0))
         if let condition { clause += clause.isEmpty ? "WHERE \(condition)" : " AND \(condition)" }
-        let grouping = sumsPushRows ? groupBy.map { " GROUP BY \($0)" } ?? "" : ""
+        let grouping = sumsPushRows || alwaysGrouped ? groupBy.map { " GROUP BY \($0)" } ?? "" : ""
         return ReportStatement(sql: "\(select) \(clause)\(grouping)", values: value.map { [.text($0)] } ?? [])
     }
 
@@ -45,14 +48,26 @@ extension SQLDialect {
 }
 
 /// The tables a push's figures are read from, in the order a ``PushRowSink`` is fed them: registrations,
-/// send totals, failures, rollups, timing, outcomes, then platform counts for a sink that splits by them.
+/// first events for a sink that asks for them, send totals, failures, rollups, timing, outcomes, FCM, then
+/// platform counts for a sink that splits by them.
 package enum PushRowRead: CaseIterable, Sendable {
-    case registrations, sends, failures, rollups, timing, outcomes, fcm, platforms, platformSends, platformFailures
+    case registrations, firstEvents, sends, failures, rollups, timing, outcomes, fcm, platforms, platformSends, platformFailures
 
-    /// The reads `sink` takes: the platform counts only when it splits by them.
+    /// The reads `sink` takes: first events and platform counts only when it asks for them.
     package static func reads(for sink: some PushRowSink) -> [PushRowRead] {
-        sink.readsPlatforms ? allCases : allCases.filter { ![.platforms, .platformSends, .platformFailures].contains($0) }
+        allCases.filter { read in
+            switch read {
+            case .firstEvents: sink.readsFirstEvents
+            case .platforms, .platformSends, .platformFailures: sink.readsPlatforms
+            default: true
+            }
+        }
     }
+
+    /// `rollup_push`'s value columns, read in declared order (``RollupTable/values``): a column declared there is
+    /// read and handed to the sink with no change to the read.
+    @usableFromInline
+    static let rollupFields = RollupTable.push.deltaFields
 
     /// This read of the pushes `scope` selects, rendered for `dialect`.
     package func statement(_ dialect: SQLDialect, _ scope: PushScope) -> ReportStatement {
@@ -67,8 +82,11 @@ package enum PushRowRead: CaseIterable, Sendable {
             return dialect.pushRows("SELECT push_id, \(sum("targeted")), \(sum("sent")) FROM push_sends", scope, groupBy: "push_id")
         case .failures:
             return dialect.pushRows("SELECT push_id, reason, \(sum("count")) FROM push_failures", scope, groupBy: "push_id, reason")
+        case .firstEvents:
+            return dialect.pushRows("SELECT push_id, MIN(first_time) FROM rollup_push", scope, groupBy: "push_id", alwaysGrouped: true)
         case .rollups:
-            return dialect.pushRows("SELECT push_id, kind, action, total, duplicates, first_time, late FROM rollup_push", scope)
+            let values = RollupTable.push.values.map(\.name).joined(separator: ", ")
+            return dialect.pushRows("SELECT push_id, kind, action, \(values) FROM rollup_push", scope)
         case .timing:
             return dialect.pushRows("SELECT push_id, \(dialect.histogram(TimingColumns.names)) FROM rollup_timing", scope)
         case .outcomes:
@@ -109,11 +127,14 @@ package enum PushRowRead: CaseIterable, Sendable {
             sink.sends(pushID: try row.text(0), targeted: try row.int64(1), sent: try row.int64(2))
         case .failures:
             sink.failures(pushID: try row.text(0), reason: try row.text(1), count: try row.int64(2))
+        case .firstEvents:
+            sink.firstEvent(pushID: try row.text(0), millis: try row.int64(1))
         case .rollups:
+            var values = RollupAccumulator.Delta()
+            for (offset, field) in Self.rollupFields.enumerated() { values[field] = try row.int64(3 + offset) }
             sink.rollup(
                 pushID: try row.text(0), kind: EventKind(rawValue: Int(try row.int64(1))) ?? .display, action: try row.text(2),
-                count: EventCount(total: try row.int64(3), duplicates: try row.int64(4)), late: try row.int64(6),
-                firstEvent: try row.int64(5))
+                values: values)
         case .timing:
             let pushID = try row.text(0)
             try row.withHistogram(at: 1) { count in sink.timing(pushID: pushID, count: count) }

@@ -3,32 +3,20 @@ import PushTallyCore
 
 /// The report reads as ``SQLDialect`` renders and decodes them; this store only runs them.
 extension PostgresStore: ReportReader {
-    /// Every push matching `filter`, registered or orphan, with counts from the rollups (never raw events).
-    public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
-        var assembly = try await readPushRows(filter, into: PushFiguresAssembly(
-            expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil))
-        return try assembly.takeFigures(filter)
-    }
-
-    /// The campaign list's rows, summed as the rows are read (``CampaignListAssembly``).
-    public func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow] {
-        try await summedCampaignRows(filter, by: grouping) { assembly in try await readPushRows(filter, into: assembly) }
-    }
-
     /// `sink` fed the rows of the pushes `filter`'s scope selects, table by table (``PushRowSink``).
-    private func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink {
+    public func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink {
         let scope = PushScope(filter)
         // One snapshot for all the reads, as SQLite reads them in one transaction: a commit between two of
         // them could otherwise show a histogram without its displays.
         return try await readSnapshot { read in
-            var assembly = sink
-            for table in PushRowRead.reads(for: assembly) {
+            var sink = sink
+            for table in PushRowRead.reads(for: sink) {
                 for row in try await read(PostgresQuery(table.statement(.postgres, scope))) {
-                    try table.feed(PostgresReportRow(row), into: &assembly)
+                    try table.feed(PostgresReportRow(row), into: &sink)
                 }
             }
-            try await Self.readMediaRows(filter, into: &assembly, read: read)
-            return assembly
+            try await Self.readMediaRows(filter, into: &sink, read: read)
+            return sink
         }
     }
 

@@ -3,7 +3,8 @@ import Testing
 @testable import PushTallyCore
 
 /// The campaign list summed while rows are read equals the figures assembled per push and then grouped, for
-/// rows in any order, orphans, pushes the filter leaves out, groupings and superseded pushes.
+/// rows in any order, orphans, pushes the filter leaves out (a time range included), groupings and superseded
+/// pushes.
 @Suite struct CampaignListAssemblyTests {
     /// Feeds `sink` registered pushes p1...p6 (not in id order), with rows of every table in `order`.
     private func feed<Sink: PushRowSink>(_ sink: inout Sink, rowsOf order: [String]) {
@@ -12,6 +13,9 @@ import Testing
                 pushID: id, campaign: number % 3 == 0 ? "b" : "a", title: nil, sentAtMillis: number == 2 ? nil : Int64(number),
                 app: number % 2 == 0 ? "app" : nil, environment: "production",
                 attributes: SendAttributes(collapseID: number < 3 ? "news" : nil, priority: number % 2 == 0 ? 10 : nil))
+        }
+        if sink.readsFirstEvents {
+            for (step, id) in order.enumerated() where order.firstIndex(of: id) == step { sink.firstEvent(pushID: id, millis: Int64(step + 1)) }
         }
         for (step, id) in order.enumerated() {
             let n = Int64(step + 1)
@@ -29,8 +33,9 @@ import Testing
         feed(&figures, rowsOf: order)
         var list = CampaignListAssembly(filter, by: grouping)
         feed(&list, rowsOf: order)
-        let expected = try CampaignReport.rows(Superseding.apply(supersessions, to: figures.takeFigures(filter)), by: grouping)
-        #expect(try list.rows(supersessions: supersessions) == expected, "filter \(filter) by \(String(describing: grouping)) order \(order)")
+        let expected = try CampaignsReport.rows(Superseding.apply(supersessions, to: figures.takeFigures(filter)), by: grouping)
+        let got = try list.rows(supersessions: supersessions)
+        #expect(got == expected, "filter \(filter) by \(String(describing: grouping)) order \(order)")
     }
 
     @Test func equalsGroupedFiguresWhateverTheRowOrder() throws {
@@ -41,6 +46,8 @@ import Testing
                 try check(ReportFilter(campaign: "a"), by: grouping, order: order)
                 try check(ReportFilter(pushID: "x1"), by: grouping, order: order)
                 try check(ReportFilter(app: "app", environment: "production"), by: grouping, order: order)
+                try check(ReportFilter(fromMillis: 1, toMillis: 4), by: grouping, order: order)
+                try check(ReportFilter(fromMillis: 3), by: grouping, order: order)
             }
         }
     }
@@ -57,9 +64,9 @@ import Testing
         #expect(!none.needsSupersessions)
     }
 
-    @Test func leavesTimeRangesToTheFigures() {
-        #expect(CampaignListAssembly.covers(ReportFilter(campaign: "a", app: "app")))
-        #expect(!CampaignListAssembly.covers(ReportFilter(fromMillis: 0)))
-        #expect(!CampaignListAssembly.covers(ReportFilter(toMillis: 0)))
+    @Test func readsFirstEventsOnlyForATimeRange() {
+        #expect(!CampaignListAssembly(ReportFilter(campaign: "a", app: "app"), by: nil).readsFirstEvents)
+        #expect(CampaignListAssembly(ReportFilter(fromMillis: 0), by: nil).readsFirstEvents)
+        #expect(CampaignListAssembly(ReportFilter(toMillis: 0), by: .platform).readsFirstEvents)
     }
 }

@@ -12,7 +12,7 @@ import Testing
         var funnel = Funnel()
         funnel.outcomes = outcomes
         let row = CampaignRow(campaign: name, funnel: funnel, pushIDs: ["p1"])
-        return CampaignReport.table([row], maturity: Maturity(nowMillis: 0))
+        return CampaignsReport.table([row], maturity: Maturity(nowMillis: 0))
     }
 
     @Test func theCampaignTableShowsOutcomesWhereItHasRoom() throws {

@@ -14,7 +14,7 @@ import Testing
         var empty = Funnel()
         empty.pushes = 1
         empty.actions = ["favorite": EventCount(total: 1)]
-        return CampaignReport.table([
+        return CampaignsReport.table([
             CampaignRow(campaign: "新年, \"sale\"", funnel: funnel, pushIDs: ["a", "b"]),
             CampaignRow(campaign: "=HYPERLINK(\"http://evil\")", funnel: empty, pushIDs: ["c"]),
         ], maturity: Maturity(nowMillis: 0))

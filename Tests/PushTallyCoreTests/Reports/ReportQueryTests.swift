@@ -72,7 +72,7 @@ import Testing
     @Test func emptyValuesAreAbsentAndTheRestDrivesTheRequest() throws {
         let query = try ReportQuery("campaign=&environment=&bucket=hour&tz=Asia%2FKolkata&push_id=p1&FORMAT=csv".replacingOccurrences(of: "FORMAT", with: "format")[...], report: .timeseries)
         #expect(query.filter == ReportFilter(pushID: "p1"))
-        #expect(query.format == .csv && query.bucket == .hour && query.timeZone == "Asia/Kolkata")
+        #expect(query.format == .csv && query.option("bucket") == "hour" && query.timeZone == "Asia/Kolkata")
         let request = try query.request(.timeseries)
         let options = try #require((request.subject.kind as? TimeseriesReportKind)?.options, "not a time series")
         #expect(options.width == .hour && options.timeZoneName == "Asia/Kolkata")

@@ -85,8 +85,8 @@ import Testing
 
     @Test func byIsAStrictEnumerationOfTheCampaignsReport() throws {
         let query = try ReportQuery("by=push_type", report: .campaigns)
-        #expect(try query.request(.campaigns).by == .pushType)
-        #expect(try ReportQuery("by=", report: .campaigns).request(.campaigns).by == nil)
+        #expect(try query.request(.campaigns).subject == .campaigns(by: .pushType))
+        #expect(try ReportQuery("by=", report: .campaigns).request(.campaigns).subject == .campaigns)
         for bad in ["by=banner", "by=Priority", "by=variant"] {
             #expect(throws: FieldError.self) { try ReportQuery(bad[...], report: .campaigns) }
             do {
@@ -102,7 +102,7 @@ import Testing
         } catch {
             #expect(error.field == "by" && error.code == "unknown_parameter")
         }
-        let request = ReportRequest(.campaigns, by: .priority)
+        let request = ReportRequest(.campaigns(by: .priority))
         #expect(request.httpPath().query.contains { $0.name == "by" && $0.value == "priority" })
     }
 
@@ -117,13 +117,13 @@ import Testing
             push.attributes.priority = priority
             return push
         }
-        let rows = try CampaignReport.rows(
+        let rows = try CampaignsReport.rows(
             [
                 figures("1", "b", priority: 10, sent: 1), figures("2", "a", priority: nil, sent: 2),
                 figures("3", "a", priority: 10, sent: 4), figures("4", "a", priority: 5, sent: 8),
                 figures("5", "a", priority: 10, sent: 16), figures("6", nil, priority: nil, sent: 0),
             ], by: .priority)
-        let table = CampaignReport.table(rows, maturity: Maturity(nowMillis: 0), by: .priority)
+        let table = CampaignsReport.table(rows, maturity: Maturity(nowMillis: 0), by: .priority)
         let cells = table.rows.map { row in
             (row[0].1, row[1].0, row[1].1, row.first { $0.0 == "sent" }!.1)
         }
@@ -132,7 +132,7 @@ import Testing
         #expect(cells.map(\.2) == [.optionalInteger(5), .optionalInteger(10), .optionalInteger(nil), .optionalInteger(10), .optionalInteger(nil)])
         #expect(cells.map(\.3) == [.integer(8), .integer(20), .integer(2), .integer(1), .integer(0)])
         #expect(table.template[1].0 == "priority")
-        #expect(CampaignReport.table([], maturity: Maturity(nowMillis: 0), by: .pushType).template[1].0 == "push_type")
-        #expect(CampaignReport.table([], maturity: Maturity(nowMillis: 0)).template[1].0 == "pushes")
+        #expect(CampaignsReport.table([], maturity: Maturity(nowMillis: 0), by: .pushType).template[1].0 == "push_type")
+        #expect(CampaignsReport.table([], maturity: Maturity(nowMillis: 0)).template[1].0 == "pushes")
     }
 }

@@ -122,9 +122,11 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
         lock.unlock()
     }
 
-    func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
+    func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink {
         record(filter)
-        return pushes.filter(filter.includes)
+        var sink = sink
+        for push in pushes { push.feedRegistrationSendsAndDisplays(into: &sink) }
+        return sink
     }
 
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] { [] }

@@ -58,7 +58,7 @@ import Testing
         }
         let reader = try #require(roles.first { $0.contains("public protocol ReportReader") })
         let requirements = try #require(reader.components(separatedBy: "public protocol ReportReader").last?.components(separatedBy: "\n}").first)
-        let calls = requirements.matches(of: /func ([a-zA-Z]+)\(/).map { String($0.1) }
+        let calls = requirements.matches(of: /func ([a-zA-Z]+)[<(]/).map { String($0.1) }
         #expect(!calls.isEmpty)
         let row = try #require(architecture.components(separatedBy: "\n").first { $0.hasPrefix("| `ReportReader`") })
         let cell = row.split(separator: "|").first.map(String.init) ?? ""

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("CampaignRow", CampaignReport.table([], maturity: Maturity(nowMillis: 0))),
+        ("CampaignRow", CampaignsReport.table([], maturity: Maturity(nowMillis: 0))),
         ("PushRow", PushReport.table([], maturity: Maturity(nowMillis: 0))),
         ("AttributionRow", AttributionReport.table(Outcomes())),
         ("VariantRow", VariantReport.table(campaign: "c", rows: [], control: nil, withoutVariant: 0)),

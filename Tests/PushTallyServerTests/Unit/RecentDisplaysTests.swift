@@ -100,13 +100,28 @@ final class FakeReader: ReportReader, @unchecked Sendable {
         StoreConfiguration(clock: { [self] in now })
     }
 
-    func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
+    /// Feeds each push's registration, sends and displays, all these figures carry.
+    func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink {
         let (figures, failure) = locked { state -> ([PushFigures], StoreError?) in
             state.filters.append(filter)
             return (state.figures, state.failure)
         }
         if let failure { throw failure }
-        return figures
+        var sink = sink
+        for push in figures {
+            if let campaign = push.campaign {
+                sink.registered(
+                    pushID: push.pushID, campaign: campaign, title: nil, sentAtMillis: push.sentAtMillis, app: nil, environment: nil,
+                    attributes: SendAttributes())
+            }
+            guard let first = push.firstEventMillis else { continue }
+            if sink.readsFirstEvents { sink.firstEvent(pushID: push.pushID, millis: first) }
+            sink.sends(pushID: push.pushID, targeted: 0, sent: push.funnel.sent)
+            var values = RollupAccumulator.Delta()
+            (values.total, values.duplicates, values.firstTime) = (push.funnel.displays.total, push.funnel.displays.duplicates, first)
+            sink.rollup(pushID: push.pushID, kind: .display, action: "", values: values)
+        }
+        return sink
     }
 
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] { [] }

@@ -131,7 +131,7 @@ import Testing
             }
             expected[nil]?.pushes = orphanPushes.count
 
-            let report = try CampaignReport.rows(try await store.pushFigures())
+            let report = try CampaignsReport.rows(try await store.pushFigures())
             #expect(report.count == expected.count, "seed \(seed)")
             for row in report {
                 let want = try #require(expected[row.campaign], "seed \(seed): unexpected row \(String(describing: row.campaign))")

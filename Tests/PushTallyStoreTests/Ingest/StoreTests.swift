@@ -128,14 +128,14 @@ import Testing
     @Test(arguments: StoreKind.allCases) func orphansJoinTheirCampaignOnceRegistered(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             _ = try await store.ingest([receipt("p1", device: "a"), receipt("p1", device: "b")])
-            var rows = try CampaignReport.rows(try await store.pushFigures())
+            var rows = try CampaignsReport.rows(try await store.pushFigures())
             #expect(rows.count == 1)
             #expect(rows[0].isOrphan)
             #expect(rows[0].pushIDs == ["p1"])
             #expect(rows[0].funnel.displayed == 2)
             #expect(rows[0].funnel.displayRate == nil)
             try await store.register(PushRegistration(pushID: "p1", campaign: "launch", counts: SendCounts(sent: 4)))
-            rows = try CampaignReport.rows(try await store.pushFigures())
+            rows = try CampaignsReport.rows(try await store.pushFigures())
             #expect(rows.map(\.campaign) == ["launch"])
             #expect(rows[0].funnel.displayRate == 0.5)
         }

@@ -99,7 +99,7 @@ import Testing
                 #expect(rows.reduce(Int64(0)) { $0 + $1.funnel.displays.total } == Int64(webEvents.filter { pushes.contains($0[0]!) }.count))
             }
 
-            let table = try await store.report(ReportRequest(.campaigns, by: .platform))
+            let table = try await store.report(ReportRequest(.campaigns(by: .platform)))
             let csv = CSVRenderer.render(table)
             #expect(csv.hasPrefix("campaign,platform,pushes,"))
         }

@@ -5,7 +5,7 @@ import PushTallyTestSupport
 import Testing
 
 /// The campaign list summed as rows are read (``CampaignListAssembly``) gives the rows of every push's figures
-/// grouped (``CampaignReport/rows(_:by:)``), on varied random data, under each filter and grouping.
+/// grouped (``CampaignsReport/rows(_:by:)``), on varied random data, under each filter and grouping.
 @Suite struct CampaignRowsPathTests {
     static let seeds: [UInt64] = [7, 11, 2026]
     static let app = "com.example.app"
@@ -69,7 +69,7 @@ import Testing
             for filter in filters {
                 for grouping in [nil] + ReportGrouping.allCases {
                     let summed = try await store.campaignRows(filter, by: grouping)
-                    let grouped = try CampaignReport.rows(try await store.supersededPushFigures(filter), by: grouping)
+                    let grouped = try CampaignsReport.rows(try await store.supersededPushFigures(filter), by: grouping)
                     #expect(summed == grouped, "seed \(seed) filter \(filter) by \(String(describing: grouping))")
                 }
             }

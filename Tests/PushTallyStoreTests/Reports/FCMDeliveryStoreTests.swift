@@ -70,7 +70,7 @@ import Testing
             let ios = try #require(split.first { $0.campaign == "android-sale" && $0.attribute == .text("ios") })
             #expect(ios.funnel.fcm.failedByReason == counts.errors("fcm-2", platform: "ios"))
 
-            let table = try await store.report(ReportRequest(.campaigns, by: .platform))
+            let table = try await store.report(ReportRequest(.campaigns(by: .platform)))
             let row = try #require(table.rows.first { $0.contains { $0.0 == "platform" && $0.1 == .text("android") } && $0.first?.1 == .text("android-sale") })
             let cell = { (name: String) in row.first { $0.0 == name }?.1 }
             #expect(cell("device_delivered") == .integer(3))

@@ -105,7 +105,7 @@ import Testing
             #expect(rest.map(\.funnel.sent) == [0] && rest.map(\.funnel.failed) == [0])
 
             // The same in the report's table: display_rate per platform, not null.
-            let table = try await store.report(ReportRequest(.campaigns, by: .platform))
+            let table = try await store.report(ReportRequest(.campaigns(by: .platform)))
             let rates = zip(table.values(of: "platform"), table.values(of: "display_rate"))
             #expect(rates.contains { $0 == .text("ios") && $1 == .rate(0.6) })
             #expect(rates.contains { $0 == .text("android") && $1 == .rate(0.625) })

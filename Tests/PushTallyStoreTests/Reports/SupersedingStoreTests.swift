@@ -122,7 +122,7 @@ import Testing
     func campaignsSplitByPriorityAndByPushType(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             _ = try await Self.seed(store)
-            let table = try await store.report(ReportRequest(.campaigns, by: .priority))
+            let table = try await store.report(ReportRequest(.campaigns(by: .priority)))
             let cells = table.rows.map { row in [row[0].1, row[1].1] }
             #expect(table.rows.allSatisfy { $0[1].0 == "priority" })
             #expect(cells == [
@@ -131,7 +131,7 @@ import Testing
             ])
             #expect(table.values(of: "pushes") == [.integer(1), .integer(3), .integer(2), .integer(3)])
             #expect(table.values(of: "superseded_pushes") == [.integer(0), .integer(1), .integer(1), .integer(0)])
-            let byType = try await store.report(ReportRequest(.campaigns, by: .pushType))
+            let byType = try await store.report(ReportRequest(.campaigns(by: .pushType)))
             #expect(byType.rows.map { $0[1].0 } == ["push_type", "push_type"])
             #expect(byType.values(of: "push_type") == [.text(nil), .text(nil)])
         }

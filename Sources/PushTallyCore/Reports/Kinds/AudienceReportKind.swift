@@ -13,8 +13,8 @@ public struct AudienceReportKind: ReportKind {
         self.grouping = grouping
     }
 
-    public init(_ query: ReportQuery, pathValue: String?) {
-        grouping = query.audienceBy
+    public init(_ query: ReportQuery, pathValue: String?) throws(FieldError) {
+        grouping = try query.option("by", as: AudienceGrouping.self)
     }
 
     public func ownQuery(_ request: ReportRequest) -> [(name: String, value: String)] {

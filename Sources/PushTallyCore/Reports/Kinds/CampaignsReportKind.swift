@@ -6,26 +6,36 @@ public struct CampaignsReportKind: ReportKind {
         parameters: ReportDeclaration.commonParameters + ["campaign", "by", "platform"],
         summary: "Sent vs displayed vs opened, one row per campaign.", kind: Self.self)
 
-    public init() {}
+    /// A row per campaign and value of this send attribute, or per platform (`by=`); `nil`: a row per campaign.
+    public var grouping: ReportGrouping?
 
-    public init(_ query: ReportQuery, pathValue: String?) {}
+    public init(grouping: ReportGrouping? = nil) {
+        self.grouping = grouping
+    }
+
+    public init(_ query: ReportQuery, pathValue: String?) throws(FieldError) {
+        grouping = try query.option("by").map(ReportQuery.grouping)
+    }
 
     public func ownQuery(_ request: ReportRequest) -> [(name: String, value: String)] {
-        request.by.map { [("by", $0.rawValue)] } ?? []
+        grouping.map { [("by", $0.rawValue)] } ?? []
     }
 
     public func emptyTable(_ request: ReportRequest) -> ReportTable {
-        CampaignReport.table([], maturity: Maturity(nowMillis: 0), by: request.by)
+        CampaignsReport.table([], maturity: Maturity(nowMillis: 0), by: grouping)
     }
 
     public func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable {
-        CampaignReport.table(try await reader.campaignRows(request.filter, by: request.by), maturity: maturity, by: request.by)
+        CampaignsReport.table(try await reader.campaignRows(request.filter, by: grouping), maturity: maturity, by: grouping)
     }
 }
 
 extension ReportSubject {
     /// One row per campaign (plus the orphan row).
     public static var campaigns: ReportSubject { ReportSubject(CampaignsReportKind()) }
+
+    /// One row per campaign and value of `grouping` (plus the orphan rows).
+    public static func campaigns(by grouping: ReportGrouping?) -> ReportSubject { ReportSubject(CampaignsReportKind(grouping: grouping)) }
 }
 
 extension ReportDeclaration {

@@ -12,8 +12,8 @@ public struct PushesReportKind: ReportKind {
         self.orphan = orphan
     }
 
-    public init(_ query: ReportQuery, pathValue: String?) {
-        orphan = query.orphan
+    public init(_ query: ReportQuery, pathValue: String?) throws(FieldError) {
+        orphan = try query.flag("orphan")
     }
 
     public func ownQuery(_ request: ReportRequest) -> [(name: String, value: String)] {

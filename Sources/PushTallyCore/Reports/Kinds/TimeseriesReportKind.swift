@@ -12,7 +12,9 @@ public struct TimeseriesReportKind: ReportKind {
     }
 
     public init(_ query: ReportQuery, pathValue: String?) throws(FieldError) {
-        options = TimeseriesOptions(width: query.bucket, timeZone: try TimeseriesOptions.zone(named: query.timeZone), name: query.timeZone)
+        options = TimeseriesOptions(
+            width: try query.option("bucket", as: TimeseriesOptions.Width.self) ?? .day,
+            timeZone: try TimeseriesOptions.zone(named: query.timeZone), name: query.timeZone)
     }
 
     public func ownQuery(_ request: ReportRequest) -> [(name: String, value: String)] {

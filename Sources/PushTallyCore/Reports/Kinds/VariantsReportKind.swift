@@ -18,7 +18,7 @@ public struct VariantsReportKind: ReportKind {
 
     public init(_ query: ReportQuery, pathValue: String?) {
         campaign = pathValue ?? ""
-        control = query.control
+        control = query.option("control").map(CanonicalText.nfc)
     }
 
     public var pathValue: String? { campaign }

@@ -12,8 +12,8 @@ public struct VersionsReportKind: ReportKind {
         self.dimension = dimension
     }
 
-    public init(_ query: ReportQuery, pathValue: String?) {
-        dimension = query.dimension
+    public init(_ query: ReportQuery, pathValue: String?) throws(FieldError) {
+        dimension = try query.option("dimension").map(ReportQuery.dimension) ?? .appVersion
     }
 
     public func ownQuery(_ request: ReportRequest) -> [(name: String, value: String)] {

@@ -1,10 +1,13 @@
-/// Reads what reports are assembled from: rollups and registrations, never raw events.
+/// Reads what reports are assembled from: rollups and registrations, never raw events. An engine only runs
+/// the reads and hands their rows over; every figure is assembled here, in the core, from those rows
+/// (``pushFigures(_:)``, ``campaignRows(_:by:)``), so no engine has a body of its own for a report.
 public protocol ReportReader: Sendable {
     /// The clock and maturity window reports are judged by.
     var configuration: StoreConfiguration { get }
-    /// Pushes with their figures (``PushFiguresAssembly`` from the engine's rows), whole; with the events that
-    /// named a platform beside them when `filter` names one (``ReportReader/supersededPushFigures(_:)`` narrows).
-    func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures]
+    /// `sink` fed the rows of the pushes `filter`'s scope (campaign, push id) selects, table by table in the
+    /// order ``PushRowRead/reads(for:)`` gives, all read from one snapshot; the sink applies the rest of the
+    /// filter.
+    func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink
     /// 15-minute rollup counts over the pushes `filter` selects, within its event-time range.
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount]
     /// Receipts and actions per app or OS version over the pushes `filter` selects.
@@ -19,9 +22,6 @@ public protocol ReportReader: Sendable {
     /// with a push `filter`'s campaign or push id selects (every such push when it names neither), whatever
     /// its campaign: what ``Superseding`` needs to judge the selected pushes.
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush]
-    /// The campaign list's rows (``CampaignListAssembly``): given ``supersededPushFigures(_:)`` whole, or summed
-    /// straight from a store's rows (``summedCampaignRows(_:by:read:)``).
-    func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow]
     /// Devices with a session in the query's range by their latest notification setting, per group
     /// (``SQLDialect/audienceQuery(_:placeholder:)`` over the audience rollup).
     func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount]
@@ -31,6 +31,15 @@ extension ReportReader {
     /// Every push, registered or orphan, with its figures.
     public func pushFigures() async throws -> [PushFigures] {
         try await pushFigures(ReportFilter())
+    }
+
+    /// The pushes `filter` selects with their figures (``PushFiguresAssembly`` of the store's rows), whole;
+    /// with the events that named a platform beside them when `filter` names one (``supersededPushFigures(_:)``
+    /// narrows).
+    public func pushFigures(_ filter: ReportFilter) async throws -> [PushFigures] {
+        var assembly = try await readPushRows(
+            filter, into: PushFiguresAssembly(expectedPushes: filter.pushID == nil ? 1024 : 1, readsPlatforms: filter.platform != nil))
+        return try assembly.takeFigures(filter)
     }
 
     /// Pushes with their figures, each superseded one marked with the push that replaced it at APNs, then
@@ -43,31 +52,11 @@ extension ReportReader {
         return Superseding.apply(Superseding.supersessions(try await collapsePeers(filter)), to: figures).onPlatform(filter.platform)
     }
 
-    /// The campaign list's rows from every push's figures.
+    /// The campaign list's rows, summed by ``CampaignListAssembly`` as the store's rows are read, whatever the
+    /// filter (a time range and a platform included), then superseded.
     public func campaignRows(_ filter: ReportFilter, by grouping: ReportGrouping?) async throws -> [CampaignRow] {
-        try CampaignReport.rows(try await supersededPushFigures(filter), by: grouping)
-    }
-
-    /// The campaign list's rows summed by `read`, which feeds the assembly it is given the engine's rows (as it
-    /// does for ``pushFigures(_:)``), then superseded; a filter the assembly does not cover takes the figures.
-    package func summedCampaignRows(
-        _ filter: ReportFilter, by grouping: ReportGrouping?,
-        read: (CampaignListAssembly) async throws -> CampaignListAssembly
-    ) async throws -> [CampaignRow] {
-        var only: Set<String>?
-        var covered = filter
-        if !CampaignListAssembly.covers(filter) {
-            var picking = filter
-            picking.platform = nil
-            let figures = try await supersededPushFigures(picking)
-            guard grouping == .platform || filter.platform != nil else { return try CampaignReport.rows(figures, by: grouping) }
-            // Platform counts are kept per push, not per time: the range picks the pushes, as it does without a
-            // split, and their rows are then split as a report without a range splits them.
-            only = Set(figures.map(\.pushID))
-            (covered.fromMillis, covered.toMillis) = (nil, nil)
-        }
-        var assembly = try await read(
-            CampaignListAssembly(covered, by: grouping, only: only, expectedPushes: filter.pushID == nil ? 1024 : 1))
+        var assembly = try await readPushRows(
+            filter, into: CampaignListAssembly(filter, by: grouping, expectedPushes: filter.pushID == nil ? 1024 : 1))
         // As for the figures: only pushes with a collapse id can be superseded, most reports need no second read.
         let supersessions = assembly.needsSupersessions ? Superseding.supersessions(try await collapsePeers(filter)) : [:]
         return try assembly.rows(supersessions: supersessions)
