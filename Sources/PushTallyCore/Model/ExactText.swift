@@ -1,3 +1,5 @@
+import Foundation
+
 /// A name compared byte for byte, as the databases compare it. Swift's `String` equality is canonical
 /// equivalence, so a dictionary keyed by `String` would make one entry of two spellings that storage keeps as
 /// two rows (a database written before names were put in NFC at the door may hold both); keyed by this, a
@@ -10,7 +12,7 @@ package struct ExactText: Hashable, Sendable {
     }
 
     package static func == (a: ExactText, b: ExactText) -> Bool {
-        a.text.utf8.elementsEqual(b.text.utf8)
+        a.text.isExactly(b.text)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -21,8 +23,14 @@ package struct ExactText: Hashable, Sendable {
 
 extension String {
     /// Whether the two are the same bytes, as the databases compare names (`==` is canonical equivalence).
+    /// A length check, then one `memcmp` of the contiguous bytes: on the writer's hot path, not a walk of two
+    /// UTF-8 views.
     package func isExactly(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        var (a, b) = (self, other)
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// Drops the empty list elements after `chunked` in a request's `Transfer-Encoding` (`chunked,`, `chunked, ,`)
@@ -117,7 +118,7 @@ struct RequestFraming {
                 index += 1
                 state = seen == 0 ? .chunkEnd(seen: 1) : .chunkSize
             case .head, .chunkSize, .trailers:
-                guard let newline = (index..<end).first(where: { bytes[$0] == UInt8(ascii: "\n") }) else {
+                guard let newline = Self.newline(in: bytes, from: index) else {
                     if end - index > TrailingListElements.lineBound { state = .untouched; continue }
                     return Outcome(consumed: index, commas: commas)
                 }
@@ -130,6 +131,14 @@ struct RequestFraming {
             }
         }
         return Outcome(consumed: end, commas: commas)
+    }
+
+    /// The index of the next LF at or after `start`.
+    private static func newline(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+        else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Takes one line (without its CRLF) in a line state; returns the offsets in it of commas to blank.
@@ -174,6 +183,16 @@ struct RequestFraming {
     }
 
     private mutating func fieldLine(_ line: UnsafeRawBufferPointer) -> [Int] {
+        // Only three names change the framing; most lines are told apart by their first byte. A line that starts
+        // with whitespace is an obsolete folded continuation.
+        if Self.isSpace(line[0]) {
+            state = .untouched
+            return []
+        }
+        switch line[0] | 0x20 {
+        case UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "u"): break
+        default: return []
+        }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0, !line[..<colon].contains(where: Self.isSpace) else {
             state = .untouched
             return []
