@@ -16,8 +16,7 @@ package struct ExactText: Hashable, Sendable {
     }
 
     package func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(exactly: text)
     }
 }
 
@@ -37,8 +36,9 @@ extension String {
 extension Hasher {
     /// Feeds `text`'s bytes, for a key whose `==` compares them (``String/isExactly(_:)``).
     package mutating func combine(exactly text: String) {
-        var text = text
-        text.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
+        // A native string's bytes are contiguous: no copy, no walk of its UTF-8 view.
+        let fed = text.utf8.withContiguousStorageIfAvailable { combine(bytes: UnsafeRawBufferPointer($0)) }
+        if fed == nil { for byte in text.utf8 { combine(byte) } }
         combine(text.utf8.count)
     }
 }

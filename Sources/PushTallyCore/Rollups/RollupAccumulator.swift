@@ -266,8 +266,10 @@ extension ExactKey {
     }
 
     package func hash(into hasher: inout Hasher) {
-        hasher.combine(exactly: names.0)
-        hasher.combine(exactly: names.1)
+        let (first, second) = names
+        hasher.combine(exactly: first)
+        // Most keys have one name; each fed name carries its length, so skipping an empty one confuses none.
+        if !second.isEmpty { hasher.combine(exactly: second) }
         hasher.combine(rest)
     }
 }
