@@ -59,6 +59,9 @@ struct BoundStatement {
         sqlite3_reset(handle)
     }
 
+    /// Rows the last ``execute()`` of this connection inserted, updated or deleted.
+    var changes: Int32 { sqlite3_changes(connection) }
+
     /// The first column of the first row as an integer (`nil` for no row or `NULL`), then resets.
     func fetchInt64() throws -> Int64? {
         let code = sqlite3_step(handle)

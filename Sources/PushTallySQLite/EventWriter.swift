@@ -16,7 +16,7 @@ enum EventWriter {
     /// Also returns how custom action ids were folded, for the overflow metric once committed.
     static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
-        actionIDs: ActionIDBook, in db: Database
+        actionIDs: ActionIDBook, statements: RollupStatements, in db: Database
     ) throws -> (flags: [[Bool]], actions: ActionFold) {
         var events: [StoredEvent] = []
         events.reserveCapacity(batches.reduce(0) { $0 + $1.count })
@@ -41,7 +41,7 @@ enum EventWriter {
             rows = (rows?.first ?? rowID, rowID)
         }
         try SQLiteAttribution.attribute(plan.touches, windows: attributionWindows, counter: &rollups, in: db)
-        try RollupWriter.write(rollups.accumulator, to: .rollups, in: db)
+        try RollupWriter.write(rollups.accumulator, to: .rollups, statements: statements, in: db)
         try SQLiteAudience.write(plan.audience, in: db)
         if let rows { try SQLiteOutbox.store(plan, rows: rows.first...rows.last, at: receivedAt, in: db) }
         var offset = 0
@@ -54,14 +54,16 @@ enum EventWriter {
 
     /// Moves a push's pending timing into its latency histogram and late count once `sent_at` is known
     /// (``TimingSettlement``), in the rollups and in the ledger alike.
-    static func settleTiming(pushID: String, sentAt: Int64, maturityWindow: Int64, in db: Database) throws {
+    static func settleTiming(
+        pushID: String, sentAt: Int64, maturityWindow: Int64, statements: RollupStatements, in db: Database
+    ) throws {
         for target in TimingSettlement.targets {
             let pending = try Row.fetchAll(
                 db, sql: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = ?", arguments: [pushID]
             ).map { TimingSettlement.Pending(clock: $0[0], second: $0[1], count: $0[2]) }
             guard !pending.isEmpty else { continue }
             let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
-            if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target, in: db) }
+            if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target, statements: statements, in: db) }
             try db.execute(
                 sql: "UPDATE \(target.push) SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
                 arguments: [late, pushID, EventKind.display.rawValue])

@@ -1,20 +1,15 @@
 import GRDB
 import PushTallyCore
 
-/// SQLite's upserts of the media rollups (``RollupTable/media``, ``RollupTable/mediaBucket``,
-/// ``RollupTable/mediaVersion``): each row's counts, then only the run of extension-time buckets from its
-/// first to its last changed one, as ``TimingTable`` writes time to display (most displays of a commit share
-/// a few neighbouring buckets, and naming all sixty columns would cost every upsert).
+/// SQLite's additions to the media rollups (``RollupTable/media``, ``RollupTable/mediaBucket``,
+/// ``RollupTable/mediaVersion``): each row's counts, then only its ``HistogramRun`` of extension-time
+/// buckets, as ``TimingTable`` writes time to display.
 struct MediaRollupWriter {
     let target: RollupTarget
-    /// Statements by table and run (`-1`: no bucket), each prepared once per write.
-    private var statements: [RollupTable: [Int: BoundStatement]] = [:]
+    /// The writer's statements, by table and run (`-1`: no bucket).
+    let statements: RollupStatements
 
-    init(target: RollupTarget) {
-        self.target = target
-    }
-
-    mutating func write(_ accumulator: RollupAccumulator, in db: Database) throws {
+    func write(_ accumulator: RollupAccumulator, in db: Database) throws {
         for (pushID, media) in accumulator.media {
             try upsert(.media, key: { $0.bind(1, pushID); return 2 }, media, histogram: true, in: db)
         }
@@ -38,35 +33,29 @@ struct MediaRollupWriter {
     }
 
     /// Binds the key (`key` returns the next parameter's index), the counts and the changed run of buckets.
-    private mutating func upsert(
+    private func upsert(
         _ table: RollupTable, key: (BoundStatement) -> Int32, _ media: MediaOutcomes, histogram: Bool, in db: Database
     ) throws {
         let buckets = media.extensionTime.counts
-        var run: ClosedRange<Int>?
-        if histogram, let first = buckets.firstIndex(where: { $0 != 0 }), let last = buckets.lastIndex(where: { $0 != 0 }) {
-            run = first...last
+        let run = histogram ? HistogramRun(buckets) : nil
+        try self.statement(table, run: run, in: db).add { statement in
+            var index = key(statement)
+            for count in media.counts {
+                statement.bind(index, count)
+                index += 1
+            }
+            guard let run else { return }
+            for bucket in run.columns {
+                statement.bind(index, buckets[bucket])
+                index += 1
+            }
         }
-        let statement = try self.statement(table, run: run, in: db)
-        var index = key(statement)
-        for count in media.counts {
-            statement.bind(index, count)
-            index += 1
-        }
-        for bucket in run.map(Array.init) ?? [] {
-            statement.bind(index, buckets[bucket])
-            index += 1
-        }
-        try statement.execute()
     }
 
-    private mutating func statement(_ table: RollupTable, run: ClosedRange<Int>?, in db: Database) throws -> BoundStatement {
-        let id = run.map { $0.lowerBound * ExtensionTimeHistogram.count + $0.upperBound } ?? -1
-        if let statement = statements[table]?[id] { return statement }
+    private func statement(_ table: RollupTable, run: HistogramRun?, in db: Database) throws -> AdditiveStatement {
         let counts = table.values.prefix(MediaOutcomes.countColumns.count)
-        let sql = RunUpserts.shared.sql(
-            table, into: target, run: id, values: Array(counts) + (run.map { Array(RollupTable.extensionTimes[$0]) } ?? []))
-        let statement = try BoundStatement(db, sql: sql)
-        statements[table, default: [:]][id] = statement
-        return statement
+        return try statements.statement(
+            table, into: target, run: run?.id ?? -1,
+            values: Array(counts) + (run.map { Array(RollupTable.extensionTimes[$0.columns]) } ?? []), in: db)
     }
 }

@@ -1,31 +1,10 @@
 import GRDB
 import PushTallyCore
 
-/// Adds a counter's deltas to SQLite's rollup or ledger tables: one upsert per distinct key, every column
-/// additive, never read-modify-write. The per-key statements are bound through ``BoundStatement``: a commit
-/// runs about one per event.
+/// Adds a counter's deltas to SQLite's rollup or ledger tables: one ``AdditiveStatement`` per distinct key,
+/// every column additive, never read-modify-write. The per-key statements are bound through
+/// ``BoundStatement``: a commit runs about one per event.
 enum RollupWriter {
-    /// Each table's upsert for one target, rendered once (``SQLDialect/upsert(_:into:values:)``).
-    private struct Statements {
-        let push, bucket, time, version, pending, outcome, outcomeTime, platformBucket: String
-
-        init(_ target: RollupTarget) {
-            let sql = SQLDialect.sqlite
-            (push, bucket, time) = (
-                sql.upsert(.push, into: target).singleRow, sql.upsert(.bucket, into: target).singleRow,
-                sql.upsert(.time, into: target).singleRow
-            )
-            (version, pending) = (sql.upsert(.version, into: target).singleRow, sql.upsert(.pending, into: target).singleRow)
-            (outcome, outcomeTime, platformBucket) = (
-                sql.upsert(.outcome, into: target).singleRow, sql.upsert(.outcomeTime, into: target).singleRow,
-                sql.upsert(.platformBucket, into: target).singleRow
-            )
-        }
-    }
-
-    private static let rollups = Statements(.rollups)
-    private static let ledger = Statements(.ledger)
-
     /// Each count table's value columns as delta fields, in declared order (``RollupTable/deltaFields``).
     private static let pushFields = RollupTable.push.deltaFields
     private static let bucketFields = RollupTable.bucket.deltaFields
@@ -35,91 +14,109 @@ enum RollupWriter {
     private static let outcomeFields = RollupTable.outcome.outcomeFields
     private static let outcomeTimeFields = RollupTable.outcomeTime.outcomeFields
 
-    static func write(_ accumulator: RollupAccumulator, to target: RollupTarget, in db: Database) throws {
-        let sql = target == .rollups ? rollups : ledger
-        let pushStatement = try BoundStatement(db, sql: sql.push)
+    static func write(
+        _ accumulator: RollupAccumulator, to target: RollupTarget, statements: RollupStatements, in db: Database
+    ) throws {
+        let push = try statements.statement(.push, into: target, in: db)
         let pushFields = Self.pushFields
         for (key, delta) in accumulator.pushes {
-            pushStatement.bind(1, key.pushID)
-            pushStatement.bind(2, key.kind.rawValue)
-            pushStatement.bind(3, key.action)
-            pushStatement.bind(delta, pushFields, from: 4)
-            try pushStatement.execute()
-        }
-        let bucketStatement = try BoundStatement(db, sql: sql.bucket)
-        let bucketFields = Self.bucketFields
-        for (key, delta) in accumulator.buckets {
-            bucketStatement.bind(1, key.push.pushID)
-            bucketStatement.bind(2, key.bucket)
-            bucketStatement.bind(3, key.push.kind.rawValue)
-            bucketStatement.bind(4, key.push.action)
-            bucketStatement.bind(delta, bucketFields, from: 5)
-            try bucketStatement.execute()
-        }
-        if !accumulator.platformBuckets.isEmpty {
-            let platformStatement = try BoundStatement(db, sql: sql.platformBucket)
-            let platformFields = Self.platformBucketFields
-            for (key, delta) in accumulator.platformBuckets {
-                platformStatement.bind(1, key.bucket.push.pushID)
-                platformStatement.bind(2, key.bucket.bucket)
-                platformStatement.bind(3, key.platform)
-                platformStatement.bind(4, key.bucket.push.kind.rawValue)
-                platformStatement.bind(5, key.bucket.push.action)
-                platformStatement.bind(delta, platformFields, from: 6)
-                try platformStatement.execute()
+            try push.add { statement in
+                statement.bind(1, key.pushID)
+                statement.bind(2, key.kind.rawValue)
+                statement.bind(3, key.action)
+                statement.bind(delta, pushFields, from: 4)
             }
         }
-        let timeStatement = try BoundStatement(db, sql: sql.time)
+        let bucket = try statements.statement(.bucket, into: target, in: db)
+        let bucketFields = Self.bucketFields
+        for (key, delta) in accumulator.buckets {
+            try bucket.add { statement in
+                statement.bind(1, key.push.pushID)
+                statement.bind(2, key.bucket)
+                statement.bind(3, key.push.kind.rawValue)
+                statement.bind(4, key.push.action)
+                statement.bind(delta, bucketFields, from: 5)
+            }
+        }
+        if !accumulator.platformBuckets.isEmpty {
+            let platform = try statements.statement(.platformBucket, into: target, in: db)
+            let platformFields = Self.platformBucketFields
+            for (key, delta) in accumulator.platformBuckets {
+                try platform.add { statement in
+                    statement.bind(1, key.bucket.push.pushID)
+                    statement.bind(2, key.bucket.bucket)
+                    statement.bind(3, key.platform)
+                    statement.bind(4, key.bucket.push.kind.rawValue)
+                    statement.bind(5, key.bucket.push.action)
+                    statement.bind(delta, platformFields, from: 6)
+                }
+            }
+        }
+        let time = try statements.statement(.time, into: target, in: db)
         let timeFields = Self.timeFields
         for (key, delta) in accumulator.times {
-            timeStatement.bind(1, key.bucket)
-            timeStatement.bind(2, key.kind.rawValue)
-            timeStatement.bind(3, key.action)
-            timeStatement.bind(delta, timeFields, from: 4)
-            try timeStatement.execute()
+            try time.add { statement in
+                statement.bind(1, key.bucket)
+                statement.bind(2, key.kind.rawValue)
+                statement.bind(3, key.action)
+                statement.bind(delta, timeFields, from: 4)
+            }
         }
-        var timing = TimingTable.Upserts(target: target)
         for (pushID, histogram) in accumulator.latency {
-            try timing.add(histogram, pushID: pushID, in: db)
+            try TimingTable.add(histogram, pushID: pushID, to: target, statements: statements, in: db)
         }
-        let versionStatement = try BoundStatement(db, sql: sql.version)
-        let versionFields = Self.versionFields
-        for (key, delta) in accumulator.versions {
-            versionStatement.bind(1, key.push.pushID)
-            versionStatement.bind(2, key.dimension)
-            versionStatement.bind(3, key.version)
-            versionStatement.bind(4, key.push.kind.rawValue)
-            versionStatement.bind(5, key.push.action)
-            versionStatement.bind(delta, versionFields, from: 6)
-            try versionStatement.execute()
+        if !accumulator.versions.isEmpty {
+            let version = try statements.statement(.version, into: target, in: db)
+            let versionFields = Self.versionFields
+            for (key, delta) in accumulator.versions {
+                try version.add { statement in
+                    statement.bind(1, key.push.pushID)
+                    statement.bind(2, key.dimension)
+                    statement.bind(3, key.version)
+                    statement.bind(4, key.push.kind.rawValue)
+                    statement.bind(5, key.push.action)
+                    statement.bind(delta, versionFields, from: 6)
+                }
+            }
         }
-        let pendingStatement = try db.cachedStatement(sql: sql.pending)
-        for (key, count) in accumulator.pending {
-            try pendingStatement.execute(arguments: [key.pushID, key.clock, key.second, count])
+        if !accumulator.pending.isEmpty {
+            let pending = try statements.statement(.pending, into: target, in: db)
+            for (key, count) in accumulator.pending {
+                try pending.add { statement in
+                    statement.bind(1, key.pushID)
+                    statement.bind(2, key.clock)
+                    statement.bind(3, key.second)
+                    statement.bind(4, count)
+                }
+            }
         }
-        try writeOutcomes(accumulator, sql: sql, in: db)
-        var media = MediaRollupWriter(target: target)
-        try media.write(accumulator, in: db)
+        try writeOutcomes(accumulator, to: target, statements: statements, in: db)
+        try MediaRollupWriter(target: target, statements: statements).write(accumulator, in: db)
     }
 
-    private static func writeOutcomes(_ accumulator: RollupAccumulator, sql: Statements, in db: Database) throws {
-        let outcome = try BoundStatement(db, sql: sql.outcome)
+    private static func writeOutcomes(
+        _ accumulator: RollupAccumulator, to target: RollupTarget, statements: RollupStatements, in db: Database
+    ) throws {
+        guard !accumulator.outcomes.isEmpty || !accumulator.outcomeTimes.isEmpty else { return }
+        let outcome = try statements.statement(.outcome, into: target, in: db)
         let outcomeFields = Self.outcomeFields
         for (key, delta) in accumulator.outcomes where !delta.isZero {
-            outcome.bind(1, key.pushID)
-            outcome.bind(2, key.measure.rawValue)
-            outcome.bind(3, key.currency)
-            outcome.bind(delta, outcomeFields, from: 4)
-            try outcome.execute()
+            try outcome.add { statement in
+                statement.bind(1, key.pushID)
+                statement.bind(2, key.measure.rawValue)
+                statement.bind(3, key.currency)
+                statement.bind(delta, outcomeFields, from: 4)
+            }
         }
-        let time = try BoundStatement(db, sql: sql.outcomeTime)
+        let time = try statements.statement(.outcomeTime, into: target, in: db)
         let timeFields = Self.outcomeTimeFields
         for (key, delta) in accumulator.outcomeTimes where !delta.isZero {
-            time.bind(1, key.bucket)
-            time.bind(2, key.measure.rawValue)
-            time.bind(3, key.currency)
-            time.bind(delta, timeFields, from: 4)
-            try time.execute()
+            try time.add { statement in
+                statement.bind(1, key.bucket)
+                statement.bind(2, key.measure.rawValue)
+                statement.bind(3, key.currency)
+                statement.bind(delta, timeFields, from: 4)
+            }
         }
     }
 }

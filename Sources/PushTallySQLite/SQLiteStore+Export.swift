@@ -62,7 +62,7 @@ extension SQLiteStore {
                 try insert.insert(EventColumns.all, event, duplicate: duplicate)
             }
             try SQLiteAttribution.attribute(plan.touches, windows: windows, counter: &counter, in: db)
-            try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+            try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)
             try SQLiteAudience.write(plan.audience, in: db)
             return added.count
         }

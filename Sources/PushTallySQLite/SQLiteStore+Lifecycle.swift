@@ -50,7 +50,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                 for event in events {
                     try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 }
-                try RollupWriter.write(counter.accumulator, to: .ledger, in: db)
+                try RollupWriter.write(counter.accumulator, to: .ledger, statements: self.rollupStatements, in: db)
                 let lastRowID: Int64 = last[0]
                 try db.execute(
                     sql: "DELETE FROM events WHERE rowid > ? AND rowid <= ? AND \(condition)",
@@ -86,11 +86,11 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                 try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 counted += 1
                 if counted % MaintenancePlan.rebuildChunk == 0 {
-                    try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+                    try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)
                     counter = RollupCounter(maturityWindow: window, actions: actions)
                 }
             }
-            try RollupWriter.write(counter.accumulator, to: .rollups, in: db)
+            try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)
         }
     }
 

@@ -9,9 +9,10 @@ extension SQLiteStore: PushRegistry {
     public func register(_ push: PushRegistration) async throws -> RegistrationOutcome {
         let now = configuration.clock()
         let window = configuration.maturityWindowMillis
+        let statements = rollupStatements
         let (outcome, queued) = try await write { db in
             let outbox = try SQLiteOutbox.outbox(in: db)
-            let outcome = try Self.register(push, now: now, maturityWindow: window, in: db)
+            let outcome = try Self.register(push, now: now, maturityWindow: window, statements: statements, in: db)
             return (outcome, try SQLiteOutbox.queue(outbox.messages(forRegistration: push, outcome: outcome, at: now), in: db))
         }
         StoreMetrics.recordQueued(deliveries: queued)
@@ -22,12 +23,13 @@ extension SQLiteStore: PushRegistry {
     public func register(_ pushes: [PushRegistration]) async throws -> [Result<RegistrationOutcome, StoreError>] {
         let now = configuration.clock()
         let window = configuration.maturityWindowMillis
+        let statements = rollupStatements
         let (results, queued) = try await write { db in
             let outbox = try SQLiteOutbox.outbox(in: db)
             var queued = 0
             let results: [Result<RegistrationOutcome, StoreError>] = try pushes.map { push in
                 do {
-                    let outcome = try Self.register(push, now: now, maturityWindow: window, in: db)
+                    let outcome = try Self.register(push, now: now, maturityWindow: window, statements: statements, in: db)
                     queued += try SQLiteOutbox.queue(outbox.messages(forRegistration: push, outcome: outcome, at: now), in: db)
                     return .success(outcome)
                 } catch let error as StoreError {
@@ -54,7 +56,7 @@ extension SQLiteStore: PushRegistry {
     }
 
     private static func register(
-        _ push: PushRegistration, now: Int64, maturityWindow: Int64, in db: Database
+        _ push: PushRegistration, now: Int64, maturityWindow: Int64, statements: RollupStatements, in db: Database
     ) throws -> RegistrationOutcome {
         let stored = try db.fetch(Queries.SelectPushSentAt(pushID: push.pushID)).first
         let plan = try RegistrationPlan(push, stored: stored)
@@ -67,7 +69,8 @@ extension SQLiteStore: PushRegistry {
         try db.run(Queries.UpdatePushAttributes(pushID: push.pushID, push.attributes))
         try replaceCounts(push.counts, pushID: push.pushID, batchID: "", in: db)
         if let sentAt = plan.settleTimingAt {
-            try EventWriter.settleTiming(pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, in: db)
+            try EventWriter.settleTiming(
+                pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, statements: statements, in: db)
         }
         return plan.outcome
     }

@@ -18,6 +18,8 @@ public final class SQLiteStore: Sendable {
     let commitDeadline: Duration
     /// The admitted custom action ids and pushes' apps the writer folds by (``ActionIDs``).
     let actionIDs: ActionIDBook
+    /// The writer connection's rollup statements, kept across commits.
+    let rollupStatements = RollupStatements()
 
     /// Opens (creating if needed) and migrates the database at `path`. The device-id secret lives beside it,
     /// at `path + ".secret"` unless `deviceSecretPath` says otherwise, created on first start: back it up with
@@ -63,6 +65,7 @@ public final class SQLiteStore: Sendable {
         let windows = configuration.attributionWindows
         let actionIDs = ActionIDBook(bound: configuration.maxActionIDs)
         self.actionIDs = actionIDs
+        let statements = rollupStatements
         // A commit waiting on another process's lock is answered by SQLite (503, the lock named) before the
         // watchdog calls it stalled.
         let commitDeadline = .seconds(Self.busyTimeout) + commitTimeout
@@ -77,7 +80,7 @@ public final class SQLiteStore: Sendable {
                 (flags, actions) = try pool.write { db in
                     try EventWriter.commit(
                         batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
-                        actionIDs: actionIDs, in: db)
+                        actionIDs: actionIDs, statements: statements, in: db)
                 }
             } catch {
                 // Ids this commit admitted were rolled back with it.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PushTallySQLite
 
-/// A push's histogram is upserted as one run of columns per commit: the zeros inside the run add nothing,
+/// A push's histogram is added as one run of columns per commit: the zeros inside the run add nothing,
 /// columns outside it are untouched, and runs of later commits add to the same row.
 @Suite struct TimingTableTests {
     @Test func runsOfColumnsAddUp() throws {
@@ -17,14 +17,13 @@ import Testing
             var second = LatencyHistogram()
             second.add(bucket: 5, count: 4)
             second.add(bucket: 39, count: 1)
-            var upserts = TimingTable.Upserts(target: .rollups)
-            try upserts.add(first, pushID: "p", in: db)
-            try upserts.add(first, pushID: "q", in: db)
-            try upserts.add(LatencyHistogram(), pushID: "empty", in: db)
-            // A new commit: a new value, with the statement of a run already prepared and one not.
-            var next = TimingTable.Upserts(target: .rollups)
-            try next.add(second, pushID: "p", in: db)
-            try next.add(first, pushID: "p", in: db)
+            let statements = RollupStatements()
+            try TimingTable.add(first, pushID: "p", to: .rollups, statements: statements, in: db)
+            try TimingTable.add(first, pushID: "q", to: .rollups, statements: statements, in: db)
+            try TimingTable.add(LatencyHistogram(), pushID: "empty", to: .rollups, statements: statements, in: db)
+            // Later: a stored row added to, with the statement of a run already prepared and one not.
+            try TimingTable.add(second, pushID: "p", to: .rollups, statements: statements, in: db)
+            try TimingTable.add(first, pushID: "p", to: .rollups, statements: statements, in: db)
             var found: [String: LatencyHistogram] = [:]
             try RawColumns.forEachRow(PushRowRead.timing.statement(.sqlite, .all), in: db) { row in
                 var histogram = LatencyHistogram()
