@@ -31,11 +31,12 @@ enum EventWriter {
         let receipts = try BoundStatement(db, sql: insertReceipt)
         let outcomes = try BoundStatement(db, sql: insertOutcome)
         var rows: (first: Int64, last: Int64)?
-        for (event, duplicate) in zip(plan.events, plan.duplicates) {
-            if event.kind.namesPush {
-                try receipts.insert(EventColumns.receipt, event, duplicate: duplicate)
+        for index in plan.events.indices {
+            let duplicate = plan.duplicates[index]
+            if plan.events[index].kind.namesPush {
+                try receipts.insert(EventColumns.receipt, plan.events[index], duplicate: duplicate)
             } else {
-                try outcomes.insert(EventColumns.all, event, duplicate: duplicate)
+                try outcomes.insert(EventColumns.all, plan.events[index], duplicate: duplicate)
             }
             let rowID = db.lastInsertedRowID
             rows = (rows?.first ?? rowID, rowID)

@@ -45,8 +45,9 @@ package struct CommitPlan: Sendable {
         maturityWindow: Int64, actions: ActionFold, sentAt: (String) throws -> Int64?
     ) rethrows -> RollupCounter {
         var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
-        for (event, duplicate) in zip(events, duplicates) {
-            try counter.add(event, duplicate: duplicate, sentAt: sentAt)
+        counter.reserveCapacity(events: events.count)
+        for index in events.indices {
+            try counter.add(events[index], duplicate: duplicates[index], sentAt: sentAt)
         }
         return counter
     }

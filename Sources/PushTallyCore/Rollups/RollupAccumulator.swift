@@ -127,6 +127,14 @@ public struct RollupAccumulator {
 
     package init() {}
 
+    /// Room for the keys `events` receipts can make (each at most one push row and one bucket row), so a
+    /// commit's counting never stops to grow and rehash its tables.
+    package mutating func reserveCapacity(events: Int) {
+        pushes.reserveCapacity(events)
+        buckets.reserveCapacity(events)
+        latencyByPush.reserveCapacity(events)
+    }
+
     /// The bucket deltas summed over pushes, for the series rollup: derived once per transaction from
     /// ``buckets`` (a key per distinct bucket row, not a hash per event), so both always agree.
     package var times: [TimeKey: Delta] {

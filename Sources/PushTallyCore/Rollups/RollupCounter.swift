@@ -18,6 +18,12 @@ package struct RollupCounter {
 
     package var isEmpty: Bool { accumulator.isEmpty }
 
+    /// Room for counting `events` events without growing (``RollupAccumulator/reserveCapacity(events:)``).
+    package mutating func reserveCapacity(events: Int) {
+        accumulator.reserveCapacity(events: events)
+        sentAtByPush.reserveCapacity(events)
+    }
+
     /// Counts one event. `sentAt` is called at most once per push, only for unique displays.
     package mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
