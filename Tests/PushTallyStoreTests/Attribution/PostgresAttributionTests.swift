@@ -21,34 +21,29 @@ extension AttributionStoreTests {
     /// from the raw events afterwards.
     @Test func collectorsRacingOnOneDeviceStayExact() async throws {
         try await FreshStore.with(.postgres) { fresh in
-            let (url, secret) = (fresh.database, fresh.secretPath)
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 2, rollupShard: 1)
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 2, rollupShard: 2)
-            defer {
-                first.closeInBackground()
-                second.closeInBackground()
-            }
-            let now = StoreConfiguration.systemClock()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (index, store) in [first, second, first, second].enumerated() {
-                    group.addTask {
-                        var rng = SplitMix64(state: UInt64(index + 1))
-                        for round in 0..<25 {
-                            let events = (0..<4).map { slot in
-                                Self.randomEvent(&rng, now: now, id: "\(index)-\(round)-\(slot)")
+            try await fresh.withTwoCollectors(writers: 2) { first, second in
+                let now = StoreConfiguration.systemClock()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, store) in [first, second, first, second].enumerated() {
+                        group.addTask {
+                            var rng = SplitMix64(state: UInt64(index + 1))
+                            for round in 0..<25 {
+                                let events = (0..<4).map { slot in
+                                    Self.randomEvent(&rng, now: now, id: "\(index)-\(round)-\(slot)")
+                                }
+                                _ = try await store.ingest(events)
                             }
-                            _ = try await store.ingest(events)
                         }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+                let raced = try await snapshot(first)
+                let stored = try await credits(first)
+                #expect((raced[""]?.sessions ?? 0) > 20)
+                try await second.rebuildRollups()
+                #expect(try await credits(first) == stored, "every credit ingest stored is the one the rules give")
+                #expect(try await snapshot(second) == raced)
             }
-            let raced = try await snapshot(first)
-            let stored = try await credits(first)
-            #expect((raced[""]?.sessions ?? 0) > 20)
-            try await second.rebuildRollups()
-            #expect(try await credits(first) == stored, "every credit ingest stored is the one the rules give")
-            #expect(try await snapshot(second) == raced)
         }
     }
 
@@ -56,30 +51,25 @@ extension AttributionStoreTests {
     /// instead, and still excludes the small commits racing it on the same devices.
     @Test func aCommitOfManyDevicesLocksThemAllAtOnce() async throws {
         try await FreshStore.with(.postgres) { fresh in
-            let (url, secret) = (fresh.database, fresh.secretPath)
             // One commit of 20,000 devices is what this test is about; the commit timeout bounds a database that
             // stopped answering (tested elsewhere), and a debug build on a crowded machine may take longer than
             // a production default to write that much.
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret, commitTimeout: .seconds(120), writers: 1, rollupShard: 1)
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret, commitTimeout: .seconds(120), writers: 1, rollupShard: 2)
-            defer {
-                first.closeInBackground()
-                second.closeInBackground()
-            }
-            let now = StoreConfiguration.systemClock()
-            // More devices than PostgreSQL's default lock table (64 × 100 connections, with its slack) holds.
-            let crowd = (0..<20_000).map { IncomingEvent(pushID: "p0", kind: .display, deviceID: "d\($0)", deviceTimeMillis: now - 3_600_000) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { _ = try await first.ingest(crowd) }
-                group.addTask {
-                    for index in 0..<20 {
-                        _ = try await second.ingest([.session(deviceID: "d\(index)", sessionID: "s", deviceTimeMillis: now - 60_000)])
+            try await fresh.withTwoCollectors(commitTimeout: .seconds(120)) { first, second in
+                let now = StoreConfiguration.systemClock()
+                // More devices than PostgreSQL's default lock table (64 × 100 connections, with its slack) holds.
+                let crowd = (0..<20_000).map { IncomingEvent(pushID: "p0", kind: .display, deviceID: "d\($0)", deviceTimeMillis: now - 3_600_000) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { _ = try await first.ingest(crowd) }
+                    group.addTask {
+                        for index in 0..<20 {
+                            _ = try await second.ingest([.session(deviceID: "d\(index)", sessionID: "s", deviceTimeMillis: now - 60_000)])
+                        }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+                let totals = try await first.outcomeTotals(fromMillis: nil, toMillis: nil)
+                #expect((totals.influencedOpens, totals.sessions) == (20, 20), "each session sees the display committed beside it")
             }
-            let totals = try await first.outcomeTotals(fromMillis: nil, toMillis: nil)
-            #expect((totals.influencedOpens, totals.sessions) == (20, 20), "each session sees the display committed beside it")
         }
     }
 

@@ -122,38 +122,33 @@ extension PostgresStoreTests {
     /// folds them into one shard) changes no figure.
     @Test func rollupShardsAddUp() async throws {
         try await FreshStore.with(.postgres) { fresh in
-            let (url, secret) = (fresh.database, fresh.secretPath)
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
-            defer {
-                first.closeInBackground()
-                second.closeInBackground()
+            try await fresh.withTwoCollectors { first, second in
+                let now = StoreConfiguration.systemClock()
+                _ = try await first.ingest([IncomingEvent(pushID: "hot", kind: .display, deviceID: "a", appVersion: "1.0")])
+                _ = try await second.ingest([
+                    IncomingEvent(pushID: "hot", kind: .display, deviceID: "a"),  // a retry of the first's receipt
+                    IncomingEvent(pushID: "hot", kind: .display, deviceID: "b", appVersion: "1.0"),
+                    IncomingEvent(pushID: "hot", kind: .action, action: "open", deviceID: "b"),
+                ])
+                try await first.register(PushRegistration(pushID: "hot", campaign: "c", sentAtMillis: now - 60_000, counts: SendCounts(sent: 10)))
+                _ = try await first.ingest([IncomingEvent(pushID: "hot", kind: .display, deviceID: "c")])
+                // Each collector's shard of the day's rows (the day above the 16 plain shards, the collector below).
+                let shards = try await first.textRows("SELECT DISTINCT shard % 16, shard >= 16 FROM rollup_push ORDER BY 1")
+                #expect(shards == [["1", "1"], ["2", "1"]])
+                let figures = try #require(try await second.pushFigures().first)
+                #expect(figures.funnel.displayed == 4)
+                #expect(figures.funnel.duplicates == 1)
+                #expect(figures.funnel.displayedUnique == 3)
+                #expect(figures.funnel.opened == 1)
+                #expect(figures.funnel.latency.total == 3, "pending timing of both shards settled, plus the one after")
+                let versions = try await second.versionCounts(ReportFilter(), dimension: .appVersion)
+                #expect(versions.first { $0.version == "1.0" && $0.kind == .display }?.count.total == 2)
+                let buckets = try await first.bucketCounts(ReportFilter())
+                #expect(buckets.filter { $0.kind == .display }.reduce(0) { $0 + $1.count.total } == 4)
+                try await first.rebuildRollups()
+                #expect(try await second.pushFigures() == [figures])
+                #expect(try await first.textRows("SELECT DISTINCT shard % 16 FROM rollup_push") == [["1"]])
             }
-            let now = StoreConfiguration.systemClock()
-            _ = try await first.ingest([IncomingEvent(pushID: "hot", kind: .display, deviceID: "a", appVersion: "1.0")])
-            _ = try await second.ingest([
-                IncomingEvent(pushID: "hot", kind: .display, deviceID: "a"),  // a retry of the first's receipt
-                IncomingEvent(pushID: "hot", kind: .display, deviceID: "b", appVersion: "1.0"),
-                IncomingEvent(pushID: "hot", kind: .action, action: "open", deviceID: "b"),
-            ])
-            try await first.register(PushRegistration(pushID: "hot", campaign: "c", sentAtMillis: now - 60_000, counts: SendCounts(sent: 10)))
-            _ = try await first.ingest([IncomingEvent(pushID: "hot", kind: .display, deviceID: "c")])
-            // Each collector's shard of the day's rows (the day above the 16 plain shards, the collector below).
-            let shards = try await first.textRows("SELECT DISTINCT shard % 16, shard >= 16 FROM rollup_push ORDER BY 1")
-            #expect(shards == [["1", "1"], ["2", "1"]])
-            let figures = try #require(try await second.pushFigures().first)
-            #expect(figures.funnel.displayed == 4)
-            #expect(figures.funnel.duplicates == 1)
-            #expect(figures.funnel.displayedUnique == 3)
-            #expect(figures.funnel.opened == 1)
-            #expect(figures.funnel.latency.total == 3, "pending timing of both shards settled, plus the one after")
-            let versions = try await second.versionCounts(ReportFilter(), dimension: .appVersion)
-            #expect(versions.first { $0.version == "1.0" && $0.kind == .display }?.count.total == 2)
-            let buckets = try await first.bucketCounts(ReportFilter())
-            #expect(buckets.filter { $0.kind == .display }.reduce(0) { $0 + $1.count.total } == 4)
-            try await first.rebuildRollups()
-            #expect(try await second.pushFigures() == [figures])
-            #expect(try await first.textRows("SELECT DISTINCT shard % 16 FROM rollup_push") == [["1"]])
         }
     }
 }

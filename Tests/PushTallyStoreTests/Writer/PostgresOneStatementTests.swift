@@ -35,39 +35,34 @@ extension PostgresStoreTests {
 
     @Test func aFailedPredictionCommitsThroughTheTransaction() async throws {
         try await FreshStore.with(.postgres) { fresh in
-            let (url, secret) = (fresh.database, fresh.secretPath)
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 1)
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1, rollupShard: 2)
-            defer {
-                first.closeInBackground()
-                second.closeInBackground()
+            try await fresh.withTwoCollectors { first, second in
+                let now = StoreConfiguration.systemClock()
+                func display(_ device: String, at time: Int64 = now - 1_000) -> [IncomingEvent] {
+                    [IncomingEvent(pushID: "p", kind: .display, deviceID: device, deviceTimeMillis: time)]
+                }
+                _ = try await first.ingest(display("a"))
+                _ = try await first.ingest(display("b"))
+                #expect(first.oneStatement.commits == (1, 1))
+                // Registered on the other collector: the first's remembered "not sent yet" is stale.
+                try await second.register(PushRegistration(pushID: "p", campaign: "c", sentAtMillis: now - 60_000, counts: SendCounts(sent: 10)))
+                _ = try await first.ingest(display("c"))
+                #expect(first.oneStatement.commits == (1, 2))
+                _ = try await first.ingest(display("e"))  // the pause after a failed prediction
+                _ = try await first.ingest(display("f"))
+                #expect(first.oneStatement.commits == (2, 3))
+                // A display before a session stored by the other collector: the device needs attributing.
+                _ = try await second.ingest([.session(deviceID: "d", sessionID: "s", deviceTimeMillis: now - 30_000)])
+                _ = try await first.ingest(display("d", at: now - 40_000))
+                #expect(first.oneStatement.commits == (2, 4))
+                let totals = try await first.outcomeTotals(fromMillis: nil, toMillis: nil)
+                #expect((totals.influencedOpens, totals.sessions) == (1, 1), "the late display credits the session")
+                let figures = try #require(try await first.pushFigures().first)
+                #expect(figures.funnel.displayed == 6)
+                #expect(figures.funnel.latency.total == 6, "pending timing settled, the rest timed at once")
+                try await second.rebuildRollups()
+                #expect(try await first.pushFigures() == [figures])
+                #expect(try await first.outcomeTotals(fromMillis: nil, toMillis: nil) == totals)
             }
-            let now = StoreConfiguration.systemClock()
-            func display(_ device: String, at time: Int64 = now - 1_000) -> [IncomingEvent] {
-                [IncomingEvent(pushID: "p", kind: .display, deviceID: device, deviceTimeMillis: time)]
-            }
-            _ = try await first.ingest(display("a"))
-            _ = try await first.ingest(display("b"))
-            #expect(first.oneStatement.commits == (1, 1))
-            // Registered on the other collector: the first's remembered "not sent yet" is stale.
-            try await second.register(PushRegistration(pushID: "p", campaign: "c", sentAtMillis: now - 60_000, counts: SendCounts(sent: 10)))
-            _ = try await first.ingest(display("c"))
-            #expect(first.oneStatement.commits == (1, 2))
-            _ = try await first.ingest(display("e"))  // the pause after a failed prediction
-            _ = try await first.ingest(display("f"))
-            #expect(first.oneStatement.commits == (2, 3))
-            // A display before a session stored by the other collector: the device needs attributing.
-            _ = try await second.ingest([.session(deviceID: "d", sessionID: "s", deviceTimeMillis: now - 30_000)])
-            _ = try await first.ingest(display("d", at: now - 40_000))
-            #expect(first.oneStatement.commits == (2, 4))
-            let totals = try await first.outcomeTotals(fromMillis: nil, toMillis: nil)
-            #expect((totals.influencedOpens, totals.sessions) == (1, 1), "the late display credits the session")
-            let figures = try #require(try await first.pushFigures().first)
-            #expect(figures.funnel.displayed == 6)
-            #expect(figures.funnel.latency.total == 6, "pending timing settled, the rest timed at once")
-            try await second.rebuildRollups()
-            #expect(try await first.pushFigures() == [figures])
-            #expect(try await first.outcomeTotals(fromMillis: nil, toMillis: nil) == totals)
         }
     }
 }
