@@ -36,15 +36,10 @@ import Testing
         defer { server.removeFiles() }
         try await server.start()
         try await Self.seed(server)
-        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
-        #expect(created.status == 0, "\(created.stderr)")
-        let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try await runProcess("/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, "spring sale"], includingErrors: true)
-        #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
+        let run = try await DashboardScript(Self.script, on: server, arguments: ["spring sale"])
+        let output = run.output
 
-        let panel = try #require(output["panel"] as? [String: Any], "\(run.output)")
+        let panel = try #require(output["panel"] as? [String: Any], "\(run.log)")
         let rows = try #require(panel["rows"] as? [[String: String]], "\(panel)")
         #expect(rows == [
             ["": "Sessions", "Total": "3", "Direct": "1", "Influenced": "1", "Unattributed": "1"],
@@ -55,15 +50,15 @@ import Testing
         #expect(panel["empty_shown"] as? Bool == false, "\(panel)")
 
         // The campaign's row: 1 influenced open of 2 unique displays; b's session is a direct open, not added.
-        let row = try #require(output["campaign_row"] as? [String: String], "\(run.output)")
+        let row = try #require(output["campaign_row"] as? [String: String], "\(run.log)")
         #expect(row["Displayed"] == "2" && row["Opened"] == "1", "\(row)")
         #expect(row["Influenced opens"] == "1" && row["Influenced rate"] == "50.0%", "\(row)")
         #expect(row["Conversions"] == "2" && row["Direct conv."] == "1" && row["Influenced conv."] == "1", "\(row)")
         #expect(row["Conversion value"] == "EUR 5 · USD 9.99", "\(row)")
         // Sorted by sent at first (spring, autumn); by value, amounts in different currencies sort by their text.
-        #expect(output["by_value"] as? [[String]] == [["autumn", "spring sale"], ["spring sale", "autumn"]], "\(run.output)")
+        #expect(output["by_value"] as? [[String]] == [["autumn", "spring sale"], ["spring sale", "autumn"]], "\(run.log)")
 
-        let detail = try #require(output["detail"] as? [String: Any], "\(run.output)")
+        let detail = try #require(output["detail"] as? [String: Any], "\(run.log)")
         #expect(detail["outcomes"] as? [String: String] == [
             "Direct opens": "1", "Infl. opens": "1 (50.0%)", "Direct conv.": "1", "Infl. conv.": "1",
         ], "\(detail)")
@@ -72,7 +67,7 @@ import Testing
         #expect(push["Influenced opens"] == "1" && push["Conversions"] == "2" && push["Conversion value"] == "EUR 5 · USD 9.99", "\(push)")
 
         // The page's date range bounds the panel by event time: a day in 2020 holds none of it.
-        let empty = try #require(output["empty_range"] as? [String: Any], "\(run.output)")
+        let empty = try #require(output["empty_range"] as? [String: Any], "\(run.log)")
         #expect(empty["empty_shown"] as? Bool == true, "\(empty)")
         #expect((empty["rows"] as? [[String: String]])?.allSatisfy { $0["Total"] == "0" } == true, "\(empty)")
         #expect(empty["value"] as? String == "–" && empty["unattributed_value"] as? String == "–", "\(empty)")

@@ -25,15 +25,10 @@ import Testing
             server.baseURL.appendingPathComponent("v1/sessions"), method: "POST", headers: ["Content-Type": "application/json"],
             body: Data(sessions.utf8))
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
-        #expect(created.status == 0, "\(created.stderr)")
-        let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try await runProcess("/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken], includingErrors: true)
-        #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
+        let run = try await DashboardScript(Self.script, on: server)
+        let output = run.output
 
-        let card = try #require(output["card"] as? [String: Any], "\(run.output)")
+        let card = try #require(output["card"] as? [String: Any], "\(run.log)")
         #expect(card["opt_in"] as? String == "66.7%" && card["devices"] as? String == "4", "\(card)")
         #expect(card["rows"] as? [[String: String]] == [
             ["Setting": "Authorized", "Devices": "1", "Share": "33.3%"],
@@ -46,7 +41,7 @@ import Testing
         #expect(card["empty_shown"] as? Bool == false, "\(card)")
 
         // The page's date range bounds the card by event time: a day in 2020 holds none of it.
-        let empty = try #require(output["empty_range"] as? [String: Any], "\(run.output)")
+        let empty = try #require(output["empty_range"] as? [String: Any], "\(run.log)")
         #expect(empty["empty_shown"] as? Bool == true && empty["opt_in"] as? String == "–", "\(empty)")
         #expect((empty["rows"] as? [[String: String]])?.allSatisfy { $0["Devices"] == "0" && $0["Share"] == "–" } == true, "\(empty)")
         #expect(try await server.stop() == 0)

@@ -20,16 +20,10 @@ import Testing
         defer { server.removeFiles() }
         try await server.start()
         try await QueryEncodingTests.seed(server, names: Self.names)
-        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
-        #expect(created.status == 0, "\(created.stderr)")
-        let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try await runProcess(
-            "/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, server.adminToken] + Self.names)
-        #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
-        let results = try #require(output["campaigns"] as? [[String: Any]], "\(run.output)")
-        #expect(results.count == Self.names.count, "\(run.output)")
+        let run = try await DashboardScript(Self.script, on: server, arguments: [server.adminToken] + Self.names)
+        let output = run.output
+        let results = try #require(output["campaigns"] as? [[String: Any]], "\(run.log)")
+        #expect(results.count == Self.names.count, "\(run.log)")
         for (index, result) in results.enumerated() {
             let name = Self.names[index]
             let displayed = index + 1
@@ -47,7 +41,7 @@ import Testing
             #expect(result["csv_health_receipts"] as? Int == displayed, "\(result)")
         }
         // The firing alert (a push sent to 100 devices, none displayed): its name, kind, value and since.
-        let alerts = try #require(output["alerts"] as? [String: Any], "\(run.output)")
+        let alerts = try #require(output["alerts"] as? [String: Any], "\(run.log)")
         #expect(alerts["banner_before"] as? Bool == false, "\(alerts)")
         #expect(alerts["title"] as? String == "Firing alerts", "\(alerts)")
         let items = try #require(alerts["items"] as? [String], "\(alerts)")

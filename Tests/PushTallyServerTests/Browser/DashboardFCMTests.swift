@@ -30,18 +30,13 @@ import Testing
         #expect(json["device_delivered"] as? Int == Int(delivered))
         #expect(json["displayed_of_delivered"] as? Double == 2.0 / Double(delivered))
 
-        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
-        #expect(created.status == 0, "\(created.stderr)")
-        let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try await runProcess("/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken], includingErrors: true)
-        #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-        let shown = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
-        let columns = try #require(shown["columns"] as? [String], "\(run.output)")
+        let run = try await DashboardScript(Self.script, on: server)
+        let shown = run.output
+        let columns = try #require(shown["columns"] as? [String], "\(run.log)")
         // Beside the display rate, in that order.
         let rate = try #require(columns.firstIndex(of: "Display rate"), "\(columns)")
         #expect(Array(columns.dropFirst(rate + 1).prefix(2)) == ["Delivered (FCM)", "Shown of delivered"], "\(columns)")
-        let rows = try #require(shown["rows"] as? [[String: String]], "\(run.output)")
+        let rows = try #require(shown["rows"] as? [[String: String]], "\(run.log)")
         let row = try #require(rows.first { $0["Campaign"] == "android-sale" }, "\(rows)")
         #expect(row["Delivered (FCM)"] == "\(delivered)", "\(row)")
         #expect(row["Shown of delivered"] == String(format: "%.1f%%", 200.0 / Double(delivered)), "\(row)")

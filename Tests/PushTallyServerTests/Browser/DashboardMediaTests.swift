@@ -11,25 +11,19 @@ import Testing
     @Test(arguments: StoreKind.allCases) func aThirdTimedOutShowsTwoThirdsRich(kind: StoreKind) async throws {
         let store = try await MediaReportLiveTests.seeded(kind)
         let server = store.server
-        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", store.database])
-        #expect(created.status == 0, "\(created.stderr)")
-        let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try await runProcess(
-            "/usr/bin/env", ["python3", Self.script, server.baseURL.absoluteString, readToken, "rich"], includingErrors: true)
-        #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any], "\(run.output)")
+        let run = try await DashboardScript(Self.script, on: server, database: store.database, arguments: ["rich"])
+        let output = run.output
 
-        let row = try #require(output["campaign_row"] as? [String: String], "\(run.output)")
+        let row = try #require(output["campaign_row"] as? [String: String], "\(run.log)")
         #expect(row["Rich rate"] == "66.7%" && row["Media timed out"] == "3", "\(row)")
         // Eleven unique displays of twelve sent; six of the nine that asked for media shown with it.
-        let funnel = try #require(output["funnel"] as? [String: String], "\(run.output)")
+        let funnel = try #require(output["funnel"] as? [String: String], "\(run.log)")
         #expect(funnel["Displayed"] == "11 (91.7%)", "\(funnel)")
         #expect(funnel["With media"] == "6 (66.7% rich)" && funnel["Media timed out"] == "3", "\(funnel)")
-        let push = try #require((output["pushes"] as? [[String: String]])?.first, "\(run.output)")
+        let push = try #require((output["pushes"] as? [[String: String]])?.first, "\(run.log)")
         #expect(push["Rich rate"] == "66.7%", "\(push)")
         #expect(push["p90 extension time"]?.hasSuffix(" s") == true, "\(push)")
-        let health = try #require(output["health"] as? [[String: String]], "\(run.output)")
+        let health = try #require(output["health"] as? [[String: String]], "\(run.log)")
         let release = try #require(health.first { $0["Version"] == "5.0" }, "\(health)")
         #expect(release["Rich rate"] == "66.7%" && release["Media timed out"] == "3", "\(release)")
         #expect(health.first { $0["Version"] == "5.1" }?["Rich rate"] == "–", "\(health)")

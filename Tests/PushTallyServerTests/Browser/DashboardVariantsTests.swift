@@ -29,14 +29,9 @@ import Testing
 
     /// Runs the script on `specs` (`NAME` or `NAME=CONTROL,CONTROL`) with a read token; its campaigns by name.
     static func clicks(_ server: ServerProcess, _ specs: [String]) async throws -> [String: [String: Any]] {
-        let created = try await runPushtally(["keys", "create", "--role", "read", "--database", server.databasePath])
-        #expect(created.status == 0, "\(created.stderr)")
-        let readToken = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try await runProcess("/usr/bin/env", ["python3", script, server.baseURL.absoluteString, readToken] + specs, includingErrors: true)
-        #expect(run.status == 0, "\(run.output)")
-        let jsonLine = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-        let output = try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any]
-        return try #require(output?["campaigns"] as? [String: [String: Any]], "\(run.output)")
+        let run = try await DashboardScript(script, on: server, arguments: specs)
+        let output = run.output
+        return try #require(output["campaigns"] as? [String: [String: Any]], "\(run.log)")
     }
 
     /// One view of the Variants table: its rows by their Variant cell.
