@@ -171,47 +171,45 @@ import Testing
     }
 
     @Test func refusesADatabaseFromANewerVersion() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-newer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite").path
-        do {
-            let store = try SQLiteStore(path: path)
-            try await store.pool.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v999-from-the-future')")
+        try await FreshStore.with(.sqlite, name: "newer") { fresh in
+            let path = fresh.sqlitePath
+            do {
+                let store = try SQLiteStore(path: path)
+                try await store.pool.write { db in
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v999-from-the-future')")
+                }
+                await store.shutdown()
             }
-            await store.shutdown()
+            #expect(throws: StoreError.databaseNewerThanCode(path: path)) { try SQLiteStore(path: path) }
         }
-        #expect(throws: StoreError.databaseNewerThanCode(path: path)) { try SQLiteStore(path: path) }
     }
 
     /// A database written before v5 keeps its time-to-display histograms, bucket for bucket.
     @Test func timingRowsMigrateFromPerBucketRows() async throws {
         #expect(TimingColumns.count == LatencyHistogram.upperBoundsSeconds.count + 1, "bucket bounds changed: add a migration")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-v4-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite").path
-        let old = try DatabaseQueue(path: path)
-        try Migrations.migrator.migrate(old, upTo: "v4-versions")
-        try await old.write { db in
-            try db.execute(sql: "INSERT INTO pushes (push_id, campaign, sent_at, created_at, updated_at) VALUES ('p1', 'c', 0, 0, 0)")
-            try db.execute(sql: "INSERT INTO rollup_latency VALUES ('p1', 0, 2), ('p1', 22, 5), ('p1', 39, 1), ('p2', 3, 7)")
-            try db.execute(sql: "INSERT INTO ledger_latency VALUES ('p1', 22, 4)")
+        try await FreshStore.with(.sqlite, name: "v4") { fresh in
+            let path = fresh.sqlitePath
+            let old = try DatabaseQueue(path: path)
+            try Migrations.migrator.migrate(old, upTo: "v4-versions")
+            try await old.write { db in
+                try db.execute(sql: "INSERT INTO pushes (push_id, campaign, sent_at, created_at, updated_at) VALUES ('p1', 'c', 0, 0, 0)")
+                try db.execute(sql: "INSERT INTO rollup_latency VALUES ('p1', 0, 2), ('p1', 22, 5), ('p1', 39, 1), ('p2', 3, 7)")
+                try db.execute(sql: "INSERT INTO ledger_latency VALUES ('p1', 22, 4)")
+            }
+            try old.close()
+            let store = try SQLiteStore(path: path)
+            defer { store.closeInBackground() }
+            let figures = try #require(try await store.pushFigures(ReportFilter(pushID: "p1")).first)
+            var expected = LatencyHistogram()
+            expected.add(bucket: 0, count: 2)
+            expected.add(bucket: 22, count: 5)
+            expected.add(bucket: 39, count: 1)
+            #expect(figures.funnel.latency == expected)
+            let ledger = try await store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT b22 FROM ledger_timing WHERE push_id = 'p1'") }
+            #expect(ledger == 4)
+            let tables = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%latency%'") }
+            #expect(tables.isEmpty)
         }
-        try old.close()
-        let store = try SQLiteStore(path: path)
-        defer { store.closeInBackground() }
-        let figures = try #require(try await store.pushFigures(ReportFilter(pushID: "p1")).first)
-        var expected = LatencyHistogram()
-        expected.add(bucket: 0, count: 2)
-        expected.add(bucket: 22, count: 5)
-        expected.add(bucket: 39, count: 1)
-        #expect(figures.funnel.latency == expected)
-        let ledger = try await store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT b22 FROM ledger_timing WHERE push_id = 'p1'") }
-        #expect(ledger == 4)
-        let tables = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%latency%'") }
-        #expect(tables.isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases) func overloadedWriterRefusesRatherThanQueueing(kind: StoreKind) async throws {

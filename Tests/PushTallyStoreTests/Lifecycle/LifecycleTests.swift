@@ -158,18 +158,17 @@ import Testing
     }
 
     @Test func theDeviceSecretIsPrivateAndStable() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-secret-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("s.sqlite").path
-        let first = try SQLiteStore(path: path)
-        _ = try await first.ingest([receipt("p", device: "same")])
-        await first.shutdown()
-        let attributes = try FileManager.default.attributesOfItem(atPath: path + ".secret")
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let second = try SQLiteStore(path: path)
-        defer { second.closeInBackground() }
-        #expect(try await second.ingest([receipt("p", device: "same")]) == [true])
+        try await FreshStore.with(.sqlite, name: "secret") { fresh in
+            let path = fresh.sqlitePath
+            let first = try SQLiteStore(path: path)
+            _ = try await first.ingest([receipt("p", device: "same")])
+            await first.shutdown()
+            let attributes = try FileManager.default.attributesOfItem(atPath: path + ".secret")
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let second = try SQLiteStore(path: path)
+            defer { second.closeInBackground() }
+            #expect(try await second.ingest([receipt("p", device: "same")]) == [true])
+        }
     }
 
     @Test func backupIsAConsistentCopy() async throws {

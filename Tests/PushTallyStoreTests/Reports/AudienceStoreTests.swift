@@ -178,36 +178,35 @@ extension AudienceStoreTests {
 
     /// A SQLite database from before the rollup gets it filled from its raw sessions when it is opened.
     @Test func openingAnOlderSQLiteDatabaseFillsTheRollup() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-v12-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite").path
-        let old = try DatabaseQueue(path: path)
-        try Migrations.migrator.migrate(old, upTo: "v12-media-permission")
-        let rows: [(String, String, String?, Int64, Bool)] = [
-            ("d1:a", "a1", "authorized", Self.day0 + 9 * Self.hour, false),
-            ("d1:a", "a2", "denied", Self.day0 + 15 * Self.hour, false),
-            ("d1:a", "a2", "authorized", Self.day0 + 16 * Self.hour, true),
-            ("d1:b", "b1", "provisional", Self.day0 + 10 * Self.hour, false),
-            ("d1:b", "b2", nil, Self.day0 + 20 * Self.hour, false),
-            ("d1:c", "c1", nil, Self.day0 + 11 * Self.hour, false),
-        ]
-        try await old.write { db in
-            for (device, id, permission, time, duplicate) in rows {
-                try db.execute(
-                    sql: """
-                        INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id,
-                            app, app_version, notification_permission)
-                        VALUES ('', 2, '', ?, ?, ?, ?, ?, 'com.example.a', '1.0', ?)
-                        """,
-                    arguments: [time, time, duplicate, device, id, permission])
+        try await FreshStore.with(.sqlite, name: "v12") { fresh in
+            let path = fresh.sqlitePath
+            let old = try DatabaseQueue(path: path)
+            try Migrations.migrator.migrate(old, upTo: "v12-media-permission")
+            let rows: [(String, String, String?, Int64, Bool)] = [
+                ("d1:a", "a1", "authorized", Self.day0 + 9 * Self.hour, false),
+                ("d1:a", "a2", "denied", Self.day0 + 15 * Self.hour, false),
+                ("d1:a", "a2", "authorized", Self.day0 + 16 * Self.hour, true),
+                ("d1:b", "b1", "provisional", Self.day0 + 10 * Self.hour, false),
+                ("d1:b", "b2", nil, Self.day0 + 20 * Self.hour, false),
+                ("d1:c", "c1", nil, Self.day0 + 11 * Self.hour, false),
+            ]
+            try await old.write { db in
+                for (device, id, permission, time, duplicate) in rows {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO events (push_id, kind, action, received_at, event_time, duplicate, device_id, receipt_id,
+                                app, app_version, notification_permission)
+                            VALUES ('', 2, '', ?, ?, ?, ?, ?, 'com.example.a', '1.0', ?)
+                            """,
+                        arguments: [time, time, duplicate, device, id, permission])
+                }
             }
+            try old.close()
+            let store = try SQLiteStore(path: path)
+            defer { store.closeInBackground() }
+            let table = try await store.report(ReportRequest(.audience(nil)))
+            #expect(CSVRenderer.render(table) == Self.header + "\r\n3,0,1,0,1,0,1,0.5\r\n")
         }
-        try old.close()
-        let store = try SQLiteStore(path: path)
-        defer { store.closeInBackground() }
-        let table = try await store.report(ReportRequest(.audience(nil)))
-        #expect(CSVRenderer.render(table) == Self.header + "\r\n3,0,1,0,1,0,1,0.5\r\n")
     }
 }
 

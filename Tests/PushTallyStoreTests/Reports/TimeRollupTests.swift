@@ -65,23 +65,22 @@ import Testing
 
     /// A database from before the series rollup gets it filled from its bucket rows, live and ledger.
     @Test func theMigrationFillsTheSeriesRollupFromBucketRows() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-v9-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite").path
-        let old = try DatabaseQueue(path: path)
-        try Migrations.migrator.migrate(old, upTo: "v9-collapse-index")
-        try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO rollup_bucket VALUES ('p1', 100, 0, '', 3, 1), ('p2', 100, 0, '', 2, 0), ('p1', 101, 1, 'open', 1, 0);
-                INSERT INTO ledger_bucket VALUES ('p1', 100, 0, '', 4, 2), ('p2', 100, 0, '', 1, 0);
-                """)
+        try await FreshStore.with(.sqlite, name: "v9") { fresh in
+            let path = fresh.sqlitePath
+            let old = try DatabaseQueue(path: path)
+            try Migrations.migrator.migrate(old, upTo: "v9-collapse-index")
+            try await old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO rollup_bucket VALUES ('p1', 100, 0, '', 3, 1), ('p2', 100, 0, '', 2, 0), ('p1', 101, 1, 'open', 1, 0);
+                    INSERT INTO ledger_bucket VALUES ('p1', 100, 0, '', 4, 2), ('p2', 100, 0, '', 1, 0);
+                    """)
+            }
+            try old.close()
+            let store = try SQLiteStore(path: path)
+            defer { store.closeInBackground() }
+            #expect(try await store.textRows("SELECT * FROM rollup_time ORDER BY bucket") == [["100", "0", "", "5", "1"], ["101", "1", "open", "1", "0"]])
+            #expect(try await store.textRows("SELECT * FROM ledger_time") == [["100", "0", "", "5", "2"]])
         }
-        try old.close()
-        let store = try SQLiteStore(path: path)
-        defer { store.closeInBackground() }
-        #expect(try await store.textRows("SELECT * FROM rollup_time ORDER BY bucket") == [["100", "0", "", "5", "1"], ["101", "1", "open", "1", "0"]])
-        #expect(try await store.textRows("SELECT * FROM ledger_time") == [["100", "0", "", "5", "2"]])
     }
 
     @Test func onlyASeriesOverEveryPushReadsTheSeriesRollup() {

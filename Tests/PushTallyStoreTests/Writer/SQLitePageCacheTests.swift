@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushTallyCore
+import PushTallyTestSupport
 import Testing
 
 @testable import PushTallySQLite
@@ -8,19 +9,19 @@ import Testing
 /// The writer's page cache is resident memory that fills with every page it touches, so its size is the
 /// operator's choice: 8 MB unless configured.
 @Suite struct SQLitePageCacheTests {
-    private func writerCacheSize(_ configuration: StoreConfiguration) throws -> Int {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-cache-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm", ".secret"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try SQLiteStore(path: path, configuration: configuration)
-        defer { store.closeInBackground() }
-        return try store.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0 }
+    private func writerCacheSize(_ configuration: StoreConfiguration) async throws -> Int {
+        try await FreshStore.with(.sqlite, name: "cache") { fresh in
+            let store = try SQLiteStore(path: fresh.sqlitePath, configuration: configuration)
+            defer { store.closeInBackground() }
+            return try await store.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0 }
+        }
     }
 
-    @Test func theWriterKeepsEightMegabytesByDefault() throws {
-        #expect(try writerCacheSize(StoreConfiguration()) == -8192)
+    @Test func theWriterKeepsEightMegabytesByDefault() async throws {
+        #expect(try await writerCacheSize(StoreConfiguration()) == -8192)
     }
 
-    @Test func theWriterTakesTheConfiguredCache() throws {
-        #expect(try writerCacheSize(StoreConfiguration(sqliteCacheMegabytes: 64)) == -65_536)
+    @Test func theWriterTakesTheConfiguredCache() async throws {
+        #expect(try await writerCacheSize(StoreConfiguration(sqliteCacheMegabytes: 64)) == -65_536)
     }
 }
