@@ -2,7 +2,8 @@ import PushTallyPostgres
 
 extension FreshStore {
     /// Two collectors of this PostgreSQL database, on rollup shards 1 and 2 and sharing the device secret, as two
-    /// `serve --rollup-shard` processes beside each other write one database; both are closed after `body`.
+    /// `serve` processes beside each other write one database (theirs drawn at random); both are closed after
+    /// `body`.
     public func withTwoCollectors<T>(
         writers: Int = 1, commitTimeout: Duration = .seconds(5),
         _ body: (_ first: PostgresStore, _ second: PostgresStore) async throws -> T
