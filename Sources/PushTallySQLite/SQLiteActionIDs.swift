@@ -12,14 +12,14 @@ enum SQLiteActionIDs {
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
             let lookup = try db.cachedStatement(sql: "SELECT app FROM pushes WHERE push_id = ?")
-            var registered: [String: String] = [:]
+            var registered: [ExactText: String] = [:]
             for pushID in unknown {
-                if let row = try Row.fetchOne(lookup, arguments: [pushID]) { registered[pushID] = row[0] as String? ?? "" }
+                if let row = try Row.fetchOne(lookup, arguments: [pushID]) { registered[ExactText(pushID)] = row[0] as String? ?? "" }
             }
             book.rememberApps(registered)
             apps.merge(registered) { _, new in new }
         }
-        for app in book.unread(Set(pairs.map { apps[$0.pushID] ?? "" })) {
+        for app in book.unread(pairs, apps: apps) {
             book.learn(app: app, admitted: try admitted(app, in: db))
         }
         if admit {
@@ -39,15 +39,15 @@ enum SQLiteActionIDs {
     static func everything(in db: Database) throws -> ActionFold {
         var fold = ActionFold()
         for row in try Row.fetchAll(db, sql: "SELECT app, action FROM action_ids") {
-            fold.admitted[row[0] as String, default: []].insert(row[1])
+            fold.admitted[ExactText(row[0] as String), default: []].insert(ExactText(row[1] as String))
         }
         for row in try Row.fetchAll(db, sql: "SELECT push_id, app FROM pushes WHERE app IS NOT NULL AND app <> ''") {
-            fold.apps[row[0]] = row[1] as String
+            fold.apps[ExactText(row[0] as String)] = row[1] as String
         }
         return fold
     }
 
-    private static func admitted(_ app: String, in db: Database) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT action FROM action_ids WHERE app = ?", arguments: [app]))
+    private static func admitted(_ app: String, in db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT action FROM action_ids WHERE app = ?", arguments: [app])
     }
 }

@@ -47,28 +47,43 @@ public enum ActionIDs {
         customPairs(events.lazy.map { (pushID: $0.pushID, kind: $0.kind, action: $0.action) })
     }
 
+    /// A push and a custom id, compared byte for byte as the databases compare them (see ``ExactText``).
     package struct Pair: Hashable, Sendable {
         package var pushID: String
         package var action: String
+
+        package static func == (a: Pair, b: Pair) -> Bool {
+            a.pushID.isExactly(b.pushID) && a.action.isExactly(b.action)
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(exactly: pushID)
+            hasher.combine(exactly: action)
+        }
     }
 }
 
 /// How a set of events' actions count in the rollups: each push's app (`""` for none or unregistered) and the
-/// ids each of those apps admitted.
+/// ids each of those apps admitted. Push ids, apps and ids compare byte for byte, as the `action_ids` and
+/// `pushes` tables compare them: two spellings of one name a database kept apart (``ExactText``) are two keys
+/// here too.
 package struct ActionFold: Sendable {
-    package var apps: [String: String]
-    package var admitted: [String: Set<String>]
+    package var apps: [ExactText: String]
+    package var admitted: [ExactText: Set<ExactText>]
 
-    package init(apps: [String: String] = [:], admitted: [String: Set<String>] = [:]) {
+    package init(apps: [ExactText: String] = [:], admitted: [ExactText: Set<ExactText>] = [:]) {
         self.apps = apps
         self.admitted = admitted
     }
+
+    /// The app of `pushID` (`""` for none or unregistered).
+    package func app(of pushID: String) -> String { apps[ExactText(pushID)] ?? "" }
 
     /// The action a rollup counts `action` of `pushID` under.
     @inline(__always)
     package func folded(pushID: String, kind: EventKind, action: String) -> String {
         guard ActionIDs.isCustom(kind: kind, action: action) else { return action }
-        return admitted[apps[pushID] ?? ""]?.contains(action) == true ? action : ActionIDs.overflow
+        return admitted[ExactText(app(of: pushID))]?.contains(ExactText(action)) == true ? action : ActionIDs.overflow
     }
 }
 
@@ -81,10 +96,10 @@ package struct ActionFold: Sendable {
 package final class ActionIDBook: @unchecked Sendable {
     package let bound: Int
     private let lock = NSLock()
-    private var admitted: [String: Set<String>] = [:]
+    private var admitted: [ExactText: Set<ExactText>] = [:]
     /// Apps of registered pushes only: an unregistered push may be registered with an app by any collector.
-    private var apps: [String: String] = [:]
-    private var announced: Set<String> = []
+    private var apps: [ExactText: String] = [:]
+    private var announced: Set<ExactText> = []
     private let logger: Logger
     /// Pushes whose apps are remembered at most; past it the memory starts again.
     private static let rememberedPushes = 100_000
@@ -94,61 +109,69 @@ package final class ActionIDBook: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// The remembered apps of `pushIDs`, and those it knows nothing of.
-    package func apps(of pushIDs: some Sequence<String>) -> (known: [String: String], unknown: [String]) {
+    /// The remembered apps of `pushIDs`, and those it knows nothing of (each once).
+    package func apps(of pushIDs: some Sequence<String>) -> (known: [ExactText: String], unknown: [String]) {
         lock.withLock {
-            var known: [String: String] = [:]
+            var known: [ExactText: String] = [:]
             var unknown: [String] = []
-            for pushID in pushIDs {
-                if let app = apps[pushID] { known[pushID] = app } else if known[pushID] == nil { unknown.append(pushID) }
+            var asked = Set<ExactText>()
+            for pushID in pushIDs where asked.insert(ExactText(pushID)).inserted {
+                if let app = apps[ExactText(pushID)] { known[ExactText(pushID)] = app } else { unknown.append(pushID) }
             }
             return (known, unknown)
         }
     }
 
-    /// Remembers the apps of registered pushes (`nil` app: registered without one).
-    package func rememberApps(_ registered: [String: String]) {
+    /// Remembers the apps of registered pushes (`""`: registered without one).
+    package func rememberApps(_ registered: [ExactText: String]) {
         lock.withLock {
             if apps.count + registered.count > Self.rememberedPushes { apps.removeAll(keepingCapacity: true) }
             apps.merge(registered) { _, new in new }
         }
     }
 
-    /// Of `apps`, those whose admitted ids were never read.
-    package func unread(_ apps: Set<String>) -> [String] {
-        lock.withLock { apps.filter { admitted[$0] == nil }.sorted() }
+    /// The apps of `pairs`' pushes (their apps being `apps`, absent: none) whose admitted ids were never read,
+    /// each once, in the order they come.
+    package func unread(_ pairs: [ActionIDs.Pair], apps: [ExactText: String]) -> [String] {
+        lock.withLock {
+            var seen = Set<ExactText>()
+            return pairs.compactMap { pair in
+                let app = apps[ExactText(pair.pushID)] ?? ""
+                return admitted[ExactText(app)] == nil && seen.insert(ExactText(app)).inserted ? app : nil
+            }
+        }
     }
 
     /// The ids `app` admitted, as just read from the database.
-    package func learn(app: String, admitted ids: Set<String>) {
-        lock.withLock { admitted[app, default: []].formUnion(ids) }
+    package func learn(app: String, admitted ids: some Sequence<String>) {
+        lock.withLock { admitted[ExactText(app), default: []].formUnion(ids.lazy.map(ExactText.init)) }
     }
 
     /// New ids per app, in arrival order, of the apps that may still have room.
-    package func wanted(_ pairs: [ActionIDs.Pair], apps: [String: String]) -> [(app: String, actions: [String])] {
+    package func wanted(_ pairs: [ActionIDs.Pair], apps: [ExactText: String]) -> [(app: String, actions: [String])] {
         lock.withLock {
             var order: [String] = []
-            var wanted: [String: [String]] = [:]
+            var wanted: [ExactText: [String]] = [:]
             var seen = Set<ActionIDs.Pair>()
             for pair in pairs {
-                let app = apps[pair.pushID] ?? ""
-                let known = admitted[app] ?? []
-                guard known.count < bound, !known.contains(pair.action),
+                let app = apps[ExactText(pair.pushID)] ?? ""
+                let known = admitted[ExactText(app)] ?? []
+                guard known.count < bound, !known.contains(ExactText(pair.action)),
                     seen.insert(ActionIDs.Pair(pushID: app, action: pair.action)).inserted
                 else { continue }
-                if wanted[app] == nil { order.append(app) }
-                wanted[app, default: []].append(pair.action)
+                if wanted[ExactText(app)] == nil { order.append(app) }
+                wanted[ExactText(app), default: []].append(pair.action)
             }
-            return order.map { ($0, wanted[$0]!) }
+            return order.map { ($0, wanted[ExactText($0)]!) }
         }
     }
 
     /// The fold of `pairs`' pushes, their apps being `apps` (absent: none).
-    package func fold(_ pairs: [ActionIDs.Pair], apps: [String: String]) -> ActionFold {
+    package func fold(_ pairs: [ActionIDs.Pair], apps: [ExactText: String]) -> ActionFold {
         lock.withLock {
             var fold = ActionFold(apps: apps)
             for pair in pairs {
-                let app = apps[pair.pushID] ?? ""
+                let app = ExactText(apps[ExactText(pair.pushID)] ?? "")
                 if fold.admitted[app] == nil { fold.admitted[app] = admitted[app] ?? [] }
             }
             return fold
@@ -174,16 +197,16 @@ package final class ActionIDBook: @unchecked Sendable {
     /// and says once per app and process that its bound was reached.
     package func recordOverflow(_ events: some Sequence<(pushID: String, kind: EventKind, action: String)>, fold: ActionFold) {
         var overflowed = 0
-        var apps: Set<String> = []
+        var apps: Set<ExactText> = []
         for event in events where ActionIDs.isCustom(kind: event.kind, action: event.action) {
             if fold.folded(pushID: event.pushID, kind: event.kind, action: event.action) == ActionIDs.overflow {
                 overflowed += 1
-                apps.insert(fold.apps[event.pushID] ?? "")
+                apps.insert(ExactText(fold.app(of: event.pushID)))
             }
         }
         guard overflowed > 0 else { return }
         Counter(label: "pushtally_action_ids_overflow_total").increment(by: overflowed)
-        let first = lock.withLock { apps.filter { announced.insert($0).inserted }.sorted() }
+        let first = lock.withLock { apps.filter { announced.insert($0).inserted }.map(\.text).sorted() }
         for app in first {
             logger.warning(
                 "custom action ids past the bound count as \(ActionIDs.overflow)",

@@ -22,24 +22,24 @@ enum PostgresActionIDs {
         guard !pairs.isEmpty else { return ActionFold() }
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
-            var registered: [String: String] = [:]
+            var registered: [ExactText: String] = [:]
             for (pushID, app) in try await connection.run(
                 "SELECT push_id, app FROM pushes WHERE push_id = ANY(\(unknown)::text[])", logger: logger
             ).decode((String, String?).self) {
-                registered[pushID] = app ?? ""
+                registered[ExactText(pushID)] = app ?? ""
             }
             book.rememberApps(registered)
             apps.merge(registered) { _, new in new }
         }
-        let unread = book.unread(Set(pairs.map { apps[$0.pushID] ?? "" }))
+        let unread = book.unread(pairs, apps: apps)
         if !unread.isEmpty {
-            var admitted: [String: Set<String>] = Dictionary(uniqueKeysWithValues: unread.map { ($0, []) })
+            var admitted: [ExactText: [String]] = Dictionary(uniqueKeysWithValues: unread.map { (ExactText($0), []) })
             for (app, action) in try await connection.run(
                 "SELECT app, action FROM action_ids WHERE app = ANY(\(unread)::text[])", logger: logger
             ).decode((String, String).self) {
-                admitted[app, default: []].insert(action)
+                admitted[ExactText(app), default: []].append(action)
             }
-            for (app, actions) in admitted { book.learn(app: app, admitted: actions) }
+            for (app, actions) in admitted { book.learn(app: app.text, admitted: actions) }
         }
         if admit {
             for (app, actions) in book.wanted(pairs, apps: apps) {
@@ -54,7 +54,7 @@ enum PostgresActionIDs {
     /// Admits `actions` of `app` in their order while the app has room, and returns everything it admitted.
     private static func admit(
         _ actions: [String], app: String, bound: Int, inTransaction: Bool, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Set<String> {
+    ) async throws -> [String] {
         if !inTransaction { try await connection.run("BEGIN", logger: logger) }
         do {
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(app)))", logger: logger)
@@ -70,7 +70,7 @@ enum PostgresActionIDs {
             let admitted = try await connection.run("SELECT action FROM action_ids WHERE app = \(app)", logger: logger)
                 .decode(String.self)
             if !inTransaction { try await connection.commit(logger: logger) }
-            return Set(admitted)
+            return admitted
         } catch {
             if !inTransaction { await connection.rollBack(after: error, logger: logger) }
             throw error

@@ -35,4 +35,26 @@ import Testing
             }
         }
     }
+
+    /// Custom action ids are admitted per app as the `action_ids` table keys apps, byte for byte: an app stored in
+    /// two spellings has two bounds, and each push's ids count under its own spelling's, at ingest and in a
+    /// rebuild alike.
+    @Test(arguments: StoreKind.allCases)
+    func twoStoredSpellingsOfAnAppAdmitTheirOwnActionIDs(_ kind: StoreKind) async throws {
+        try await withStore(kind, maxActionIDs: 1) { store in
+            try await store.register(PushRegistration(pushID: "a", campaign: "c", app: Self.composed))
+            try await store.register(PushRegistration(pushID: "b", campaign: "c", app: Self.decomposed))
+            _ = try await store.ingest([action("a", "buy")])
+            _ = try await store.ingest([action("b", "share"), action("b", "save")])
+            func actions() async throws -> [String: [String: Int64]] {
+                Dictionary(uniqueKeysWithValues: try await store.pushFigures().map { ($0.pushID, $0.funnel.actions.mapValues(\.total)) })
+            }
+            let counted = try await actions()
+            #expect(counted["a"] == ["buy": 1])
+            #expect(counted["b"] == ["share": 1, ActionIDs.overflow: 1], "the decomposed app has a slot of its own")
+            #expect(try await store.integers("SELECT COUNT(*) FROM action_ids") == [2])
+            try await store.rebuildRollups()
+            #expect(try await actions() == counted)
+        }
+    }
 }
