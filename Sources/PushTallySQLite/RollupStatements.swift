@@ -3,10 +3,10 @@ import PushTallyCore
 
 /// The writer connection's rollup statements (``AdditiveStatement``), prepared once and kept across commits.
 ///
-/// The histogram tables (``TimingTable``, ``MediaRollupWriter``) name only the run of buckets a row changes,
-/// so a commit of many pushes uses hundreds of distinct statements; finding each again by its SQL text in
-/// every commit cost the one writer thread a noticeable share of a commit. Here each is found by its table,
-/// target and run. A run is one of 820 for time to display (1,830 for extension times), so the cache stays
+/// The histogram tables (``TimingTable``, ``MediaRollupWriter``) name only the blocks of buckets a row changes
+/// (``HistogramRun``), so a commit of many pushes uses dozens of distinct statements; finding each again by its
+/// SQL text in every commit cost the one writer thread a noticeable share of a commit. Here each is found by its
+/// table, target and run. A run is one of 55 for time to display (120 for extension times), so the cache stays
 /// bounded.
 ///
 /// Only used inside the store's writes, which the pool runs one at a time on its one writer connection:
