@@ -8,11 +8,8 @@ import Testing
 /// name and finds the spellings itself, with the same outcome.
 @Suite struct PostgresSpellingEncodingTests {
     @Test func aDatabaseThatIsNotUTF8IsMigratedTheSameWay() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-encoding-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let secret = directory.appendingPathComponent("secret").path
-        try await TestPostgres.withDatabase { url in
+        try await FreshStore.with(.postgres, name: "encoding") { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
             let name = try PostgresURL(url).database
             try await TestPostgres.administer("DROP DATABASE \(name)")
             try await TestPostgres.administer(
