@@ -51,7 +51,7 @@ final class MediaDownload: @unchecked Sendable {
             request.timeoutInterval = max(1, deadline.timeIntervalSinceNow.rounded(.up))
             let task = session.downloadTask(with: request) { location, response, error in
                 if (error as? URLError)?.code == .timedOut { return finish(.timedOut) }
-                // The system removes `location` when this returns: the file is checked and moved now.
+                // The file is checked and moved now: Apple's URLSession removes `location` when this returns.
                 finish(Self.keep(location, response))
             }
             lock.lock()
@@ -80,17 +80,24 @@ final class MediaDownload: @unchecked Sendable {
         task?.cancel()
     }
 
-    private static func keep(_ location: URL?, _ response: URLResponse?) -> MediaDownloadResult {
-        guard let location, let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
+    /// Moves a finished download to a file named for its type, or removes it and fails: Linux's URLSession
+    /// leaves `location` in the temporary directory, so a refused download must not outlive this call.
+    static func keep(_ location: URL?, _ response: URLResponse?) -> MediaDownloadResult {
+        guard let location else { return .failed }
+        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
             let type = MediaType(contentType: http.value(forHTTPHeaderField: "Content-Type") ?? http.mimeType ?? ""),
             let size = (try? FileManager.default.attributesOfItem(atPath: location.path))?[.size] as? NSNumber,
             size.intValue > 0, size.intValue <= type.kind.maxBytes
-        else { return .failed }
+        else {
+            try? FileManager.default.removeItem(at: location)
+            return .failed
+        }
         let destination = FileManager.default.temporaryDirectory
             .appendingPathComponent("pushtally-media-\(UUID().uuidString).\(type.fileExtension)")
         do {
             try FileManager.default.moveItem(at: location, to: destination)
         } catch {
+            try? FileManager.default.removeItem(at: location)
             return .failed
         }
         return .file(MediaFile(url: destination, type: type, byteCount: size.intValue))
