@@ -4,9 +4,9 @@ import GRDBSQLite
 /// A cached statement bound and stepped through SQLite's C API, for the writer's per-event statements.
 ///
 /// GRDB's `execute(arguments:)` (an array of boxed values, then its checks around each step) costs about as
-/// much as SQLite's own work for a row. These statements only insert or
-/// upsert inside the caller's transaction (no observers watch this database), so nothing GRDB tracks is
-/// skipped. Arguments are bound by position from 1; every one must be bound before each ``execute()``.
+/// much as SQLite's own work for a row, and so does its generic row decoding. These statements only insert,
+/// upsert, update or read inside the caller's transaction (no observers watch this database), so nothing GRDB
+/// tracks is skipped. Arguments are bound by position from 1; every one must be bound before each run.
 struct BoundStatement {
     private let statement: Statement
     private let connection: SQLiteConnection
@@ -73,6 +73,45 @@ struct BoundStatement {
             return nil
         default:
             throw failure(code)
+        }
+    }
+
+    /// Every row, each made by `make` from the current row's ``Columns``, then resets.
+    func fetchAll<Value>(_ make: (Columns) -> Value) throws -> [Value] {
+        defer { sqlite3_reset(handle) }
+        var values: [Value] = []
+        let columns = Columns(handle: handle)
+        while true {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else {
+                guard code == SQLITE_DONE else { throw failure(code) }
+                return values
+            }
+            values.append(make(columns))
+        }
+    }
+
+    /// The current row of a statement being stepped, read by column position from 0.
+    struct Columns {
+        fileprivate let handle: SQLiteStatement
+
+        func int64(_ index: Int32) -> Int64 {
+            sqlite3_column_int64(handle, index)
+        }
+
+        func optionalInt64(_ index: Int32) -> Int64? {
+            sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+        }
+
+        /// The column as text (`NULL` reads as the empty string).
+        func text(_ index: Int32) -> String {
+            optionalText(index) ?? ""
+        }
+
+        func optionalText(_ index: Int32) -> String? {
+            guard let bytes = sqlite3_column_text(handle, index) else { return nil }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
     }
 

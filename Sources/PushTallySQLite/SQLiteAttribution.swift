@@ -14,20 +14,30 @@ enum SQLiteAttribution {
     ) throws {
         guard !touches.isEmpty else { return }
         let planner = AttributionPlanner(windows: windows)
-        let probe = try db.cachedStatement(sql: """
+        // Read and written through SQLite's C API: GRDB's row decoding was as costly as the reads themselves.
+        let probe = try BoundStatement(db, sql: """
             SELECT 1 FROM events WHERE device_id = ? AND event_time >= ? AND kind >= \(EventKind.session.rawValue)
             AND duplicate = 0 LIMIT 1
             """)
-        let load = try db.cachedStatement(
-            sql: "SELECT \(columns) FROM events WHERE device_id = ? AND event_time >= ? AND duplicate = 0")
-        let update = try db.cachedStatement(sql: "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?")
+        let load = try BoundStatement(
+            db, sql: "SELECT \(columns) FROM events WHERE device_id = ? AND event_time >= ? AND duplicate = 0")
+        let update = try BoundStatement(db, sql: "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?")
         var frozenBefore: Int64?
         for (deviceID, touch) in touches.sorted {
-            if !touch.hasOutcome, try Row.fetchOne(probe, arguments: [deviceID, touch.from]) == nil { continue }
-            let events = try Row.fetchAll(load, arguments: [deviceID, touch.from - windows.lookbackMillis]).map(event)
+            if !touch.hasOutcome {
+                probe.bind(1, deviceID)
+                probe.bind(2, touch.from)
+                if try probe.fetchInt64() == nil { continue }
+            }
+            load.bind(1, deviceID)
+            load.bind(2, touch.from - windows.lookbackMillis)
+            let events = try load.fetchAll(event)
             if frozenBefore == nil { frozenBefore = try Self.frozenBefore(windows: windows, in: db) }
             for change in planner.changes(events, from: touch.from, frozenBefore: frozenBefore!) {
-                try update.execute(arguments: [change.new.code, change.new.pushID, change.event.row])
+                update.bind(1, Int64(change.new.code))
+                update.bind(2, change.new.pushID)
+                update.bind(3, change.event.row)
+                try update.execute()
                 counter.attribute(change)
             }
         }
@@ -40,12 +50,16 @@ enum SQLiteAttribution {
         let frozenBefore = try frozenBefore(windows: windows, in: db)
         let devices = try String.fetchAll(
             db, sql: "SELECT DISTINCT device_id FROM events WHERE kind >= \(EventKind.session.rawValue) AND device_id IS NOT NULL")
-        let load = try db.cachedStatement(sql: "SELECT \(columns) FROM events WHERE device_id = ? AND duplicate = 0")
-        let update = try db.cachedStatement(sql: "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?")
+        let load = try BoundStatement(db, sql: "SELECT \(columns) FROM events WHERE device_id = ? AND duplicate = 0")
+        let update = try BoundStatement(db, sql: "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?")
         for deviceID in devices {
-            let events = try Row.fetchAll(load, arguments: [deviceID]).map(event)
+            load.bind(1, deviceID)
+            let events = try load.fetchAll(event)
             for change in planner.changes(events, from: .min, frozenBefore: frozenBefore) {
-                try update.execute(arguments: [change.new.code, change.new.pushID, change.event.row])
+                update.bind(1, Int64(change.new.code))
+                update.bind(2, change.new.pushID)
+                update.bind(3, change.event.row)
+                try update.execute()
             }
         }
     }
@@ -68,9 +82,12 @@ enum SQLiteAttribution {
             arguments: [AttributionSchema.prunedBeforeKey, String(cutoff)])
     }
 
-    static func event(_ row: Row) -> AttributionPlanner.Event {
+    /// A row of ``columns`` as the planner's event.
+    static func event(_ row: BoundStatement.Columns) -> AttributionPlanner.Event {
         AttributionPlanner.Event(
-            row: row[0], kind: EventKind(rawValue: row[1]) ?? .display, pushID: row[2], action: row[3], time: row[4],
-            clientID: row[5], attribution: Attribution(code: row[6], pushID: row[7]), valueMicros: row[8], currency: row[9])
+            row: row.int64(0), kind: EventKind(rawValue: Int(row.int64(1))) ?? .display, pushID: row.text(2),
+            action: row.text(3), time: row.int64(4), clientID: row.optionalText(5),
+            attribution: Attribution(code: row.optionalInt64(6).map { Int($0) }, pushID: row.optionalText(7)),
+            valueMicros: row.optionalInt64(8), currency: row.optionalText(9))
     }
 }
