@@ -14,7 +14,7 @@ enum SQLiteAttribution {
     ) throws {
         guard !touches.isEmpty else { return }
         let planner = AttributionPlanner(windows: windows)
-        // Read and written through SQLite's C API: GRDB's row decoding was as costly as the reads themselves.
+        // Read and written through SQLite's C API: GRDB's generic row decoding costs as much as the reads themselves.
         let probe = try BoundStatement(db, sql: """
             SELECT 1 FROM events WHERE device_id = ? AND event_time >= ? AND kind >= \(EventKind.session.rawValue)
             AND duplicate = 0 LIMIT 1

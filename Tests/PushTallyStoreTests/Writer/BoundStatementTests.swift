@@ -63,4 +63,42 @@ import Testing
             }
         }
     }
+
+    @Test func fetchesRowsAsGRDBWouldDecodeThem() throws {
+        try database().write { db in
+            try db.execute(sql: "INSERT INTO t (id, text, optional, number) VALUES (1, '', NULL, -7), (2, '通知 é', '', NULL)")
+            let read = try BoundStatement(db, sql: "SELECT id, text, optional, number FROM t WHERE id >= ? ORDER BY id")
+            struct Read: Equatable {
+                var id: Int64, text: String, optional: String?, number: Int64?
+            }
+            let decode = { (row: BoundStatement.Columns) in
+                Read(id: row.int64(0), text: row.text(1), optional: row.optionalText(2), number: row.optionalInt64(3))
+            }
+            read.bind(1, 1)
+            let rows = try read.fetchAll(decode)
+            let expected = try Row.fetchAll(db, sql: "SELECT id, text, optional, number FROM t ORDER BY id").map {
+                Read(id: $0[0], text: $0[1], optional: $0[2], number: $0[3])
+            }
+            #expect(rows == expected)
+            // An empty string stays '' and a NULL stays nil; multi-byte text comes back whole.
+            #expect(rows == [Read(id: 1, text: "", optional: nil, number: -7), Read(id: 2, text: "通知 é", optional: "", number: nil)])
+            // Reset after reading: bound again, it reads afresh.
+            read.bind(1, 2)
+            #expect(try read.fetchAll(decode).map(\.id) == [2])
+            read.bind(1, 3)
+            #expect(try read.fetchAll(decode).isEmpty)
+        }
+    }
+
+    @Test func aFailedReadThrowsGRDBsError() throws {
+        try database().write { db in
+            try db.execute(sql: "INSERT INTO t (id, text) VALUES (1, 'a')")
+            // abs() of the smallest integer overflows at step time, after the statement was prepared and bound.
+            let read = try BoundStatement(db, sql: "SELECT abs(?) FROM t")
+            read.bind(1, Int64.min)
+            #expect { try read.fetchAll { $0.int64(0) } } throws: { error in (error as? DatabaseError) != nil }
+            read.bind(1, -3)
+            #expect(try read.fetchAll { $0.int64(0) } == [3])
+        }
+    }
 }
