@@ -9,6 +9,9 @@ enum SQLiteAttribution {
         rowid, kind, push_id, action, event_time, receipt_id, attribution, attributed_push, value_micros, currency
         """
 
+    /// Stores one credit on a raw row (``store(_:with:)``).
+    private static let updateSQL = "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?"
+
     static func attribute(
         _ touches: AttributionTouches, windows: AttributionWindows, counter: inout RollupCounter, in db: Database
     ) throws {
@@ -21,7 +24,7 @@ enum SQLiteAttribution {
             """)
         let load = try BoundStatement(
             db, sql: "SELECT \(columns) FROM events WHERE device_id = ? AND event_time >= ? AND duplicate = 0")
-        let update = try BoundStatement(db, sql: "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?")
+        let update = try BoundStatement(db, sql: updateSQL)
         var frozenBefore: Int64?
         for (deviceID, touch) in touches.sorted {
             if !touch.hasOutcome {
@@ -34,10 +37,7 @@ enum SQLiteAttribution {
             let events = try load.fetchAll(event)
             if frozenBefore == nil { frozenBefore = try Self.frozenBefore(windows: windows, in: db) }
             for change in planner.changes(events, from: touch.from, frozenBefore: frozenBefore!) {
-                update.bind(1, Int64(change.new.code))
-                update.bind(2, change.new.pushID)
-                update.bind(3, change.event.row)
-                try update.execute()
+                try store(change, with: update)
                 counter.attribute(change)
             }
         }
@@ -51,17 +51,22 @@ enum SQLiteAttribution {
         let devices = try String.fetchAll(
             db, sql: "SELECT DISTINCT device_id FROM events WHERE kind >= \(EventKind.session.rawValue) AND device_id IS NOT NULL")
         let load = try BoundStatement(db, sql: "SELECT \(columns) FROM events WHERE device_id = ? AND duplicate = 0")
-        let update = try BoundStatement(db, sql: "UPDATE events SET attribution = ?, attributed_push = ? WHERE rowid = ?")
+        let update = try BoundStatement(db, sql: updateSQL)
         for deviceID in devices {
             load.bind(1, deviceID)
             let events = try load.fetchAll(event)
             for change in planner.changes(events, from: .min, frozenBefore: frozenBefore) {
-                update.bind(1, Int64(change.new.code))
-                update.bind(2, change.new.pushID)
-                update.bind(3, change.event.row)
-                try update.execute()
+                try store(change, with: update)
             }
         }
+    }
+
+    /// Stores a change's credit on its event's row, through ``updateSQL``.
+    private static func store(_ change: AttributionPlanner.Change, with update: BoundStatement) throws {
+        update.bind(1, Int64(change.new.code))
+        update.bind(2, change.new.pushID)
+        update.bind(3, change.event.row)
+        try update.execute()
     }
 
     /// Sessions and conversions earlier than this keep their credit: their windows reach events pruned.
