@@ -115,8 +115,10 @@ package final class ActionIDBook: @unchecked Sendable {
             var known: [ExactText: String] = [:]
             var unknown: [String] = []
             var asked = Set<ExactText>()
-            for pushID in pushIDs where asked.insert(ExactText(pushID)).inserted {
-                if let app = apps[ExactText(pushID)] { known[ExactText(pushID)] = app } else { unknown.append(pushID) }
+            for pushID in pushIDs {
+                let key = ExactText(pushID)
+                guard asked.insert(key).inserted else { continue }
+                if let app = apps[key] { known[key] = app } else { unknown.append(pushID) }
             }
             return (known, unknown)
         }
@@ -136,8 +138,8 @@ package final class ActionIDBook: @unchecked Sendable {
         lock.withLock {
             var seen = Set<ExactText>()
             return pairs.compactMap { pair in
-                let app = apps[ExactText(pair.pushID)] ?? ""
-                return admitted[ExactText(app)] == nil && seen.insert(ExactText(app)).inserted ? app : nil
+                let app = ExactText(apps[ExactText(pair.pushID)] ?? "")
+                return admitted[app] == nil && seen.insert(app).inserted ? app.text : nil
             }
         }
     }
@@ -150,19 +152,19 @@ package final class ActionIDBook: @unchecked Sendable {
     /// New ids per app, in arrival order, of the apps that may still have room.
     package func wanted(_ pairs: [ActionIDs.Pair], apps: [ExactText: String]) -> [(app: String, actions: [String])] {
         lock.withLock {
-            var order: [String] = []
+            var order: [ExactText] = []
             var wanted: [ExactText: [String]] = [:]
             var seen = Set<ActionIDs.Pair>()
             for pair in pairs {
-                let app = apps[ExactText(pair.pushID)] ?? ""
-                let known = admitted[ExactText(app)] ?? []
+                let app = ExactText(apps[ExactText(pair.pushID)] ?? "")
+                let known = admitted[app] ?? []
                 guard known.count < bound, !known.contains(ExactText(pair.action)),
-                    seen.insert(ActionIDs.Pair(pushID: app, action: pair.action)).inserted
+                    seen.insert(ActionIDs.Pair(pushID: app.text, action: pair.action)).inserted
                 else { continue }
-                if wanted[ExactText(app)] == nil { order.append(app) }
-                wanted[ExactText(app), default: []].append(pair.action)
+                if wanted[app] == nil { order.append(app) }
+                wanted[app, default: []].append(pair.action)
             }
-            return order.map { ($0, wanted[ExactText($0)]!) }
+            return order.map { ($0.text, wanted[$0]!) }
         }
     }
 
