@@ -22,7 +22,8 @@ public struct StoreOptions: Sendable {
     /// PostgreSQL group-commit writers per process (each with a commit in flight); why one, at `PostgresStore.writers`.
     public var postgresWriters = 1
     /// How long a group commit may take before its requests are answered 503 (`serve --commit-timeout`); on
-    /// SQLite, past its wait for another process's lock.
+    /// SQLite, past its wait for another process's lock; on PostgreSQL, also the most a commit waits for a
+    /// connection.
     public var commitTimeout: Duration = .seconds(5)
     /// This collector's first PostgreSQL rollup shard; drawn at random when `nil`.
     public var rollupShard: Int64?
@@ -75,7 +76,7 @@ public enum StoreFactory {
             let secret = options.needsDeviceSecret ? (options.deviceSecretPath ?? defaultSharedSecretPath) : nil
             return try await PostgresStore(
                 url: url, configuration: options.configuration, deviceSecretPath: secret,
-                maximumConnections: options.maximumConnections, commitTimeout: options.commitTimeout, writers: options.postgresWriters,
+                maximumConnections: options.maximumConnections, connectionTimeout: options.commitTimeout, commitTimeout: options.commitTimeout, writers: options.postgresWriters,
                 rollupShard: options.rollupShard, logger: options.logger)
         }
     }

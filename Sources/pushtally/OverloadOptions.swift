@@ -1,4 +1,5 @@
 import ArgumentParser
+import PushTallyServer
 
 /// `serve`'s bounds on what a slow or unanswering database may hold: how long a commit may take, and how many
 /// ingest requests may wait for one. Each falls back to its `PUSHTALLY_*` variable.
@@ -13,6 +14,14 @@ struct OverloadOptions: ParsableArguments {
 
     @Option(
         help: """
+            A report, a registration or another request outside ingest waiting on the database longer than \
+            this is answered 503 with Retry-After; a token check and a /metrics scrape get a sixth of it, at \
+            least 5s (env PUSHTALLY_STORE_TIMEOUT; default 30s).
+            """)
+    var storeTimeout: String?
+
+    @Option(
+        help: """
             Ingest requests waiting for their commit at once; beyond it ingest answers 503 with Retry-After \
             at once (env PUSHTALLY_MAX_INGEST_IN_FLIGHT; default 4096).
             """)
@@ -24,6 +33,14 @@ struct OverloadOptions: ParsableArguments {
         let millis = try durationMillis(text, flag: "commit-timeout")
         guard (1000...300_000).contains(millis) else { throw ValidationError("--commit-timeout must be from 1s to 5m, not \(text)") }
         return .milliseconds(millis)
+    }
+
+    /// `--store-timeout`, from 5 seconds to 10 minutes.
+    func storeDeadlines() throws -> StoreDeadlines {
+        guard let text = storeTimeout ?? environment("PUSHTALLY_STORE_TIMEOUT") else { return StoreDeadlines() }
+        let millis = try durationMillis(text, flag: "store-timeout")
+        guard (5000...600_000).contains(millis) else { throw ValidationError("--store-timeout must be from 5s to 10m, not \(text)") }
+        return StoreDeadlines(request: .milliseconds(millis))
     }
 
     /// `--max-ingest-in-flight`, from 1 to 1,000,000.

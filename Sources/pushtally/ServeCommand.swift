@@ -133,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...10_000).contains(actionIDs) else { throw ValidationError("--max-action-ids must be from 1 to 10000") }
         configuration.maxIngestInFlight = try overload.ingestInFlightBound()
         let commitTimeout = try overload.commitTimeoutDuration()
+        configuration.storeDeadlines = try overload.storeDeadlines()
         try readReplica.check(database: database)
         let store = try await database.open(
             mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs, commitTimeout: commitTimeout)

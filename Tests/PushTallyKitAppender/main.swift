@@ -4,7 +4,8 @@
 // PushTallyKitAppender STORE ENDPOINT TAG COUNT BARRIER
 //   records COUNT displays with push ids TAG-0 … TAG-(COUNT-1) through the public API; first creates
 //   BARRIER/ready-TAG and waits for BARRIER/go, so the test can start every process's appends at once.
-//   Exits 0 when every display was recorded, 1 otherwise, 2 on bad arguments or a barrier timeout.
+//   Exits 0 when every display was recorded, 1 otherwise, 2 on bad arguments or when the test that
+//   started it is gone before the barrier opens.
 import Foundation
 import PushTallyKit
 
@@ -24,9 +25,11 @@ configuration.baseBackoff = 0.01
 configuration.maxBackoff = 0.01
 
 guard FileManager.default.createFile(atPath: barrier.appendingPathComponent("ready-\(tag)").path, contents: nil) else { exit(2) }
-let start = Date()
+let parent = getppid()
+// No deadline of its own: the other process may take long to start on a busy machine. It gives up only when
+// the test that started it is gone (it would then be re-parented).
 while !FileManager.default.fileExists(atPath: barrier.appendingPathComponent("go").path) {
-    guard Date().timeIntervalSince(start) < 60 else { exit(2) }
+    guard getppid() == parent else { exit(2) }
     usleep(1_000)  // this process's main thread, before any task runs: nothing else waits on it
 }
 

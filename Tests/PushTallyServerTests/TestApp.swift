@@ -90,6 +90,9 @@ func withApp(
     _ body: @Sendable (any TestClientProtocol, TestFixture) async throws -> Void
 ) async throws {
     let fixture = try await TestFixture.make(storeConfiguration, kind: storeKind)
+    // No route test is about the store deadlines; the suite's own load must not trip them (a 503 for a busy machine).
+    var configuration = configuration
+    configuration.storeDeadlines = StoreDeadlines(request: .seconds(600))
     do {
         let app = try buildApplication(configuration: configuration, store: fixture.store)
         try await app.test(testing) { client in try await body(client, fixture) }

@@ -40,14 +40,20 @@ public struct FreshStore: Sendable {
     /// What `--database` gets: the PostgreSQL URL, or the SQLite file.
     public var database: String { postgresURL ?? sqlitePath }
 
-    /// The options test stores open with: keyed device ids (the secret in ``directory`` on PostgreSQL) and a
-    /// small PostgreSQL pool, since tests run in parallel against one server.
+    /// A commit timeout the suite's own load cannot trip: tests that are not about the deadline must not be
+    /// answered 503 because two cores are busy with the rest of the suite. Tests about it set their own, or drive
+    /// the writer with a commit that never ends.
+    public static let patientCommitTimeout: Duration = .seconds(600)
+
+    /// The options test stores open with: keyed device ids (the secret in ``directory`` on PostgreSQL), a
+    /// small PostgreSQL pool, since tests run in parallel against one server, and ``patientCommitTimeout``.
     public func options(_ configuration: StoreConfiguration = StoreConfiguration()) -> StoreOptions {
         var options = StoreOptions()
         options.configuration = configuration
         options.needsDeviceSecret = true
         options.deviceSecretPath = kind == .postgres ? secretPath : nil
         options.maximumConnections = 4
+        options.commitTimeout = Self.patientCommitTimeout
         return options
     }
 

@@ -80,6 +80,25 @@ final class DrainedPipe: @unchecked Sendable {
     }
 }
 
+/// Which store deadlines a test's `pushtally serve` runs with.
+public enum ServerDeadlines: Sendable {
+    /// `serve`'s own defaults: for the tests about them (a frozen, locked or stopped database answered 503 in
+    /// seconds).
+    case production
+    /// Deadlines a busy machine cannot trip (a commit 5 minutes, other store work 10 minutes), through
+    /// `PUSHTALLY_COMMIT_TIMEOUT` and `PUSHTALLY_STORE_TIMEOUT`, which flags still override: for every test
+    /// that is not about them, so the suite's own load on two cores never turns into a 503.
+    case patient
+
+    /// The variables a `pushtally` process gets for these deadlines.
+    public var environment: [String: String] {
+        switch self {
+        case .production: [:]
+        case .patient: ["PUSHTALLY_COMMIT_TIMEOUT": "5m", "PUSHTALLY_STORE_TIMEOUT": "10m"]
+        }
+    }
+}
+
 /// A real `pushtally serve` process on a free loopback port with its own database file.
 public final class ServerProcess: @unchecked Sendable {
     public let process = ChildProcess()
@@ -92,13 +111,17 @@ public final class ServerProcess: @unchecked Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// - Parameter database: what `--database` gets; a SQLite file in `directory` unless given.
-    public init(directory: URL? = nil, database: String? = nil, extraArguments: [String] = []) throws {
+    /// - Parameter deadlines: ``ServerDeadlines/patient`` unless the test is about the deadlines themselves.
+    public init(
+        directory: URL? = nil, database: String? = nil, extraArguments: [String] = [], deadlines: ServerDeadlines = .patient
+    ) throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.databasePath = database ?? directory.appendingPathComponent("pushtally.sqlite").path
         process.executableURL = try pushtallyBinary()
         process.arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(deadlines.environment) { inherited, _ in inherited }
         process.standardOutput = output
         let logPath = directory.appendingPathComponent("server.log").path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)

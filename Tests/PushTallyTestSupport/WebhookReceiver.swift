@@ -40,7 +40,7 @@ public final class WebhookReceiver: @unchecked Sendable {
     /// Where PushTally should send: the receiver's URL.
     public var url: String { "http://127.0.0.1:\(port)/hook" }
 
-    /// Starts it and waits (at most 30 s) for its port. `options`: `--fail N` or `--status CODE`.
+    /// Starts it and waits for its port while it starts up (``ChildProcess/waitUntilReady(_:quietLimit:describe:_:)``). `options`: `--fail N` or `--status CODE`.
     public init(options: [String] = []) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-receiver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,20 +52,24 @@ public final class WebhookReceiver: @unchecked Sendable {
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, process.isRunning {
-            if let text = try? String(contentsOfFile: portPath, encoding: .utf8), let port = Int(text) {
+        do {
+            try await process.waitUntilReady(
+                "the webhook receiver (is `pip install standardwebhooks` done?)", describe: { [errorPath] in Self.text(errorPath) }
+            ) {
+                guard let text = try? String(contentsOfFile: portPath, encoding: .utf8), let port = Int(text) else { return false }
                 self.port = port
-                return
+                return true
             }
-            try await Task.sleep(for: .milliseconds(20))
+        } catch {
+            stop()
+            throw error
         }
-        stop()
-        throw TestFailure("the webhook receiver did not start (is `pip install standardwebhooks` done?): \(errors)")
     }
 
+    private static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
     /// What the receiver wrote to stderr (verification failures, a missing package).
-    public var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    public var errors: String { Self.text(errorPath) }
 
     /// Gives the receiver the endpoint's secret, which `POST /v1/webhooks` shows once.
     public func setSecret(_ secret: String) throws {

@@ -70,16 +70,30 @@ public enum EventValidator {
         return String(Int64(n))
     }
 
-    /// Rejects over-long values and control characters (NUL included); empty becomes `nil`. What it returns is
-    /// in NFC (``CanonicalText``), the one spelling every name is stored and compared in.
+    /// Rejects over-long values, control characters (NUL included), line separators and invisible format
+    /// characters (``TextCharacters``); empty becomes `nil`. What it returns is in NFC (``CanonicalText``), the
+    /// one spelling every name is stored and compared in.
+    ///
+    /// Every check before normalization is linear in the raw bytes: a text past the limit in any spelling is
+    /// refused by its length alone, and one whose combining marks run past UAX #15's stream-safe bound is
+    /// refused before normalization would sort them.
     public static func checkedText(_ text: String, field: String, limit: Int) throws(FieldError) -> String? {
         if text.isEmpty { return nil }
+        if text.utf8.count > limit * CanonicalText.maxShrinkFactor {
+            throw FieldError("too_long", "\(field) is longer than \(limit) bytes", field: field)
+        }
+        if CanonicalText.longestNonStarterRun(text) > CanonicalText.maxNonStarters {
+            throw FieldError(
+                "invalid_characters",
+                "\(field) has more than \(CanonicalText.maxNonStarters) combining marks in a row (Unicode's stream-safe bound)",
+                field: field)
+        }
         let string = CanonicalText.nfc(text)
         if string.utf8.count > limit {
             throw FieldError("too_long", "\(field) is longer than \(limit) bytes", field: field)
         }
-        if string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw FieldError("invalid_characters", "\(field) contains control characters", field: field)
+        if let problem = TextCharacters.problem(in: string) {
+            throw FieldError("invalid_characters", "\(field) contains \(problem)", field: field)
         }
         return string
     }

@@ -48,6 +48,20 @@ enum FlatJSONScanner {
     /// The known field names as bytes, in ``RawEvent/knownFields``' order.
     private static let knownNames: [[UInt8]] = RawEvent.knownFields.map { Array($0.utf8) }
 
+    /// A key's bytes in the body being scanned, hashed and compared by content; valid while the scan runs.
+    private struct KeyBytes: Hashable {
+        let bytes: UnsafeRawBufferPointer
+
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        static func == (lhs: KeyBytes, rhs: KeyBytes) -> Bool {
+            lhs.bytes.count == rhs.bytes.count
+                && (lhs.bytes.isEmpty || memcmp(lhs.bytes.baseAddress!, rhs.bytes.baseAddress!, lhs.bytes.count) == 0)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
+    }
+
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var index = 0
@@ -71,9 +85,10 @@ enum FlatJSONScanner {
             guard take(UInt8(ascii: "{")) else { return nil }
             var fields: [String: RawValue] = [:]
             // Keys seen, to give up on a repeated one (known or not) rather than guess which one wins: known
-            // ones by bit, others by range (allocated only when a client sends fields this server ignores).
+            // ones by bit, others in a hash set of their bytes (allocated only when a client sends fields this
+            // server ignores), so an object of many keys costs time linear in its bytes.
             var knownSeen: UInt32 = 0
-            var unknownKeys: [Range<Int>] = []
+            var unknownKeys: Set<KeyBytes> = []
             skipWhitespace()
             if take(UInt8(ascii: "}")) { return RawEvent(fields: fields) }
             while true {
@@ -83,10 +98,7 @@ enum FlatJSONScanner {
                     guard knownSeen & (1 << known) == 0 else { return nil }
                     knownSeen |= 1 << known
                 } else {
-                    for seen in unknownKeys where seen.count == key.count {
-                        if memcmp(bytes.baseAddress! + seen.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 { return nil }
-                    }
-                    unknownKeys.append(key)
+                    guard unknownKeys.insert(KeyBytes(UnsafeRawBufferPointer(rebasing: bytes[key]))).inserted else { return nil }
                 }
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return nil }

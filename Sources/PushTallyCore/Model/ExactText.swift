@@ -37,7 +37,7 @@ extension Hasher {
     /// Feeds `text`'s bytes, for a key whose `==` compares them (``String/isExactly(_:)``).
     package mutating func combine(exactly text: String) {
         // A native string's bytes are contiguous: no copy, no walk of its UTF-8 view.
-        let fed = text.utf8.withContiguousStorageIfAvailable { combine(bytes: UnsafeRawBufferPointer($0)) }
+        let fed: Void? = text.utf8.withContiguousStorageIfAvailable { combine(bytes: UnsafeRawBufferPointer($0)) }
         if fed == nil { for byte in text.utf8 { combine(byte) } }
         combine(text.utf8.count)
     }

@@ -24,7 +24,8 @@ func buildRoutes(
     ServerMetrics.bootstrap()
     let router = Router(context: PushTallyRequestContext.self, options: .autoGenerateHeadEndpoints)
     let routes = RouteTable(router: router)
-    let authorizer = Authorizer(store: store)
+    let deadlines = configuration.storeDeadlines
+    let authorizer = Authorizer(store: store, deadlines: deadlines)
     let reader = BodyReader(maxBytes: configuration.maxBodyBytes)
     let limiter = configuration.ingestRateLimit.map {
         RateLimiter(limit: $0, trustedProxies: Set(configuration.trustedProxies))
@@ -35,21 +36,22 @@ func buildRoutes(
     IngestController<PushTallyRequestContext>(pipeline: ingest).register(on: routes)
     router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: JSONErrorMiddleware())
-    PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents)
+    PushController(store: store, authorizer: authorizer, reader: reader, maxBatch: configuration.maxBatchEvents, deadlines: deadlines)
         .register(on: routes)
     let fcmReader = BodyReader(maxBytes: FCMDeliveryController<PushTallyRequestContext>.maxBodyBytes)
-    FCMDeliveryController(store: store, authorizer: authorizer, reader: fcmReader).register(on: routes)
-    ReportController(reads: reads ?? ReportReadRouter(primary: store), authorizer: authorizer).register(on: routes)
+    FCMDeliveryController(store: store, authorizer: authorizer, reader: fcmReader, deadlines: deadlines).register(on: routes)
+    ReportController(reads: reads ?? ReportReadRouter(primary: store), authorizer: authorizer, deadlines: deadlines).register(on: routes)
     WebhookController(
         store: store, authorizer: authorizer, reader: reader,
         management: WebhookManagement(
             store: store, urlGuard: WebhookURLGuard(allowPrivate: configuration.allowPrivateWebhooks),
-            clock: store.configuration.clock)
+            clock: store.configuration.clock),
+        deadlines: deadlines
     ).register(on: routes)
-    AlertController(store: store, authorizer: authorizer, reader: reader).register(on: routes)
-    DeviceController(store: store, authorizer: authorizer).register(on: routes)
+    AlertController(store: store, authorizer: authorizer, reader: reader, deadlines: deadlines).register(on: routes)
+    DeviceController(store: store, authorizer: authorizer, deadlines: deadlines).register(on: routes)
     HealthController(store: store).register(on: routes)
-    MetricsController(store: store).register(on: routes)
+    MetricsController(store: store, deadlines: deadlines).register(on: routes)
     DashboardController().register(on: routes)
     routes.addMethodNotAllowedResponders()
     if configuration.cors.isEnabled { router.add(middleware: CORSPreflightMiddleware(policy: configuration.cors)) }

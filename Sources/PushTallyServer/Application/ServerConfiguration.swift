@@ -48,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     /// Ingest requests handed to the store and not yet answered, beyond which ingest answers 503 at once:
     /// a database that slows or stops must not gather requests (and their sockets) without end.
     public var maxIngestInFlight = 4096
+    /// How long a request outside ingest waits on the store before it is answered 503 (`serve --store-timeout`).
+    public var storeDeadlines = StoreDeadlines()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, requireIngestKey: Bool = false, maxBodyBytes: Int = 4 << 20,

@@ -6,6 +6,8 @@ struct AlertController<Context: RequestContext>: Sendable {
     let store: any AlertStore & ReportReader
     let authorizer: Authorizer
     let reader: BodyReader
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.createAlert, authorizedBy: authorizer) { request, _ in try await self.create(request) }
@@ -17,18 +19,18 @@ struct AlertController<Context: RequestContext>: Sendable {
     func create(_ request: Request) async throws -> Response {
         let rule = try AlertRule.parse(try JSONValue.parse(try await readJSON(request, reader: reader)))
         let alert = Alert.new(rule, at: store.configuration.clock())
-        try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.createAlert(alert) }
+        try await StoreDeadline.run(deadlines.request) { [store] in try await store.createAlert(alert) }
         return .jsonText(alert.json, status: .created)
     }
 
     func list() async throws -> Response {
-        let alerts = try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.alerts() }
+        let alerts = try await StoreDeadline.run(deadlines.request) { [store] in try await store.alerts() }
         return .jsonText("{\"alerts\":[" + alerts.map(\.json).joined(separator: ",") + "]}")
     }
 
     func delete(_ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
-        guard try await StoreDeadline.run(StoreDeadline.request, { [store] in try await store.deleteAlert(id: id) }) else {
+        guard try await StoreDeadline.run(deadlines.request, { [store] in try await store.deleteAlert(id: id) }) else {
             throw Self.notFound(id)
         }
         return Response(status: .noContent)
@@ -37,7 +39,7 @@ struct AlertController<Context: RequestContext>: Sendable {
     func history(_ request: Request, _ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
         let limit = try QueryValues(request).limit(default: 100, maximum: 1000)
-        guard let history = try await StoreDeadline.run(StoreDeadline.request, { [store] in try await store.alertHistory(id: id, limit: limit) })
+        guard let history = try await StoreDeadline.run(deadlines.request, { [store] in try await store.alertHistory(id: id, limit: limit) })
         else { throw Self.notFound(id) }
         return .jsonText("{\"history\":[" + history.map(WebhookJSON.transition).joined(separator: ",") + "]}")
     }

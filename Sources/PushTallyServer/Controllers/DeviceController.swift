@@ -7,6 +7,8 @@ import PushTallyCore
 struct DeviceController<Context: RequestContext>: Sendable {
     let store: any DeviceTimelineReader
     let authorizer: Authorizer
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.deviceTimeline) { request, context in try await self.timeline(request, context) }
@@ -19,7 +21,7 @@ struct DeviceController<Context: RequestContext>: Sendable {
         let limit = try query.limit(default: DeviceTimelinePage.defaultLimit, maximum: DeviceTimelinePage.maximumLimit)
         let cursor = try query["after"].map { text throws(FieldError) in try TimelineCursor(text: text) } ?? .start
         let deviceID = try TimelineDeviceID.checked(try pathParameter("device_id", context))
-        let page = try await StoreDeadline.run(StoreDeadline.request) { [store] in
+        let page = try await StoreDeadline.run(deadlines.request) { [store] in
             try await store.deviceTimeline(deviceID: deviceID, after: cursor, limit: limit)
         }
         // Every read is accountable: which token looked, never which device (the template stands for it).

@@ -12,6 +12,8 @@ struct FCMDeliveryController<Context: RequestContext>: Sendable {
     let store: any FCMDeliveryStore
     let authorizer: Authorizer
     let reader: BodyReader
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.fcmDelivery, authorizedBy: authorizer) { request, _ in try await self.post(request) }
@@ -38,7 +40,7 @@ struct FCMDeliveryController<Context: RequestContext>: Sendable {
             refusal.line = error.line
             throw refusal
         }
-        let summary = try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.importFCM(rows) }
+        let summary = try await StoreDeadline.run(deadlines.request) { [store] in try await store.importFCM(rows) }
         return try .json(summary)
     }
 }

@@ -9,6 +9,8 @@ struct PushController<Context: RequestContext>: Sendable {
     let authorizer: Authorizer
     let reader: BodyReader
     let maxBatch: Int
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.registerPush, authorizedBy: authorizer) { request, context in try await self.put(request, context) }
@@ -31,7 +33,7 @@ struct PushController<Context: RequestContext>: Sendable {
         let pushID = try pathParameter("push_id", context)
         let json = try JSONValue.parse(try await jsonBody(request))
         let push = try PushValidator.registration(json, pushID: pushID)
-        let outcome = try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.register(push) }
+        let outcome = try await StoreDeadline.run(deadlines.request) { [store] in try await store.register(push) }
         return try .json(
             Registered(push_id: push.pushID, status: outcome == .created ? "created" : "updated"),
             status: outcome == .created ? .created : .ok)
@@ -67,7 +69,7 @@ struct PushController<Context: RequestContext>: Sendable {
         var created = 0
         var updated = 0
         let registrations = pushes.map(\.push)
-        let outcomes = try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.register(registrations) }
+        let outcomes = try await StoreDeadline.run(deadlines.request) { [store] in try await store.register(registrations) }
         for ((index, _), outcome) in zip(pushes, outcomes) {
             switch outcome {
             case .success(.created): created += 1
@@ -87,7 +89,7 @@ struct PushController<Context: RequestContext>: Sendable {
     func postSends(_ request: Request, _ context: Context) async throws -> Response {
         let pushID = try pathParameter("push_id", context)
         let batch = try PushValidator.sendBatch(try JSONValue.parse(try await jsonBody(request)), pushID: pushID)
-        try await StoreDeadline.run(StoreDeadline.request) { [store] in try await store.addSends(batch) }
+        try await StoreDeadline.run(deadlines.request) { [store] in try await store.addSends(batch) }
         return try .json(SendsRecorded(push_id: batch.pushID, batch_id: batch.batchID, status: "recorded"))
     }
 

@@ -7,6 +7,8 @@ import PushTallyCore
 struct ReportController<Context: RequestContext>: Sendable {
     let reads: ReportReadRouter
     let authorizer: Authorizer
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     func register(on routes: RouteTable<Context>) {
         for report in ReportKinds.all {
@@ -35,7 +37,7 @@ struct ReportController<Context: RequestContext>: Sendable {
             let reportRequest = try query.request(report, pathValue: pathValue)
             if let role = route.role { try await authorizer.require(role, request) }
             do {
-                let answer = try await StoreDeadline.run(StoreDeadline.request) { [reads] in
+                let answer = try await StoreDeadline.run(deadlines.request) { [reads] in
                     try await reads.read { reader in try await reader.report(reportRequest) }
                 }
                 ServerMetrics.reportRead(from: answer.source)

@@ -10,6 +10,8 @@ struct WebhookController<Context: RequestContext>: Sendable {
     let authorizer: Authorizer
     let reader: BodyReader
     let management: WebhookManagement
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     func register(on routes: RouteTable<Context>) {
         routes.on(.createWebhook, authorizedBy: authorizer) { request, _ in try await self.create(request) }
@@ -21,16 +23,16 @@ struct WebhookController<Context: RequestContext>: Sendable {
 
     func create(_ request: Request) async throws -> Response {
         let body = try await readJSON(request, reader: reader)
-        return .jsonText(try await StoreDeadline.run(StoreDeadline.request) { [management] in try await management.create(body: body) }, status: .created)
+        return .jsonText(try await StoreDeadline.run(deadlines.request) { [management] in try await management.create(body: body) }, status: .created)
     }
 
     func list() async throws -> Response {
-        .jsonText(try await StoreDeadline.run(StoreDeadline.request) { [management] in try await management.listJSON() })
+        .jsonText(try await StoreDeadline.run(deadlines.request) { [management] in try await management.listJSON() })
     }
 
     func delete(_ context: Context) async throws -> Response {
         let id = try pathParameter("id", context)
-        guard try await StoreDeadline.run(StoreDeadline.request, { [store] in try await store.deleteWebhook(id: id) }) else {
+        guard try await StoreDeadline.run(deadlines.request, { [store] in try await store.deleteWebhook(id: id) }) else {
             throw Self.notFound(id)
         }
         return Response(status: .noContent)
@@ -41,7 +43,7 @@ struct WebhookController<Context: RequestContext>: Sendable {
         let query = try QueryValues(request)
         let status = try query["status"].map { text throws(FieldError) in try WebhookDeliveryStatus(parsing: text) }
         let limit = try query.limit(default: WebhookManagement.defaultDeliveryLimit, maximum: WebhookManagement.maxDeliveryLimit)
-        let found = try await StoreDeadline.run(StoreDeadline.request) { [management] in
+        let found = try await StoreDeadline.run(deadlines.request) { [management] in
             try await management.deliveriesJSON(webhookID: id, status: status, limit: limit)
         }
         guard let json = found else {
@@ -68,7 +70,7 @@ struct WebhookController<Context: RequestContext>: Sendable {
             }
         }
         guard let since else { throw FieldError.missing("since") }
-        let replayed = try await StoreDeadline.run(StoreDeadline.request) { [store] () async throws -> Int? in
+        let replayed = try await StoreDeadline.run(deadlines.request) { [store] () async throws -> Int? in
             guard try await store.webhooks().contains(where: { $0.id == id }) else { return nil }
             return try await store.replay(webhookID: id, sinceMillis: since, now: store.configuration.clock())
         }

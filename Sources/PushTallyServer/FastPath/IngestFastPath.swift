@@ -122,8 +122,14 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             head.headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end where closingRouterResponse:
-            context.writeAndFlush(data, promise: promise)
-            context.close(promise: nil)
+            // Closed once the last byte is written, not when it is queued: a close fails the writes still
+            // pending, and a large report to a client that sent `Connection: close` (HTTP/1.0, Python's urllib)
+            // would arrive cut short after a 200 with its full Content-Length.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            if let promise { written.futureResult.cascade(to: promise) }
+            context.writeAndFlush(data, promise: written)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
         case .end:
             context.write(data, promise: promise)
             if machine.routerResponseEnded(now: .now()) { releaseHeld(context) }

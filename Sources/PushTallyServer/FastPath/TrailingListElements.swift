@@ -2,15 +2,21 @@ import Foundation
 import NIOCore
 
 /// Drops the empty list elements after `chunked` in a request's `Transfer-Encoding` (`chunked,`, `chunked, ,`)
-/// before SwiftNIO's HTTP parser reads the head. RFC 9110 §5.6.1 has a recipient ignore empty list elements, so
+/// and renames its `Upgrade` field to `Ignored` before SwiftNIO's HTTP parser reads the head.
+///
+/// `Upgrade`: RFC 9110 §7.8 lets a server ignore it and go on speaking HTTP/1.1, which PushTally does (it
+/// speaks nothing else). The parser, told of an upgrade by `Upgrade` with `Connection: upgrade`, stops reading
+/// the connection after that request instead: the next request on it would never be answered. A field of the
+/// same length keeps every byte where the client framed it.
+/// RFC 9110 §5.6.1 has a recipient ignore empty list elements, so
 /// `chunked,` means `chunked`; llhttp, which SwiftNIO runs without its lenient flags and does not let callers
 /// set them, refuses it as a coding list that does not end with `chunked`.
 ///
 /// Only bytes of a request head are touched, and only those commas, each replaced by a space (optional
-/// whitespace at the end of a field value), so no byte moves and every length stays what the client framed. To
+/// whitespace at the end of a field value), and that field name, so no byte moves and every length stays what the client framed. To
 /// know where heads are it follows the framing of each request as the parser will (`Content-Length` bodies,
 /// chunked bodies and their trailers). Whatever it does not follow exactly (obsolete line folding, a bare LF,
-/// `Upgrade`, `CONNECT`, a coding list not ending with `chunked`, both framings, a line past the bound) ends its
+/// `CONNECT`, a coding list not ending with `chunked`, both framings, a line past the bound) ends its
 /// work on the connection: from there the bytes go to the parser untouched and the parser decides, as without
 /// this handler. A head line split across reads is held until its end arrives (at most ``lineBound`` bytes);
 /// body bytes pass at once.
@@ -33,9 +39,10 @@ final class TrailingListElements: ChannelInboundHandler, RemovableChannelHandler
             input = earlier
         }
         let outcome = input.withUnsafeReadableBytes { framing.read($0) }
-        if !outcome.commas.isEmpty {
+        if !outcome.commas.isEmpty || !outcome.upgrades.isEmpty {
             let start = input.readerIndex
             for offset in outcome.commas { input.setInteger(UInt8(ascii: " "), at: start + offset) }
+            for offset in outcome.upgrades { input.setBytes(RequestFraming.ignoredName, at: start + offset) }
         }
         if outcome.consumed < input.readableBytes {
             held = input.getSlice(at: input.readerIndex + outcome.consumed, length: input.readableBytes - outcome.consumed)
@@ -76,7 +83,6 @@ struct RequestFraming {
     private struct Head {
         var http10 = false
         var connect = false
-        var upgrade = false
         var contentLength: Int?
         var contentLengths = 0
         var transferEncoding = false
@@ -91,16 +97,25 @@ struct RequestFraming {
     struct Outcome {
         var consumed: Int
         var commas: [Int]
+        /// The offsets of `Upgrade` field names to rename ``ignoredName``.
+        var upgrades: [Int] = []
     }
+
+    /// What an `Upgrade` field is renamed: a name of the same length that no parser acts on.
+    static let ignoredName = Array("Ignored".utf8)
+
+    /// Offsets in the line being taken of an `Upgrade` field name, moved into the read's outcome.
+    private var upgradeInLine: Int?
 
     mutating func read(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         var commas: [Int] = []
+        var upgrades: [Int] = []
         var index = 0
         let end = bytes.count
         while index < end {
             switch state {
             case .untouched:
-                return Outcome(consumed: end, commas: commas)
+                return Outcome(consumed: end, commas: commas, upgrades: upgrades)
             case .fixedBody(let remaining):
                 let taken = min(remaining, end - index)
                 index += taken
@@ -120,17 +135,21 @@ struct RequestFraming {
             case .head, .chunkSize, .trailers:
                 guard let newline = Self.newline(in: bytes, from: index) else {
                     if end - index > TrailingListElements.lineBound { state = .untouched; continue }
-                    return Outcome(consumed: index, commas: commas)
+                    return Outcome(consumed: index, commas: commas, upgrades: upgrades)
                 }
                 guard newline > index, bytes[newline - 1] == UInt8(ascii: "\r"), newline - index <= TrailingListElements.lineBound else {
                     state = .untouched
                     continue
                 }
                 commas += take(UnsafeRawBufferPointer(rebasing: bytes[index..<newline - 1])).map { $0 + index }
+                if let upgrade = upgradeInLine {
+                    upgrades.append(upgrade + index)
+                    upgradeInLine = nil
+                }
                 index = newline + 1
             }
         }
-        return Outcome(consumed: end, commas: commas)
+        return Outcome(consumed: end, commas: commas, upgrades: upgrades)
     }
 
     /// The index of the next LF at or after `start`.
@@ -211,7 +230,7 @@ struct RequestFraming {
             head.contentLength = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
             head.contentLengths += 1
         } else if Self.isNamed(name, "upgrade") {
-            head.upgrade = true
+            upgradeInLine = 0
         }
         return []
     }
@@ -230,7 +249,7 @@ struct RequestFraming {
     }
 
     private mutating func headEnded() {
-        if head.connect || head.upgrade || head.contentLengths > 1 || (head.transferEncoding && head.contentLengths > 0) {
+        if head.connect || head.contentLengths > 1 || (head.transferEncoding && head.contentLengths > 0) {
             return state = .untouched
         }
         if head.transferEncoding {

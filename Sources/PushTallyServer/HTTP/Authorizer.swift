@@ -5,6 +5,8 @@ import PushTallyCore
 /// Checks bearer tokens against the store: 401 for missing, unknown or revoked, 403 for the wrong role.
 struct Authorizer: Sendable {
     let store: any TokenStore
+    /// How long its store work may take (``ServerConfiguration/storeDeadlines``).
+    var deadlines = StoreDeadlines()
 
     /// Throws unless the request carries a bearer token whose role grants `role` (only the ingest pipeline also
     /// takes `?key=`, for clients that cannot set headers).
@@ -25,7 +27,7 @@ struct Authorizer: Sendable {
                 .unauthorized, "unauthorized", "a bearer token with the \(names) role is required",
                 headers: [.wwwAuthenticate: "Bearer"])
         }
-        guard let granted = try await StoreDeadline.run(StoreDeadline.authorization, { [store] in try await store.role(ofToken: token) }) else {
+        guard let granted = try await StoreDeadline.run(deadlines.authorization, { [store] in try await store.role(ofToken: token) }) else {
             throw APIError(.unauthorized, "unauthorized", "the token is unknown or revoked", headers: [.wwwAuthenticate: "Bearer"])
         }
         guard roles.contains(where: granted.grants) else {

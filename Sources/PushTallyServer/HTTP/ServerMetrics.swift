@@ -44,9 +44,12 @@ public enum ServerMetrics {
 struct MetricsController<Context: RequestContext>: Sendable {
     let store: any EventIngestor & StoreLifecycle & ReportReader
     private let recentDisplays: RecentDisplaysCache
+    /// How long a scrape's reads may take (``StoreDeadlines/scrape``).
+    let deadlines: StoreDeadlines
 
-    init(store: any EventIngestor & StoreLifecycle & ReportReader) {
+    init(store: any EventIngestor & StoreLifecycle & ReportReader, deadlines: StoreDeadlines = StoreDeadlines()) {
         self.store = store
+        self.deadlines = deadlines
         recentDisplays = RecentDisplaysCache(store: store)
     }
 
@@ -58,8 +61,8 @@ struct MetricsController<Context: RequestContext>: Sendable {
             // A database that does not answer within the bound (both reads wait at once) leaves the last figures:
             // the scrape itself must still succeed, since the other figures (the queue, the errors) are what tell
             // of that outage.
-            async let size = StoreDeadline.run(StoreDeadline.scrape) { [store] in await store.databaseBytes() }
-            async let counted = StoreDeadline.run(StoreDeadline.scrape) { [recentDisplays] in try await recentDisplays.current() }
+            async let size = StoreDeadline.run(deadlines.scrape) { [store] in await store.databaseBytes() }
+            async let counted = StoreDeadline.run(deadlines.scrape) { [recentDisplays] in try await recentDisplays.current() }
             if let bytes = try? await size {
                 Gauge(label: "pushtally_database_bytes").record(bytes)
             }

@@ -28,6 +28,16 @@ import Testing
         }
     }
 
+    /// Keys this server ignores are told apart by a hash set of their bytes, not by comparing each with every one
+    /// before it: an object of many keys of one length is read in one pass, and a repeat far apart still seen.
+    @Test func manyUnknownKeysAreReadAndARepeatAmongThemIsStillSeen() {
+        let keys = (0..<50_000).map { String(format: "\"k%06d\":1", $0) }
+        let many = "{" + keys.joined(separator: ",") + #","push_id":"many"}"#
+        #expect(scan(many)?.fields == ["push_id": .string("many")])
+        let repeated = "{" + keys.joined(separator: ",") + #","k000000":2,"push_id":"many"}"#
+        #expect(scan(repeated) == nil, "a repeated unknown key goes to the decoder, which decides")
+    }
+
     @Test func agreesWithTheDecoderOnEdgeCases() {
         for text in Self.edgeCases { expectAgreement(Array(text.utf8)) }
         for bytes: [UInt8] in [[0xEF, 0xBB, 0xBF, 0x7B, 0x7D], [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D], [0x7B, 0x00, 0x7D]] {

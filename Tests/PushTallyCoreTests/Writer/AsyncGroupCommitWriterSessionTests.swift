@@ -5,7 +5,7 @@ import Testing
 
 /// The writer's session: one resource (PostgreSQL: a pooled connection) held over a run of back-to-back
 /// commits, and commits that still happen when the session could not take it.
-@Suite(.timeLimit(.minutes(1))) struct AsyncGroupCommitWriterSessionTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncGroupCommitWriterSessionTests {
     /// What a session lends the commits it wraps.
     @TaskLocal static var lent: Int?
 

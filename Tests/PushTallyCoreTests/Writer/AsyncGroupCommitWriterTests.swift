@@ -4,7 +4,7 @@ import Testing
 @testable import PushTallyCore
 
 /// The PostgreSQL store's writer: group commit without a thread of its own.
-@Suite(.timeLimit(.minutes(1))) struct AsyncGroupCommitWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncGroupCommitWriterTests {
     /// A flush whose first commit stays in flight until released, recording what each commit held.
     final class HeldFlush: @unchecked Sendable {
         private let lock = NSLock()

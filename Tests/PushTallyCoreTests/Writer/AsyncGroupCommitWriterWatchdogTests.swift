@@ -6,7 +6,7 @@ import Testing
 
 /// The writer's watchdog: a commit that never ends, or a run that never starts one, is given up within its
 /// limit; its requests are answered `stalled` (never acknowledged), and the writer goes on with new work.
-@Suite(.timeLimit(.minutes(1))) struct AsyncGroupCommitWriterWatchdogTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncGroupCommitWriterWatchdogTests {
     static let watchdog: WriterWatchdog = {
         // Stalls are what these tests make: their log lines would only be noise.
         var logger = Logger(label: "test.watchdog")
@@ -121,12 +121,17 @@ import Testing
     }
 
     @Test func aSlowCommitThatKeepsMovingIsNotGivenUp() async throws {
-        let writer = AsyncGroupCommitWriter<Int, String>(highWaterMark: 100, watchdog: Self.watchdog) { inputs in
-            try await Task.sleep(for: .milliseconds(100))
+        // Each commit takes an eighth of the limit and the run half as long again as the limit: only a run that
+        // is judged as a whole is given up. The margin per commit (seven eighths of two seconds) is far more
+        // than a crowded machine delays a wake-up.
+        var watchdog = Self.watchdog
+        watchdog.commitTimeout = .seconds(2)
+        watchdog.startTimeout = .seconds(2)
+        let writer = AsyncGroupCommitWriter<Int, String>(highWaterMark: 100, watchdog: watchdog) { inputs in
+            try await Task.sleep(for: .milliseconds(250))
             return inputs.map { "committed \($0)" }
         }
-        // Ten commits back to back in one run: a second in all, each well within the limit.
-        for input in 0..<10 {
+        for input in 0..<12 {
             #expect(try await Submitted(input, to: writer).output() == "committed \(input)")
         }
         #expect(writer.health == .ok)

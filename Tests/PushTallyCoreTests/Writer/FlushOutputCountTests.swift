@@ -7,7 +7,7 @@ import Testing
 
 /// A flush that returns more or fewer outputs than it was given inputs fails every submission of its commit,
 /// and says so in the log, on both writers: no request is left waiting for an answer.
-@Suite(.timeLimit(.minutes(1))) struct FlushOutputCountTests {
+@Suite(.timeLimit(.minutes(5))) struct FlushOutputCountTests {
     /// How a broken flush shapes its outputs.
     enum Miscount: CaseIterable, Sendable {
         case tooFew, tooMany

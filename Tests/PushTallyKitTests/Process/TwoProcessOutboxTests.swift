@@ -16,17 +16,6 @@ func kitAppenderBinary() throws -> URL {
     return found
 }
 
-/// Waits (polling, so no cooperative thread blocks) until `condition` holds; false after `seconds`, a guard
-/// against hangs, not a timing check.
-func waitUntil(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 @Suite struct TwoProcessOutboxTests {
     /// The extension and the app are two OS processes appending to one outbox directory at the same time
     /// (each recording through the public API while the collector is unreachable); one flush afterwards sends
@@ -52,12 +41,14 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
             processes.append(process)
         }
         // Both are started and waiting: release them together so their appends overlap.
-        let ready = try await waitUntil(seconds: 60) {
-            tags.allSatisfy { FileManager.default.fileExists(atPath: barrier.appendingPathComponent("ready-\($0)").path) }
+        for (tag, process) in zip(tags, processes) {
+            try await process.waitUntilReady("the \(tag) appender") {
+                FileManager.default.fileExists(atPath: barrier.appendingPathComponent("ready-\(tag)").path)
+            }
         }
-        try #require(ready)
         try #require(FileManager.default.createFile(atPath: barrier.appendingPathComponent("go").path, contents: nil))
-        try #require(try await waitUntil(seconds: 120) { !processes.contains(where: \.isRunning) })
+        // Each ends on its own once its appends are done, however long a busy machine makes that.
+        for process in processes { await process.waitUntilExit() }
         #expect(processes.map(\.terminationStatus) == [0, 0])
 
         let outbox = try Outbox(root: store)

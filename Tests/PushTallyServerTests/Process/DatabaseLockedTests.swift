@@ -7,7 +7,7 @@ import Testing
 /// within the busy timeout, and is taken again as soon as the lock is released.
 @Suite struct DatabaseLockedTests {
     @Test func aLockHeldByAnotherProcessIsA503ThatNamesIt() async throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess(deadlines: .production)
         defer { server.removeFiles() }
         try await server.start()
         let url = server.baseURL.appendingPathComponent("v1/receipts")
@@ -34,10 +34,7 @@ import Testing
         holder.standardInput = input
         try holder.run()
         defer { if holder.isRunning { holder.terminate() } }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: marker) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try #require(FileManager.default.fileExists(atPath: marker), "the lock holder never took the lock")
+        try await holder.waitUntilReady("the lock holder") { FileManager.default.fileExists(atPath: marker) }
 
         let refused = try await httpRequest(url, method: "POST", headers: form, body: Data("push_id=lock&receipt_id=during".utf8))
         let error = try JSONSerialization.jsonObject(with: refused.body) as? [String: Any]

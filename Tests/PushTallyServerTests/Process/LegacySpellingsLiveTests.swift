@@ -13,7 +13,7 @@ import Testing
             let path = fresh.sqlitePath
             // The store's own calls take names as given, as the older version's door did; then the database goes back
             // to the schema before the spelling migration.
-            let old = try SQLiteStore(path: path)
+            let old = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
             _ = try await old.register(PushRegistration(pushID: "Bar\u{E9}-1", campaign: "spellings", counts: SendCounts(sent: 7)))
             _ = try await old.register(PushRegistration(pushID: "Bare\u{301}-1", campaign: "spellings", counts: SendCounts(sent: 3)))
             await old.shutdown()

@@ -79,7 +79,7 @@ import FoundationNetworking
             for (index, collector) in collectors.enumerated() where index != victim {
                 #expect(try await collector.stop() == 0)
             }
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             let perReceipt = try await store.textRows(
                 "SELECT receipt_id, count(*) FILTER (WHERE NOT duplicate), count(*) FROM events GROUP BY receipt_id")
@@ -117,7 +117,7 @@ import FoundationNetworking
             let sqlitePath = directory.appendingPathComponent("old.sqlite").path
             let now = StoreConfiguration.systemClock()
             do {
-                let old = try SQLiteStore(path: sqlitePath)
+                let old = try SQLiteStore(path: sqlitePath, commitTimeout: FreshStore.patientCommitTimeout)
                 defer { old.closeInBackground() }
                 var events: [IncomingEvent] = []
                 for index in 0..<300 {
@@ -176,7 +176,7 @@ import FoundationNetworking
                 #expect(fromSQLite.status == 0, "\(fromSQLite.stderr)")
                 #expect(fromPostgres.stdout == fromSQLite.stdout, "report \(report) differs after migrate-store")
             }
-            let copied = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let copied = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             #expect(try await copied.outcomeTotals(fromMillis: nil, toMillis: nil).sessions == 40)
             #expect(try await copied.pushFigures().contains { $0.funnel.outcomes.influencedOpens > 0 })
             #expect(try await copied.pushFigures().contains { $0.funnel.media.timedOut > 0 && $0.funnel.media.extensionTime.total > 0 })
@@ -187,7 +187,7 @@ import FoundationNetworking
             #expect(again.stderr.contains("already holds data"))
 
             // The copied secret keys devices as before: a retry from before the move is still recognised.
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             #expect(try await store.ingest([IncomingEvent(pushID: "p3", kind: .display, deviceID: "late-device")]) == [true])
             #expect(try await store.listTokens().map(\.label) == ["app"])

@@ -31,7 +31,8 @@ import FoundationNetworking
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-kill-\(UUID().uuidString)")
             let collector = try ServerProcess(
                 directory: directory, database: url,
-                extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"])
+                extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"],
+                deadlines: .production)
             defer { collector.removeFiles() }
             try await collector.start()
             let database = try PostgresURL(url).database
@@ -91,7 +92,7 @@ import FoundationNetworking
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-freeze-\(UUID().uuidString)")
         let collector = try ServerProcess(
             directory: directory, database: cluster.url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path])
+            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path], deadlines: .production)
         defer { collector.removeFiles() }
         try await collector.start()
         let pid = collector.process.processIdentifier
@@ -192,7 +193,8 @@ import FoundationNetworking
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-stop-\(UUID().uuidString)")
         let collector = try ServerProcess(
             directory: directory, database: cluster.url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--max-ingest-in-flight", "4"])
+            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--max-ingest-in-flight", "4"],
+            deadlines: .production)
         defer { collector.removeFiles() }
         try await collector.start()
         let load = FaultLoad(collector: collector.baseURL, pushID: "stop")

@@ -11,7 +11,7 @@ extension PostgresStoreTests {
     @Test func theAttributionProbesReadDevicesByTheirIndexOnPartitionsNeverAnalysed() async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
             let now = StoreConfiguration.systemClock()
             // 50 devices with 4 sessions each, in commits of 50: the day's partition holds 200 events that no
             // ANALYZE has counted yet.

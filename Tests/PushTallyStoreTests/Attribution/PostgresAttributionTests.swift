@@ -54,7 +54,7 @@ extension AttributionStoreTests {
             // One commit of 20,000 devices is what this test is about; the commit timeout bounds a database that
             // stopped answering (tested elsewhere), and a debug build on a crowded machine may take longer than
             // a production default to write that much.
-            try await fresh.withTwoCollectors(commitTimeout: .seconds(120)) { first, second in
+            try await fresh.withTwoCollectors { first, second in
                 let now = StoreConfiguration.systemClock()
                 // More devices than PostgreSQL's default lock table (64 × 100 connections, with its slack) holds.
                 let crowd = (0..<20_000).map { IncomingEvent(pushID: "p0", kind: .display, deviceID: "d\($0)", deviceTimeMillis: now - 3_600_000) }
@@ -94,7 +94,7 @@ extension AttributionStoreTests {
             let expected = try await snapshot(sqlite)
             let stored = try await credits(sqlite)
             try await TestPostgres.withDatabase { url in
-                let target = try await PostgresStore(url: url, deviceSecretPath: nil)
+                let target = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
                 defer { target.closeInBackground() }
                 let migration = StoreMigration(from: sqlite, to: target)
                 try await migration.copy { _, _, _ in }

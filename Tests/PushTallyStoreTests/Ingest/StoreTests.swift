@@ -174,7 +174,7 @@ import Testing
         try await FreshStore.with(.sqlite, name: "newer") { fresh in
             let path = fresh.sqlitePath
             do {
-                let store = try SQLiteStore(path: path)
+                let store = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
                 try await store.pool.write { db in
                     try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v999-from-the-future')")
                 }
@@ -197,7 +197,7 @@ import Testing
                 try db.execute(sql: "INSERT INTO ledger_latency VALUES ('p1', 22, 4)")
             }
             try old.close()
-            let store = try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             let figures = try #require(try await store.pushFigures(ReportFilter(pushID: "p1")).first)
             var expected = LatencyHistogram()

@@ -160,12 +160,12 @@ import Testing
     @Test func theDeviceSecretIsPrivateAndStable() async throws {
         try await FreshStore.with(.sqlite, name: "secret") { fresh in
             let path = fresh.sqlitePath
-            let first = try SQLiteStore(path: path)
+            let first = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
             _ = try await first.ingest([receipt("p", device: "same")])
             await first.shutdown()
             let attributes = try FileManager.default.attributesOfItem(atPath: path + ".secret")
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
-            let second = try SQLiteStore(path: path)
+            let second = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
             defer { second.closeInBackground() }
             #expect(try await second.ingest([receipt("p", device: "same")]) == [true])
         }

@@ -202,7 +202,7 @@ extension AudienceStoreTests {
                 }
             }
             try old.close()
-            let store = try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             let table = try await store.report(ReportRequest(.audience(nil)))
             #expect(CSVRenderer.render(table) == Self.header + "\r\n3,0,1,0,1,0,1,0.5\r\n")

@@ -76,7 +76,7 @@ import Testing
                     """)
             }
             try old.close()
-            let store = try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             #expect(try await store.textRows("SELECT * FROM rollup_time ORDER BY bucket") == [["100", "0", "", "5", "1"], ["101", "1", "open", "1", "0"]])
             #expect(try await store.textRows("SELECT * FROM ledger_time") == [["100", "0", "", "5", "2"]])

@@ -17,7 +17,7 @@ import Testing
         try await TestPostgres.withDatabase { url in
             // A database whose default would weaken acknowledgements: the store's own setting must win.
             try await TestPostgres.administer("ALTER DATABASE \(try PostgresURL(url).database) SET synchronous_commit = off")
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             #expect(try await store.synchronousCommit() == "on")
         }
@@ -27,10 +27,10 @@ import Testing
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
             // The first creates the secret; the others start at once and must all come up on one schema.
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret)
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { first.closeInBackground() }
             let others = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
-                for _ in 0..<4 { group.addTask { try await PostgresStore(url: url, deviceSecretPath: secret) } }
+                for _ in 0..<4 { group.addTask { try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             defer { others.forEach { $0.closeInBackground() } }
@@ -46,13 +46,13 @@ import Testing
 
     @Test func refusesADatabaseFromANewerVersion() async throws {
         try await TestPostgres.withDatabase { url in
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             _ = try await store.textRows(
                 "INSERT INTO pushtally_migrations (version, name) VALUES (999, 'from-the-future') RETURNING version")
             await store.shutdown()
             let location = try PostgresURL(url).description
             await #expect(throws: StoreError.databaseNewerThanCode(path: location)) {
-                _ = try await PostgresStore(url: url, deviceSecretPath: nil)
+                _ = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             }
         }
     }
@@ -61,7 +61,7 @@ import Testing
     /// storing them unkeyed; receipts without one are stored as usual.
     @Test func withoutASecretDeviceIDsAreRefusedNotStoredInTheClear() async throws {
         try await TestPostgres.withDatabase { url in
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             await #expect(throws: StoreError.misconfigured("this store was opened without a device secret")) {
                 _ = try await store.ingest([receipt("p1"), receipt("p1", device: "install-a")])
@@ -79,7 +79,7 @@ import Testing
                 try? FileManager.default.removeItem(atPath: secret)
                 try? FileManager.default.removeItem(atPath: other)
             }
-            let first = try await PostgresStore(url: url, deviceSecretPath: secret)
+            let first = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             _ = try await first.ingest([IncomingEvent(pushID: "p1", kind: .display, deviceID: "device-a")])
             await first.shutdown()
             // A collector without the file, or with another secret, would hash the same device differently.
@@ -88,7 +88,7 @@ import Testing
             try String(secretText.reversed().dropFirst()).appending("\n").write(toFile: other, atomically: true, encoding: .utf8)
             await #expect(throws: StoreError.self) { _ = try await PostgresStore(url: url, deviceSecretPath: other) }
             // With the same file, a retry of that device is recognised.
-            let second = try await PostgresStore(url: url, deviceSecretPath: secret)
+            let second = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { second.closeInBackground() }
             #expect(try await second.ingest([IncomingEvent(pushID: "p1", kind: .display, deviceID: "device-a")]) == [true])
         }
@@ -158,7 +158,7 @@ extension PostgresStoreTests {
     /// cancelled statement would) fails the ingest: nothing is acknowledged, nothing half-stored.
     @Test func anErrorInsideTheCommitIsNeverAnAcknowledgement() async throws {
         try await TestPostgres.withDatabase { url in
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             _ = try await store.textRows("""
                 CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -13,7 +13,7 @@ extension PostgresStoreTests {
     @Test func aReceiptWhoseCommitFailsAtItsEndIsNotAcknowledged() async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
             defer { store.closeInBackground() }
             _ = try await store.ingest([IncomingEvent(pushID: "doomed", kind: .display, deviceID: "a")])
             #expect(store.oneStatement.commits == (0, 1), "the push's sent_at is read, so its next commit is one statement")
@@ -39,7 +39,7 @@ extension PostgresStoreTests {
 
     @Test func aManagementWriteWhoseCommitFailsAtItsEndIsAnError() async throws {
         try await TestPostgres.withDatabase { url in
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             try await failCommits(url, on: "tokens", when: "NEW.label = 'doomed'")
             await #expect(throws: StoreError.self, "a token that was never stored is never handed out") {

@@ -28,7 +28,7 @@ import Testing
     @Test func conflictingCommitsFromSeveralConnectionsNeitherDeadlockNorMiscount() async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
             defer { store.closeInBackground() }
             let postgresURL = try PostgresURL(url)
             let pushes = (0..<8).map { "p\($0)" }
@@ -104,7 +104,7 @@ import Testing
 
     @Test func aCommitHoldsItsRollupShardExclusivelyAfterItsOtherLocks() async throws {
         try await TestPostgres.withDatabase { url in
-            let store = try await PostgresStore(url: url, deviceSecretPath: nil)
+            let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
             store.closeInBackground()
             try await TestPostgres.withConnection(to: PostgresURL(url)) { connection, logger in
                 try await connection.query("BEGIN", logger: logger)

@@ -11,7 +11,7 @@ extension PostgresStoreTests {
     @Test func aGroupCommitIsOneStatementWhenItsPredictionsHold() async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
             defer { store.closeInBackground() }
             #expect(try await store.ingest([IncomingEvent(pushID: "p", kind: .display, deviceID: "a")]) == [false])
             #expect(store.oneStatement.commits == (0, 1), "the push's sent_at is not known yet: read in a transaction")

@@ -11,7 +11,7 @@ extension PostgresStoreTests {
     @Test func theOutcomeStatementStoresEveryColumnCreditAndRollup() async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
             defer { store.closeInBackground() }
             let now = StoreConfiguration.systemClock()
             _ = try await store.ingest([IncomingEvent(pushID: "p", kind: .display, deviceID: "a", deviceTimeMillis: now - 600_000)])

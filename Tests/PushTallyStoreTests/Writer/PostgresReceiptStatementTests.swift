@@ -11,7 +11,7 @@ extension PostgresStoreTests {
     @Test func theReceiptStatementStoresEveryColumnAndRollup() async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
-            let store = try await PostgresStore(url: url, deviceSecretPath: secret, writers: 1)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
             defer { store.closeInBackground() }
             let now = StoreConfiguration.systemClock()
             try await store.register(PushRegistration(pushID: "sent", campaign: "c", sentAtMillis: now - 60_000, counts: SendCounts(sent: 5)))

@@ -11,7 +11,7 @@ import Testing
 @Suite struct SQLitePageCacheTests {
     private func writerCacheSize(_ configuration: StoreConfiguration) async throws -> Int {
         try await FreshStore.with(.sqlite, name: "cache") { fresh in
-            let store = try SQLiteStore(path: fresh.sqlitePath, configuration: configuration)
+            let store = try SQLiteStore(path: fresh.sqlitePath, configuration: configuration, commitTimeout: FreshStore.patientCommitTimeout)
             defer { store.closeInBackground() }
             return try await store.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") ?? 0 }
         }

@@ -1,0 +1,103 @@
+import Foundation
+import PushTallyTestSupport
+import Testing
+
+/// Every answer reaches its client whole, on the fast path and through the router: a report written to a client
+/// that closes after it (`Connection: close`, HTTP/1.0, Python's `urllib`) or reads slowly carries every byte its
+/// `Content-Length` promised, and a request that asks to upgrade the protocol is answered as HTTP/1.1 with the
+/// connection kept for the next one (RFC 9110 §7.8).
+@Suite(.serialized) struct WholeAnswerLiveTests {
+    static let paths: [[String]] = [[], ["--no-fast-path"]]
+
+    /// A server holding enough campaigns for a report of several megabytes, and that report's path.
+    static func serverWithALargeReport(_ arguments: [String]) async throws -> ServerProcess {
+        let server = try ServerProcess(extraArguments: arguments)
+        try await server.start()
+        let padding = String(repeating: "長い名前", count: 20)
+        let records = (0..<10_000).map { index in
+            #"{"push_id":"p\#(index)","campaign":"campaign \#(index) \#(padding)","targeted":10,"sent":9}"#
+        }
+        let registered = try await httpRequest(
+            server.baseURL.appendingPathComponent("v1/pushes"), method: "POST",
+            headers: ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/x-ndjson"],
+            body: Data(records.joined(separator: "\n").utf8))
+        try #require(registered.status == 200, "\(String(decoding: registered.body, as: UTF8.self).prefix(300))")
+        return server
+    }
+
+    /// Reads the campaigns report three ways that close the connection after it, each in a client nobody here
+    /// wrote: `urllib` (which sends `Connection: close`), `curl --http1.0`, and a raw socket with a small
+    /// receive buffer that starts reading only after the server has queued the whole answer. Each prints
+    /// `promised received` in bytes.
+    static let readers = #"""
+        import socket, subprocess, sys, time, urllib.request
+        url, token = sys.argv[1], sys.argv[2]
+        request = urllib.request.Request(url, headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request) as response:
+            body = response.read()
+            print("urllib", response.headers["Content-Length"], len(body))
+        curl = subprocess.run(["curl", "-sS", "--http1.0", "-D", "-", "-H", "Authorization: Bearer " + token, url],
+                              capture_output=True, check=True)
+        head, _, body = curl.stdout.partition(b"\r\n\r\n")
+        length = [l.split(b":")[1].strip() for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+        print("curl-http1.0", length[0].decode() if length else "none", len(body))
+        host, port = url.split("/")[2].split(":")
+        path = "/" + url.split("/", 3)[3]
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect((host, int(port)))
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n".encode())
+        time.sleep(2)
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = [l.split(b":")[1].strip() for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+        print("slow-socket", length[0].decode() if length else "none", len(body))
+        """#
+
+    @Test(arguments: paths) func aLargeReportArrivesWholeToClientsThatClose(_ arguments: [String]) async throws {
+        let server = try await Self.serverWithALargeReport(arguments)
+        defer { server.removeFiles() }
+        for format in ["json", "csv"] {
+            let url = server.baseURL.absoluteString + "/v1/reports/campaigns?format=\(format)"
+            let (status, output) = try await runProcess(
+                "/usr/bin/env", ["python3", "-c", Self.readers, url, server.adminToken], includingErrors: true)
+            try #require(status == 0, "\(output)")
+            let lines = output.split(separator: "\n").map { $0.split(separator: " ") }
+            #expect(lines.map { String($0[0]) } == ["urllib", "curl-http1.0", "slow-socket"], "\(output)")
+            for line in lines {
+                let promised = Int(line[1])
+                #expect(promised ?? 0 > 2_000_000, "a report large enough to outrun the socket buffers: \(line)")
+                #expect(promised == Int(line[2]), "\(format) to \(line[0]): promised \(line[1]) bytes, received \(line[2])")
+            }
+        }
+        #expect(try await server.stop() == 0)
+    }
+
+    @Test(arguments: paths) func anUpgradeIsIgnoredAndTheConnectionGoesOn(_ arguments: [String]) async throws {
+        let server = try ServerProcess(extraArguments: arguments)
+        defer { server.removeFiles() }
+        try await server.start()
+        for upgrade in ["h2c", "websocket"] {
+            let first = "push_id=upgrade-\(upgrade)&receipt_id=first"
+            let second = "push_id=upgrade-\(upgrade)&receipt_id=second"
+            let request = { (body: String, extra: String) in
+                "POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n\(extra)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            }
+            // Both requests in one write: the second is answered only if the first's Upgrade left the connection
+            // speaking HTTP/1.1.
+            let bytes = request(first, "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: \(upgrade)\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n")
+                + request(second, "")
+            let answer = try await rawExchange(port: server.port, Array(bytes.utf8), expectResponses: 2)
+            let statuses = answer.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }
+            #expect(statuses == ["HTTP/1.1 204 No Content", "HTTP/1.1 204 No Content"], "\(upgrade): \(answer)")
+        }
+        #expect(try await server.stop() == 0)
+        #expect(try storedReceiptIDs(server.databasePath, pushID: "upgrade-h2c") == ["first", "second"])
+        #expect(try storedReceiptIDs(server.databasePath, pushID: "upgrade-websocket") == ["first", "second"])
+    }
+}
