@@ -2,9 +2,18 @@ import GRDB
 import PushTallyCore
 
 extension SQLiteStore: FCMDeliveryStore {
-    /// Stores FCM export rows in one transaction (``FCMImportPlan`` decides what they add).
+    /// Stores FCM export rows in transactions of ``FCMImportPlan/rowsPerTransaction`` rows (``FCMImportPlan``
+    /// decides what they add), which ingest's commits take turns with.
     public func importFCM(_ rows: [FCMExportRow]) async throws -> FCMImportSummary {
         let now = configuration.clock()
+        var summary = FCMImportSummary()
+        for chunk in FCMImportPlan.chunks(rows) {
+            summary.add(try await importFCM(chunk, now: now))
+        }
+        return summary
+    }
+
+    private func importFCM(_ rows: ArraySlice<FCMExportRow>, now: Int64) async throws -> FCMImportSummary {
         let hasher = deviceHasher
         return try await write { db in
             var plan = FCMImportPlan()

@@ -14,8 +14,10 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "fcm",
             abstract: "Import FCM's BigQuery export of message events (NDJSON, plain or gzip, as bq extract writes it).",
             discussion: """
-                Each file is stored in one transaction, or not at all: a bad row refuses its file, naming the line. \
-                A row already imported (same message_id, instance_id and event) counts once. With --server the \
+                A bad row refuses its file before any of it is stored, naming the line; a directory is refused too \
+                (name the files in it). A file is stored in transactions of 5,000 rows, which the collector's \
+                receipts take turns with; a row already imported (same message_id, instance_id and event) counts \
+                once, so a file cut short by a database fault is finished by importing it again. With --server the \
                 token needs the backend or admin role. Exit code 5 when a file was refused.
                 """
         )
@@ -32,6 +34,12 @@ struct ImportCommand: AsyncParsableCommand {
                 var total = FCMImportSummary()
                 var refused = 0
                 for file in files {
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+                        refused += 1
+                        print("\(file): refused, nothing stored: a directory, not an export file (name the files in it: \(file)/*)")
+                        continue
+                    }
                     let bytes: Data
                     do {
                         bytes = try Data(contentsOf: URL(fileURLWithPath: file))

@@ -33,6 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds an idle or stalled connection is kept open.")
     var idleTimeout = 30
 
+    @Option(help: "Bytes a second a request body must arrive at on average, after --idle-timeout's grace.")
+    var minBodyRate = 500
+
+    @Option(help: "Seconds a request may take from its head to its last byte, however steadily it arrives.")
+    var bodyTimeout = 60
+
     @Option(help: "Most open connections; at the limit a new one closes the connection idle the longest (busy ones are never closed).")
     var maxConnections = 8192
 
@@ -107,6 +113,10 @@ struct ServeCommand: AsyncParsableCommand {
             guard rate > 0 else { throw ValidationError("--ingest-rate-limit must be positive") }
             configuration.ingestRateLimit = RateLimiter.Limit(ratePerSecond: rate, burst: max(1, ingestBurst ?? rate * 2))
         }
+        guard (1...1_000_000_000).contains(minBodyRate) else { throw ValidationError("--min-body-rate must be from 1 to 1000000000 bytes a second") }
+        guard (1...86_400).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be from 1 to 86400 seconds") }
+        configuration.minBodyBytesPerSecond = minBodyRate
+        configuration.bodyTimeoutSeconds = bodyTimeout
         configuration.trustedProxies = trustedProxy
         configuration.cors = try corsPolicy()
         configuration.maxReadLagSeconds = try readReplica.maxLagSeconds()

@@ -28,14 +28,14 @@ extension ChildProcess {
     /// far longer than it does alone, and that is no fault of the code under test.
     public func waitUntilReady(
         _ what: String, quietLimit: Duration = .seconds(120), describe: () -> String = { "" },
-        _ ready: () -> Bool
+        _ ready: () async throws -> Bool
     ) async throws {
         var lastCPU = cpuTime
         var lastProgress = ContinuousClock.now
-        while !ready() {
+        while try await !ready() {
             guard isRunning else {
                 // It may have become ready just before it exited.
-                if ready() { return }
+                if try await ready() { return }
                 throw TestFailure("\(what) exited (status \(terminationStatus)) before it was ready; it printed: \(describe())")
             }
             let cpu = cpuTime

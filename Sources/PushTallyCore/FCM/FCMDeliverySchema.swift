@@ -88,6 +88,17 @@ package struct FCMImportPlan: Sendable {
         counts[Key(pushID: pushID, platform: row.platform, event: row.event.rawValue), default: 0] += 1
     }
 
+    /// The most rows one transaction of an import stores: a large file (hundreds of thousands of rows) is stored
+    /// in turns with ingest's commits, never as one long transaction that receipts and `/healthz` wait behind.
+    /// Each key is stored once whatever how often it comes, so an import cut short is finished by running it
+    /// again.
+    package static let rowsPerTransaction = 5_000
+
+    /// `rows` in runs of at most ``rowsPerTransaction``, in their order.
+    package static func chunks(_ rows: [FCMExportRow]) -> [ArraySlice<FCMExportRow>] {
+        stride(from: 0, to: rows.count, by: rowsPerTransaction).map { rows[$0..<min($0 + rowsPerTransaction, rows.count)] }
+    }
+
     /// `rows` in key order (message, instance, event).
     package static func ordered(_ rows: [FCMExportRow]) -> [FCMExportRow] {
         rows.sorted { ($0.messageID, $0.instanceID ?? "", $0.event.rawValue) < ($1.messageID, $1.instanceID ?? "", $1.event.rawValue) }

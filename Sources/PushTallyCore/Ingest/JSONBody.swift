@@ -77,6 +77,7 @@ public enum EventBody: Sendable {
 
     /// Decodes a JSON body in place (``json(_:)-(Data)``); the common flat shapes skip Foundation's decoder.
     public static func json(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> EventBody {
+        if let wide = JSONTextCheck.wideEncoding(bytes, of: "the body") { throw wide }
         let first = bytes.first { !FlatJSONScanner.isWhitespace($0) }
         do {
             switch first {

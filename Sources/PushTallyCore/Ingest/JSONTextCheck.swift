@@ -61,6 +61,16 @@ enum JSONTextCheck {
         return nil
     }
 
+    /// Refuses JSON text in UTF-16 or UTF-32, which Foundation's decoder would read on some routes and not on
+    /// others: JSON between systems is UTF-8 (RFC 8259 §8.1), on every route alike. Told by a byte order mark, or
+    /// by a NUL among the first four bytes (RFC 4627 §3: JSON text begins with two ASCII characters).
+    static func wideEncoding(_ bytes: UnsafeRawBufferPointer, of what: String) -> FieldError? {
+        let head = bytes.prefix(4)
+        let marked = head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])
+        guard marked || head.contains(0) else { return nil }
+        return FieldError("invalid_utf8", "\(what) is UTF-16 or UTF-32; send JSON in UTF-8 (RFC 8259 §8.1)")
+    }
+
     private static func loneSurrogate(_ field: String?) -> FieldError {
         FieldError("invalid_utf8", "\(field ?? "a string") holds an escaped lone surrogate, which is no character", field: field)
     }

@@ -11,13 +11,20 @@ public enum PushImport {
 
     /// CSV columns: `push_id`, `campaign`, `title`, `sent_at`, `targeted`, `sent`, `app`, `environment`,
     /// `failed` (a total) or `failed:<Reason>` columns (e.g. `failed:Unregistered`), `variant`, `collapse_id`,
-    /// `priority`, `push_type`, `expiration`, `platform`. Unknown columns are ignored.
+    /// `priority`, `push_type`, `expiration`, `platform`. Unknown columns are ignored; a row with more or fewer
+    /// fields than the header is refused by itself (`malformed_csv`).
     public static func csv(_ text: String) -> [Line] {
         let records = CSVParser.parse(text)
         guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
         let numeric: Set<String> = ["targeted", "sent", "failed", "priority"]
         return records.dropFirst().enumerated().compactMap { offset, cells in
             if cells.allSatisfy({ $0.isEmpty }) { return nil }
+            guard cells.count == header.count else {
+                // A cell lost or one too many shifts every value after it into the wrong column.
+                let error = FieldError(
+                    "malformed_csv", "the row has \(cells.count) fields where the header names \(header.count); quote a value that holds a comma")
+                return Line(number: offset + 2, result: .failure(error))
+            }
             var object: [String: JSONValue] = [:]
             var failed: [String: JSONValue] = [:]
             for (name, cell) in zip(header, cells) where !cell.isEmpty {

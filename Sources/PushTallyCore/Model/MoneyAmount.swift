@@ -22,7 +22,8 @@ public enum MoneyAmount {
         }
     }
 
-    /// A plain decimal (`12`, `9.99`, `0.5`) as millionths, digits beyond the sixth decimal rounded half up.
+    /// A plain decimal (`12`, `9.99`, `0.5`) as millionths, digits beyond the sixth decimal rounded half up (a
+    /// value under half a millionth is 0); past the cap by any digit, `nil`.
     static func parse(_ text: String) -> Int64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit), whole.count <= 10,
@@ -30,6 +31,8 @@ public enum MoneyAmount {
         else { return nil }
         var fraction = parts.count == 2 ? Array(parts[1]) : []
         guard parts.count == 1 || (!fraction.isEmpty && fraction.allSatisfy(\.isASCIIDigit)) else { return nil }
+        // The cap holds for the value as written, as it does for a JSON number, not for its rounding.
+        if units == maximumUnits, fraction.contains(where: { $0 != "0" }) { return nil }
         let roundUp = fraction.count > 6 && fraction[6] >= "5"
         fraction = Array(fraction.prefix(6)) + Array(repeating: "0", count: max(0, 6 - fraction.count))
         let micros = units * 1_000_000 + Int64(String(fraction))! + (roundUp ? 1 : 0)

@@ -94,6 +94,7 @@ public enum JSONValue: Sendable, Hashable, Decodable {
 
     /// Parses one JSON document, mapping any syntax error to a 400-style ``FieldError``.
     public static func parse(_ data: Data) throws(FieldError) -> JSONValue {
+        if let wide = data.withUnsafeBytes({ JSONTextCheck.wideEncoding($0, of: "the body") }) { throw wide }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {

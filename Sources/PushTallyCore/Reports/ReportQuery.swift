@@ -99,12 +99,25 @@ public struct ReportQuery: Sendable, Equatable {
 
     /// The report this query asks for; `pathValue` is the campaign or push id of a report addressed by path.
     public func request(_ report: ReportDeclaration, pathValue: String? = nil) throws(FieldError) -> ReportRequest {
-        let kind = try report.kind.init(self, pathValue: pathValue.map(CanonicalText.nfc))
+        var checked: String?
+        if let pathValue, let parameter = report.pathParameter {
+            // As long as ingest lets the id or name be, and no longer: a longer one names nothing stored.
+            let limit = Self.pathLimits[parameter] ?? 256
+            if pathValue.utf8.count > limit * CanonicalText.maxShrinkFactor {
+                throw FieldError("too_long", "\(parameter) is longer than \(limit) bytes", field: parameter)
+            }
+            checked = CanonicalText.nfc(pathValue)
+            if checked!.utf8.count > limit { throw FieldError("too_long", "\(parameter) is longer than \(limit) bytes", field: parameter) }
+        }
+        let kind = try report.kind.init(self, pathValue: checked)
         return ReportRequest(ReportSubject(kind), filter: filter)
     }
 }
 
 extension ReportQuery {
+    /// The longest value of a report's path parameter, in bytes of NFC: what ingest and registration take.
+    static let pathLimits = ["push_id": 128, "campaign": 256]
+
     /// Refuses a parameter `report` does not take (the CLI asks too, for its filter flags).
     public static func check(_ name: String, takenBy report: ReportDeclaration) throws(FieldError) {
         guard report.takes(name) else {

@@ -59,7 +59,17 @@ public struct TimeseriesOptions: Sendable, Hashable {
     }
 
     /// A zone by IANA name, or a `bad_value` error for the `tz` field.
+    ///
+    /// Foundation also reads offsets such as `GMT+8` (UTC+8), which are no IANA names and whose sign is the
+    /// opposite of IANA's own `Etc/GMT+8` (UTC-8): one of them would be read the wrong way round, so both
+    /// spellings without `Etc/` are refused with the name to use.
     public static func zone(named name: String) throws(FieldError) -> TimeZone {
+        if name.wholeMatch(of: /(?i)(GMT|UTC|UT)[+-].*/) != nil {
+            throw FieldError(
+                "bad_value",
+                "\(name) is an offset, not an IANA time zone name; name the place (Asia/Taipei), or use IANA's Etc/GMT zones, whose sign is inverted (Etc/GMT-8 is UTC+8)",
+                field: "tz")
+        }
         guard let zone = TimeZone(identifier: name) else {
             throw FieldError("bad_value", "unknown time zone \(name); use an IANA name such as Asia/Taipei", field: "tz")
         }

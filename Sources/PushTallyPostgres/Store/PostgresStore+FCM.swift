@@ -2,18 +2,26 @@ import PostgresNIO
 import PushTallyCore
 
 extension PostgresStore: FCMDeliveryStore {
-    /// Stores FCM export rows in one transaction (``FCMImportPlan`` decides what they add), many rows a
-    /// statement. A key another collector is inserting at once waits for its transaction, then counts as held:
-    /// nothing twice.
+    /// Stores FCM export rows in transactions of ``FCMImportPlan/rowsPerTransaction`` rows (``FCMImportPlan``
+    /// decides what they add), many rows a statement. A key another collector is inserting at once waits for its
+    /// transaction, then counts as held: nothing twice.
     public func importFCM(_ rows: [FCMExportRow]) async throws -> FCMImportSummary {
         let now = configuration.clock()
         guard let hasher = deviceHasher else {
             throw StoreError.misconfigured("importing FCM data needs the device secret (--device-secret)")
         }
+        var summary = FCMImportSummary()
+        // In key order, so two imports of overlapping files wait on each other instead of deadlocking.
+        for chunk in FCMImportPlan.chunks(FCMImportPlan.ordered(rows)) {
+            summary.add(try await importFCM(chunk, now: now, hasher: hasher))
+        }
+        return summary
+    }
+
+    private func importFCM(_ rows: ArraySlice<FCMExportRow>, now: Int64, hasher: DeviceHasher) async throws -> FCMImportSummary {
         let logger = logger
         return try await transaction { connection in
-            // In key order, so two imports of overlapping files wait on each other instead of deadlocking.
-            let keyed = FCMImportPlan.ordered(rows).map { ($0, FCMDeliverySchema.instanceKey($0.instanceID, hasher: hasher)) }
+            let keyed = rows.map { ($0, FCMDeliverySchema.instanceKey($0.instanceID, hasher: hasher)) }
             var new = [String: Int]()
             for query in SQLBuilder.values(
                 keyed, columns: 7,

@@ -75,7 +75,10 @@ public func buildApplication(
     let registry = ConnectionRegistry()
     let shared = IngestFastPath.Shared(
         pipeline: ingest, answersIngest: configuration.ingestFastPath,
-        idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), logger: logger, registry: registry)
+        limits: ConnectionClock.Limits(
+            idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)), minimumBytesPerSecond: Int64(configuration.minBodyBytesPerSecond),
+            requestTimeout: .seconds(Int64(configuration.bodyTimeoutSeconds))),
+        logger: logger, registry: registry)
     var server = HTTPServerBuilder { responder in
         FastPathHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: nil)), shared: shared)
     }

@@ -14,6 +14,12 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may sit idle (no request in progress, or a request stalled) before it is closed,
     /// so idle and slow clients cannot hold connections forever.
     public var idleTimeoutSeconds: Int
+    /// Bytes a second a request's body must arrive at on average, after a grace of the idle timeout
+    /// (`serve --min-body-rate`): a client that trickles a body is closed.
+    public var minBodyBytesPerSecond = 500
+    /// Seconds a request may take from its head to its last byte, however steadily it arrives
+    /// (`serve --body-timeout`).
+    public var bodyTimeoutSeconds = 60
     /// Open connections beyond which the server stops accepting new ones until some close.
     public var maxConnections: Int
     /// Raw events older than this are pruned (their counts fold into the ledger); `nil` keeps them forever.

@@ -6,8 +6,10 @@ import NIOCore
 /// instead of waiting for it to time out, as nginx reuses its keep-alive connections: idle sockets cannot
 /// starve a receipt.
 ///
-/// Idle means between requests, or connected with no request yet; a connection whose request is being read or
-/// answered is never chosen (slow ones stay bounded by the idle and slow-client timeouts). Each connection's
+/// Idle means between requests, or connected with no request yet. When none is idle, the connection whose
+/// request arrives slowest is closed, if it arrives slower than ``slowBytesPerSecond`` on average: clients that
+/// trickle their bodies just above the minimum rate cannot hold every slot. A connection whose request is being
+/// answered, or arriving faster, is never chosen. Each connection's
 /// ``IngestFastPath`` registers itself when it opens and leaves when it closes; the lock is taken for those and
 /// for an eviction only. Idleness itself is read from each handler's clock on its own event loop when an
 /// eviction looks for a connection, so requests cost nothing here.
@@ -15,6 +17,9 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// A connection idle for less than this is never closed: a client that just connected, or just got its
     /// answer, gets a moment to send its request.
     static let grace = TimeAmount.milliseconds(200)
+    /// A request arriving slower than this on average (after ``grace``) may be closed for a new connection when
+    /// none is idle: far below any phone link, far above a client that trickles its body.
+    static let slowBytesPerSecond: Double = 8 * 1024
     /// How soon to look again when every connection is busy and a new one waits.
     static let retryDelay = TimeAmount.milliseconds(50)
 
@@ -46,15 +51,16 @@ final class ConnectionRegistry: @unchecked Sendable {
         lock.withLock { _ = loops[key]?.handlers.removeValue(forKey: ObjectIdentifier(handler)) }
     }
 
-    /// The listener is at its limit and a connection may be waiting: close the connection idle the longest, and
-    /// keep looking while every connection is busy, until ``listenerResumed()``.
+    /// The listener is at its limit and a connection may be waiting: close the connection idle the longest (or,
+    /// with none idle, the slowest request), and keep looking while every connection is busy, until
+    /// ``listenerResumed()``.
     func evictForWaitingListener() {
         let start = lock.withLock {
             listenerWaits = true
             defer { evicting = true }
             return !evicting
         }
-        if start { evictLongestIdle() }
+        if start { evictOne() }
     }
 
     /// A connection closed and the listener accepts again.
@@ -62,30 +68,54 @@ final class ConnectionRegistry: @unchecked Sendable {
         lock.withLock { listenerWaits = false }
     }
 
-    private func evictLongestIdle() {
+    /// Closes one connection: the one idle the longest, else the one whose request arrives slowest.
+    private func evictOne() {
         let (snapshot, someLoop) = lock.withLock { (Array(loops.values), self.someLoop) }
         guard let anyLoop = snapshot.first?.loop else { return finishEviction(closed: false, retryOn: someLoop) }
-        // Each loop names its connection idle the longest, read from the handlers' clocks on that loop.
+        // Each loop names its connection idle the longest and its slowest request, read from the handlers' clocks
+        // on that loop.
         let candidates = snapshot.map { entry in
-            entry.loop.submit { () -> (since: NIODeadline, handler: NIOLoopBound<IngestFastPath>)? in
-                let cutoff = NIODeadline.now() - Self.grace
-                var best: (since: NIODeadline, handler: NIOLoopBound<IngestFastPath>)?
+            entry.loop.submit { () -> LoopCandidates in
+                let now = NIODeadline.now()
+                let cutoff = now - Self.grace
+                var found = LoopCandidates()
                 for handler in entry.handlers.values {
-                    guard let since = handler.value.idleSince, since <= cutoff else { continue }
-                    if best == nil || since < best!.since { best = (since, handler) }
+                    if let since = handler.value.idleSince {
+                        if since <= cutoff, found.idle == nil || since < found.idle!.since { found.idle = (since, handler) }
+                    } else if let arrival = handler.value.requestArrival(now: now), arrival.began <= cutoff,
+                        arrival.bytesPerSecond < Self.slowBytesPerSecond,
+                        found.slow == nil || arrival.bytesPerSecond < found.slow!.bytesPerSecond
+                    {
+                        found.slow = (arrival.began, arrival.bytesPerSecond, handler)
+                    }
                 }
-                return best
+                return found
             }
         }
         EventLoopFuture.whenAllSucceed(candidates, on: anyLoop).whenComplete { result in
-            let found = (try? result.get())?.compactMap { $0 }.min { $0.since < $1.since }
-            guard let found else { return self.finishEviction(closed: false, retryOn: anyLoop) }
-            found.handler.eventLoop.execute {
-                // It may have started a request meanwhile: then look again.
-                let closed = found.handler.value.evict(ifIdleSince: found.since)
+            let found = (try? result.get()) ?? []
+            if let idle = found.compactMap(\.idle).min(by: { $0.since < $1.since }) {
+                return idle.handler.eventLoop.execute {
+                    // It may have started a request meanwhile: then look again.
+                    let closed = idle.handler.value.evict(ifIdleSince: idle.since)
+                    self.finishEviction(closed: closed, retryOn: anyLoop)
+                }
+            }
+            guard let slow = found.compactMap(\.slow).min(by: { $0.bytesPerSecond < $1.bytesPerSecond }) else {
+                return self.finishEviction(closed: false, retryOn: anyLoop)
+            }
+            slow.handler.eventLoop.execute {
+                // Its request may have ended meanwhile: then look again.
+                let closed = slow.handler.value.evict(ifRequestBegan: slow.began)
                 self.finishEviction(closed: closed, retryOn: anyLoop)
             }
         }
+    }
+
+    /// What one event loop offers for eviction: its connection idle the longest, and its slowest request.
+    private struct LoopCandidates: Sendable {
+        var idle: (since: NIODeadline, handler: NIOLoopBound<IngestFastPath>)?
+        var slow: (began: NIODeadline, bytesPerSecond: Double, handler: NIOLoopBound<IngestFastPath>)?
     }
 
     /// Once a connection was closed, the listener resumes when it is gone; otherwise look again while it waits.
@@ -100,14 +130,14 @@ final class ConnectionRegistry: @unchecked Sendable {
                 if !self.listenerWaits { self.evicting = false }
                 return self.listenerWaits
             }
-            if waits { self.evictLongestIdle() }
+            if waits { self.evictOne() }
         }
     }
 }
 
 /// Hummingbird's connection limit (``HummingbirdCore/AvailableConnectionsDelegate``), with eviction: past
 /// `maximum` open connections the listener stops accepting and ``ConnectionRegistry`` closes the connection idle
-/// the longest; the listener resumes as soon as it is gone.
+/// the longest, or the slowest request; the listener resumes as soon as it is gone.
 struct EvictingConnectionLimit: AvailableConnectionsDelegate {
     let maximum: Int
     let registry: ConnectionRegistry

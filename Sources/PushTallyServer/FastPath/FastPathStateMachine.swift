@@ -23,7 +23,9 @@ struct FastPathStateMachine {
         var bodyLimit: BodyReader
         /// Pipelined ingest requests answered concurrently before reads pause.
         var maxPipelined: Int
-        var idleTimeout: TimeAmount
+        /// The idle timeout, the minimum body rate and the whole-request limit (``ConnectionClock/Limits``).
+        var limits: ConnectionClock.Limits
+        var idleTimeout: TimeAmount { limits.idleTimeout }
     }
 
     /// One of this path's answers.
@@ -138,10 +140,13 @@ struct FastPathStateMachine {
     private(set) var clock: ConnectionClock
     /// Bytes arrived that are not yet a whole request head or the end of a request: mid-request, not idle.
     private var partialRequest = false
+    /// Router responses queued whole but not yet written to the socket: a slow reader is still being answered,
+    /// and is closed only when it takes nothing for the idle timeout (``idleCheck(now:)``).
+    private(set) var responsesBeingWritten = 0
 
     init(_ configuration: Configuration, now: NIODeadline) {
         self.configuration = configuration
-        self.clock = ConnectionClock(idleTimeout: configuration.idleTimeout, now: now)
+        self.clock = ConnectionClock(limits: configuration.limits, now: now)
     }
 
     /// Whether this path or the router is working on a request that arrived whole.
@@ -163,8 +168,15 @@ struct FastPathStateMachine {
     /// Since when the connection has been idle (between requests, or no request yet), or `nil` while a request
     /// is being read or answered: what ``ConnectionRegistry`` evicts by at `--max-connections`.
     var idleSince: NIODeadline? {
-        guard case .idle = reading, !partialRequest, held.isEmpty, !isWaitingForServer else { return nil }
+        guard case .idle = reading, !partialRequest, held.isEmpty, !isWaitingForServer, responsesBeingWritten == 0 else { return nil }
         return clock.lastActivity
+    }
+
+    /// When the request being read began and how fast it arrives on average: what ``ConnectionRegistry``
+    /// closes, slowest first, when no connection is idle; `nil` between requests.
+    func requestArrival(now: NIODeadline) -> (began: NIODeadline, bytesPerSecond: Double)? {
+        guard let request = clock.request, let rate = clock.arrivalRate(now: now) else { return nil }
+        return (request.began, rate)
     }
 
     // MARK: Events
@@ -247,7 +259,41 @@ struct FastPathStateMachine {
 
     /// The idle timer fired.
     mutating func idleCheck(now: NIODeadline) -> ConnectionClock.Decision {
-        clock.check(now: now, waitingForServer: isWaitingForServer)
+        if responsesBeingWritten > 0 {
+            // A reader that takes part of the answer now and then keeps its connection (``writeProgressed(now:)``);
+            // one that takes nothing for the idle timeout is closed, as a client that sends nothing is.
+            let due = clock.lastActivity + configuration.idleTimeout
+            return now >= due ? .close : .checkAgain(due)
+        }
+        return clock.check(now: now, waitingForServer: isWaitingForServer)
+    }
+
+    /// The idle timer is closing the connection while an ingest request's body is still arriving: when that
+    /// request is the one owed an answer next, it is answered `408` before the close (throwing away whatever
+    /// more of it comes), and this returns it. A request whose answer would have to wait for others' is not.
+    mutating func timedOutRequest() -> IngestRequest? {
+        guard case .ingest(let request, _) = reading, passedInFlight == 0, held.isEmpty, answers.count == 1,
+            firstSlot == request.slot
+        else { return nil }
+        reading = .discarding(bytes: 0)
+        closeAfterAnswers = true
+        return request
+    }
+
+    /// A router response was queued whole; its bytes reach the socket as the client reads them.
+    mutating func responseWriteBegan() {
+        responsesBeingWritten += 1
+    }
+
+    /// The socket took more of what was queued (the channel became writable again), or all of it.
+    mutating func writeProgressed(now: NIODeadline) {
+        if responsesBeingWritten > 0 { clock.touch(now: now) }
+    }
+
+    /// A router response was written to the socket to its last byte (or failed with the connection).
+    mutating func responseWritten(now: NIODeadline) {
+        responsesBeingWritten = max(0, responsesBeingWritten - 1)
+        clock.touch(now: now)
     }
 
     /// A graceful shutdown began: requests not yet started are never answered.

@@ -8,7 +8,8 @@ extension IngestFastPath {
         /// `false` passes the ingest routes on to the router too (`serve --no-fast-path`): only the
         /// connection's clock is kept here then.
         let answersIngest: Bool
-        let idleTimeout: TimeAmount
+        /// Each connection's idle timeout, minimum body rate and whole-request limit.
+        let limits: ConnectionClock.Limits
         let logger: Logger
         /// Pipelined ingest requests answered concurrently before reads pause.
         var maxPipelined = 64

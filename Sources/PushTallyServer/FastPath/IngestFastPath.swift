@@ -28,6 +28,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     let shared: Shared
     var machine: FastPathStateMachine
     var idleCheck: Scheduled<Void>?
+    /// What the client had acknowledged when last asked (``PeerAcknowledgement``), while an answer is written.
+    var acknowledged: UInt64 = 0
     var context: ChannelHandlerContext?
     private var mailbox: AnswerMailbox?
     var peer: SocketAddress?
@@ -56,7 +58,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         self.machine = FastPathStateMachine(
             .init(
                 answersIngest: shared.answersIngest, bodyLimit: shared.pipeline.reader, maxPipelined: shared.maxPipelined,
-                idleTimeout: shared.idleTimeout),
+                limits: shared.limits),
             now: .now())
     }
 
@@ -115,23 +117,43 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // Hummingbird's responses pass through here; when one ends, the requests held for it may go.
+        // Hummingbird's responses pass through here; when one ends, the requests held for it may go. Each final
+        // response is followed from its head to its last byte on the socket: a slow reader is closed for taking
+        // nothing for the idle timeout, never for taking long (``FastPathStateMachine/responsesBeingWritten``).
         switch unwrapOutboundIn(data) {
-        case .head(var head) where head.status.code >= 200 && (closeAfterRouterResponse || machine.routerResponseIsLast):
-            closingRouterResponse = true
-            head.headers.replaceOrAdd(name: "Connection", value: "close")
+        case .head(var head) where head.status.code >= 200:
+            machine.responseWriteBegan()
+            if closeAfterRouterResponse || machine.routerResponseIsLast {
+                closingRouterResponse = true
+                head.headers.replaceOrAdd(name: "Connection", value: "close")
+            }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where closingRouterResponse:
-            // Closed once the last byte is written, not when it is queued: a close fails the writes still
-            // pending, and a large report to a client that sent `Connection: close` (HTTP/1.0, Python's urllib)
-            // would arrive cut short after a 200 with its full Content-Length.
+        case .body(.byteBuffer(var buffer)):
+            machine.writeProgressed(now: .now())
+            // A large part goes in slices, each one's write a sign that the client reads: one buffer of a whole
+            // report would be a single write that no slow reader finishes within the idle timeout.
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            while buffer.readableBytes > Self.progressSlice, let slice = buffer.readSlice(length: Self.progressSlice) {
+                let written = context.eventLoop.makePromise(of: Void.self)
+                context.write(wrapOutboundOut(.body(.byteBuffer(slice))), promise: written)
+                written.futureResult.whenSuccess { handler.value.machine.writeProgressed(now: .now()) }
+            }
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: promise)
+        case .end:
             let written = context.eventLoop.makePromise(of: Void.self)
             if let promise { written.futureResult.cascade(to: promise) }
-            context.writeAndFlush(data, promise: written)
-            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
-        case .end:
-            context.write(data, promise: promise)
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in handler.value.machine.responseWritten(now: .now()) }
+            guard !closingRouterResponse else {
+                // Closed once the last byte is written, not when it is queued: a close fails the writes still
+                // pending, and a large report to a client that sent `Connection: close` (HTTP/1.0, Python's
+                // urllib) would arrive cut short after a 200 with its full Content-Length.
+                context.writeAndFlush(data, promise: written)
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+                return
+            }
+            context.write(data, promise: written)
             if machine.routerResponseEnded(now: .now()) { releaseHeld(context) }
             if let refusal = pendingRefusal, let slot = machine.refusalAfterRouter() {
                 pendingRefusal = nil
@@ -140,6 +162,14 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .head, .body:
             context.write(data, promise: promise)
         }
+    }
+
+    /// The largest slice of a response body written at once (``write(context:data:promise:)``).
+    static let progressSlice = 64 * 1024
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { machine.writeProgressed(now: .now()) }
+        context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -194,7 +224,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func pipelineRequest(_ request: FastPathStateMachine.IngestRequest) -> IngestPipeline.Request {
+    func pipelineRequest(_ request: FastPathStateMachine.IngestRequest) -> IngestPipeline.Request {
         pipelineRequest(route: request.route, kind: request.kind, target: request.target, fields: request.fields)
     }
 

@@ -22,10 +22,7 @@ enum ParserFailure {
         case .invalidContentLength, .unexpectedContentLength, .unknown:
             let named = heads.map { lines in (lines.contains { $0.startsWithName("transfer-encoding") }, lines.contains { $0.startsWithName("content-length") }) }
             if named.contains(where: { $0.0 && $0.1 }) {
-                return APIError(
-                    .badRequest, "malformed_http",
-                    "the request has both Transfer-Encoding and Content-Length, which could frame its body two ways (request smuggling); send one of them",
-                    field: "Transfer-Encoding")
+                return .bothFramings
             }
             if error == .unknown, heads.contains(where: { lines in lines.contains(where: \.endsChunkedThenEmpty) }) {
                 return APIError(
@@ -84,4 +81,12 @@ extension Collection<UInt8> {
         if start != endIndex { pieces.append(self[start..<endIndex]) }
         return pieces
     }
+}
+
+extension APIError {
+    /// A request framed by both `Transfer-Encoding` and `Content-Length` (RFC 9112 §6.3), refused whoever finds it.
+    static let bothFramings = APIError(
+        .badRequest, "malformed_http",
+        "the request has both Transfer-Encoding and Content-Length, which could frame its body two ways (request smuggling); send one of them",
+        field: "Transfer-Encoding")
 }

@@ -5,7 +5,9 @@ import NIOHTTP1
 extension HTTPRequestHead {
     /// Why the connection cannot go on after this head, or `nil` when it conforms:
     /// - `Host` missing from an HTTP/1.1 request, given more than once, or not a host (§3.2: 400);
-    /// - `Transfer-Encoding` in an HTTP/1.0 request, whose framing is then faulty (§6.1: 400);
+    /// - `Transfer-Encoding` in an HTTP/1.0 request, whose framing is then faulty (§6.1: 400), beside
+    ///   `Content-Length` (§6.3: the request-smuggling guard, which the parser keeps too but not for an empty
+    ///   coding list), or naming no coding at all;
     /// - a transfer coding other than `chunked` (§6.1: 501, as no other is understood here), or `chunked` not
     ///   last or given twice, which leaves the body's length unknown (§6.3: 400). Empty list elements
     ///   (`, chunked`) are no coding (RFC 9110 §5.6.1).
@@ -14,10 +16,13 @@ extension HTTPRequestHead {
         var host = ""
         var codings: [Substring] = []
         var hasTransferEncoding = false
+        var hasContentLength = false
         for (name, value) in headers {
             if Self.isName(name, "host") {
                 hosts += 1
                 host = value
+            } else if Self.isName(name, "content-length") {
+                hasContentLength = true
             } else if Self.isName(name, "transfer-encoding") {
                 hasTransferEncoding = true
                 for coding in value.split(separator: ",") {
@@ -39,6 +44,15 @@ extension HTTPRequestHead {
             return APIError(
                 .badRequest, "malformed_http",
                 "an HTTP/1.0 request cannot carry Transfer-Encoding, so its body's framing is faulty; send HTTP/1.1, or the body with a Content-Length",
+                field: "Transfer-Encoding")
+        }
+        if hasTransferEncoding, hasContentLength {
+            // The parser refuses the pair itself, but not when the coding list is empty.
+            return .bothFramings
+        }
+        if hasTransferEncoding, codings.isEmpty {
+            return APIError(
+                .badRequest, "malformed_http", "Transfer-Encoding names no coding; send the body chunked or with a Content-Length",
                 field: "Transfer-Encoding")
         }
         guard !codings.isEmpty else { return nil }

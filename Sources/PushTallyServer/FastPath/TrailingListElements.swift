@@ -4,22 +4,23 @@ import NIOCore
 /// Drops the empty list elements after `chunked` in a request's `Transfer-Encoding` (`chunked,`, `chunked, ,`)
 /// and renames its `Upgrade` field to `Ignored` before SwiftNIO's HTTP parser reads the head.
 ///
-/// `Upgrade`: RFC 9110 §7.8 lets a server ignore it and go on speaking HTTP/1.1, which PushTally does (it
-/// speaks nothing else). The parser, told of an upgrade by `Upgrade` with `Connection: upgrade`, stops reading
-/// the connection after that request instead: the next request on it would never be answered. A field of the
-/// same length keeps every byte where the client framed it.
-/// RFC 9110 §5.6.1 has a recipient ignore empty list elements, so
-/// `chunked,` means `chunked`; llhttp, which SwiftNIO runs without its lenient flags and does not let callers
-/// set them, refuses it as a coding list that does not end with `chunked`.
+/// RFC 9110 §5.6.1 has a recipient ignore empty list elements, so `chunked,` means `chunked`; llhttp, which
+/// SwiftNIO runs without its lenient flags and does not let callers set them, refuses it as a coding list that
+/// does not end with `chunked`.
 ///
-/// Only bytes of a request head are touched, and only those commas, each replaced by a space (optional
-/// whitespace at the end of a field value), and that field name, so no byte moves and every length stays what the client framed. To
-/// know where heads are it follows the framing of each request as the parser will (`Content-Length` bodies,
-/// chunked bodies and their trailers). Whatever it does not follow exactly (obsolete line folding, a bare LF,
-/// `CONNECT`, a coding list not ending with `chunked`, both framings, a line past the bound) ends its
-/// work on the connection: from there the bytes go to the parser untouched and the parser decides, as without
-/// this handler. A head line split across reads is held until its end arrives (at most ``lineBound`` bytes);
-/// body bytes pass at once.
+/// RFC 9110 §7.8 lets a server ignore `Upgrade` and go on speaking HTTP/1.1, which PushTally does (it speaks
+/// nothing else). The parser, told of an upgrade by `Upgrade` with `Connection: upgrade`, stops reading the
+/// connection after that request instead, so the next request on it would never be answered.
+///
+/// Only bytes of a request head are touched: those commas, and the tabs in `Transfer-Encoding` and
+/// `Content-Length` values (optional whitespace as a space is, which llhttp refuses there), each replaced by a
+/// space, and that field's name, replaced by one of the same length. No byte moves, and every length stays what
+/// the client framed. To know where heads are it follows the framing of each request as the parser will
+/// (`Content-Length` bodies, chunked bodies and their trailers). Whatever it does not follow exactly (obsolete
+/// line folding, a bare LF, `CONNECT`, a coding list not ending with `chunked`, both framings, a line past the
+/// bound) ends its work on the connection: from there the bytes go to the parser untouched and the parser
+/// decides, as without this handler. A head line split across reads is held until its end arrives (at most
+/// ``lineBound`` bytes); body bytes pass at once.
 final class TrailingListElements: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -104,7 +105,7 @@ struct RequestFraming {
     /// What an `Upgrade` field is renamed: a name of the same length that no parser acts on.
     static let ignoredName = Array("Ignored".utf8)
 
-    /// Offsets in the line being taken of an `Upgrade` field name, moved into the read's outcome.
+    /// The offset of an `Upgrade` field name in the line being taken, moved into the read's outcome.
     private var upgradeInLine: Int?
 
     mutating func read(_ bytes: UnsafeRawBufferPointer) -> Outcome {
@@ -218,9 +219,11 @@ struct RequestFraming {
         }
         let name = line[..<colon]
         let value = line[(colon + 1)...]
+        // A tab is optional whitespace as a space is (RFC 9110 §5.6.3), but llhttp refuses one around these two
+        // values: each becomes a space.
         if Self.isNamed(name, "transfer-encoding") {
             head.transferEncoding = true
-            return codings(value)
+            return codings(value) + Self.tabs(in: value)
         } else if Self.isNamed(name, "content-length") {
             let digits = Self.trimmed(value)
             guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (48...57).contains($0) }) else {
@@ -229,6 +232,7 @@ struct RequestFraming {
             }
             head.contentLength = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
             head.contentLengths += 1
+            return Self.tabs(in: value)
         } else if Self.isNamed(name, "upgrade") {
             upgradeInLine = 0
         }
@@ -269,6 +273,11 @@ struct RequestFraming {
         }
         let size = digits.reduce(0) { $0 * 16 + Self.hexValue($1)! }
         state = size == 0 ? .trailers : .chunkData(remaining: size)
+    }
+
+    /// The offsets of the tabs in a field's value.
+    private static func tabs(in value: Slice<UnsafeRawBufferPointer>) -> [Int] {
+        value.indices.filter { value[$0] == UInt8(ascii: "\t") }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }

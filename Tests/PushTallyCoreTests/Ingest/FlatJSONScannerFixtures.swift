@@ -6,6 +6,8 @@ import Foundation
 /// ``FlatJSONScannerTests`` holds ``EventBody/json(_:)-(Data)`` and ``EventBody/ndjson(_:)-(Data)`` to.
 enum ReferenceDecoder {
     static func json(_ data: Data) throws(FieldError) -> EventBody {
+        // Before any reader, the scanner or the decoder: not what the scanner is held to.
+        if let wide = data.withUnsafeBytes({ JSONTextCheck.wideEncoding($0, of: "the body") }) { throw wide }
         let first = data.first { isJSONWhitespace($0) == false }
         do {
             switch first {

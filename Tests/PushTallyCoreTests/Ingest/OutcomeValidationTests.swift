@@ -49,6 +49,11 @@ import Testing
         #expect(throws: FieldError.self) { try EventValidator.validate(flag, kind: .conversion) }
         #expect(MoneyAmount.parse("12.3456789") == 12_345_679)
         #expect(MoneyAmount.parse("1000000000") == 1_000_000_000_000_000)
+        #expect(MoneyAmount.parse("1000000000.000000") == 1_000_000_000_000_000)
+        // Past the cap as written, even where rounding to millionths would bring it back under, as for a number.
+        #expect(MoneyAmount.parse("1000000000.0000001") == nil)
+        let past = RawEvent(fields: ["device_id": .string("d"), "event": .string("e"), "value": .number(1_000_000_000.0000002), "currency": .string("USD")])
+        #expect(throws: FieldError.self) { try EventValidator.validate(past, kind: .conversion) }
     }
 
     @Test func moneyTextIsTheShortestExactDecimal() {

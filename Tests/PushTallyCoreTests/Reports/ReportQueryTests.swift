@@ -20,7 +20,7 @@ import Testing
         #expect(try ReportQuery("campaign=%E6%96%B0%E5%93%81%20%E4%B8%8A%E6%9E%B6", report: .versions).filter.campaign == "新品 上架")
     }
 
-    @Test func unknownValuesNameTheParameterAndListWhatIsAllowed() {
+    @Test func unknownValuesNameTheParameterAndListWhatIsAllowed() throws {
         let cases: [(String, ReportDeclaration, String, String)] = [
             ("environment=prod", .campaigns, "environment", "production, sandbox"),
             ("bucket=week", .timeseries, "bucket", "hour, day"),
@@ -38,6 +38,11 @@ import Testing
             }
         }
         #expect(throws: FieldError.self) { try ReportQuery("tz=Nowhere/Land", report: .timeseries) }
+        // Offsets are no IANA names, and IANA's own Etc/GMT+8 is UTC-8: the bare spelling would read the other way.
+        for offset in ["GMT%2B8", "UTC-3", "gmt%2B08:00"] {
+            #expect(throws: FieldError.self, "\(offset)") { try ReportQuery("tz=\(offset)"[...], report: .timeseries) }
+        }
+        #expect(try TimeseriesOptions.zone(named: "Etc/GMT+8").secondsFromGMT() == -8 * 3600)
         #expect(throws: FieldError.self) { try ReportQuery("from=whenever", report: .campaigns) }
     }
 

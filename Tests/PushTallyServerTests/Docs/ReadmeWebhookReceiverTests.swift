@@ -37,9 +37,8 @@ import Testing
         // SIGKILL: the test process's threads may block SIGTERM, and a spawned child inherits that mask.
         defer { receiver.send(SIGKILL) }
         // Listening before anything is sent, so that the first attempt is the one that succeeds.
-        let listening = Date().addingTimeInterval(30)
-        while Date() < listening, (try? await httpRequest(URL(string: "http://127.0.0.1:\(port)/")!)) == nil {
-            try await Task.sleep(for: .milliseconds(100))
+        try await receiver.waitUntilReady("the README's webhook receiver") {
+            (try? await httpRequest(URL(string: "http://127.0.0.1:\(port)/")!)) != nil
         }
 
         let auth = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]

@@ -229,13 +229,18 @@ import FoundationNetworking
             p2,,missing campaign,,,,,
             p3,spring,,1795161600,10,lots,,
             p4,spring,,,5,5,,
+            p5,spring,,,5,5
+            p6,spring,,,5,5,,,9
 
             """.write(to: csv, atomically: true, encoding: .utf8)
         let result = try await runPushtally(["pushes", "import", csv.path, "--database", database])
         #expect(result.status == 5)
-        #expect(result.stdout.contains("imported 2 (created 2, updated 0), rejected 2"))
+        #expect(result.stdout.contains("imported 2 (created 2, updated 0), rejected 4"), "\(result.stdout)")
         #expect(result.stdout.contains("line 3: missing_field (campaign)"))
         #expect(result.stdout.contains("line 4: bad_value (sent)"))
+        // A field lost or one too many would shift the values after it into other columns: the row is refused.
+        #expect(result.stdout.contains("line 6: malformed_csv"), "\(result.stdout)")
+        #expect(result.stdout.contains("line 7: malformed_csv"), "\(result.stdout)")
         let report = try await runPushtally(["report", "push", "p1", "--format", "json", "--database", database])
         #expect(report.stdout.contains("\"failed_unregistered\":7"))
         #expect(report.stdout.contains("\"sent\":90"))
@@ -253,7 +258,7 @@ import FoundationNetworking
         try await server.start()
         let remote = try await runPushtally(["pushes", "import", csv.path, "--server", server.baseURL.absoluteString, "--token", server.adminToken])
         #expect(remote.status == 5)
-        #expect(remote.stdout.contains("imported 2 (created 2, updated 0), rejected 2"))
+        #expect(remote.stdout.contains("imported 2 (created 2, updated 0), rejected 4"), "\(remote.stdout)")
         #expect(remote.stdout.contains("line 4: "))
         let remoteReport = try await runPushtally(["report", "push", "p1", "--format", "json", "--database", server.databasePath])
         #expect(remoteReport.stdout.contains("\"sent\":90"))

@@ -195,8 +195,9 @@ import Testing
             clock.received(bytes: 1, now: start + .seconds(Int64(second)))
         }
         #expect(clock.check(now: start + .seconds(40), waitingForServer: false) == .close)
-        // 500 bytes a second for a minute is a slow but honest upload: it may go on.
-        var upload = ConnectionClock(idleTimeout: .seconds(30), now: start)
+        // 500 bytes a second for a minute is a slow but honest upload: it may go on (under a whole-request limit
+        // that lets it).
+        var upload = ConnectionClock(limits: .init(idleTimeout: .seconds(30), requestTimeout: .seconds(600)), now: start)
         upload.requestBegan(now: start)
         for second in 1...60 {
             upload.received(bytes: 500, now: start + .seconds(Int64(second)))
@@ -204,5 +205,19 @@ import Testing
         #expect(upload.check(now: start + .seconds(60), waitingForServer: false) == .checkAgain(start + .seconds(90)))
         upload.requestEnded(now: start + .seconds(61))
         #expect(upload.check(now: start + .seconds(62), waitingForServer: true) == .checkAgain(start + .seconds(92)))
+    }
+
+    @Test func aRequestMustArriveWholeWithinTheRequestTimeoutHoweverSteadily() {
+        var clock = ConnectionClock(limits: .init(idleTimeout: .seconds(30), minimumBytesPerSecond: 500, requestTimeout: .seconds(60)), now: start)
+        clock.requestBegan(now: start)
+        // Well above the minimum rate all along: only the whole-request limit ends it.
+        for second in 1...59 {
+            clock.received(bytes: 5_000, now: start + .seconds(Int64(second)))
+        }
+        #expect(clock.check(now: start + .seconds(59), waitingForServer: false) == .checkAgain(start + .seconds(60)))
+        #expect(clock.check(now: start + .seconds(60), waitingForServer: false) == .close)
+        #expect(clock.arrivalRate(now: start + .seconds(59)) == 5_000)
+        clock.requestEnded(now: start + .seconds(59))
+        #expect(clock.arrivalRate(now: start + .seconds(59)) == nil)
     }
 }

@@ -135,6 +135,84 @@ import FoundationNetworking
         #expect(try await server.stop() == 0)
     }
 
+    /// A client that sends its body too slowly, or stops, is told why (`408`) before the close, and one that
+    /// trickles steadily above the minimum rate is cut at the whole-request limit. The client (Python, reading
+    /// between its writes so the answer is read before the close) prints the status line it got.
+    static let trickler = #"""
+        import socket, sys, time
+        port, every, pieces = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"POST /v1/receipts HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\npush_id=slow&x=")
+        print("sending", flush=True)
+        s.setblocking(False)
+        got, sent = b"", 0
+        while b"\r\n\r\n" not in got:
+            try:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+                continue
+            except BlockingIOError:
+                pass
+            except ConnectionResetError:
+                break
+            if sent < pieces:
+                try:
+                    s.send(b"y" * 50)
+                    sent += 1
+                except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+                    pass
+            time.sleep(every)
+        print(got.split(b"\r\n")[0].decode() or "closed without an answer", b"request_timeout" in got)
+        """#
+
+    @Test func aBodyThatStopsOrTricklesPastTheLimitIsAnswered408() async throws {
+        let server = try ServerProcess(extraArguments: ["--idle-timeout", "1", "--body-timeout", "3", "--min-body-rate", "10"])
+        defer { server.removeFiles() }
+        try await server.start()
+        // Stops after its head and a few bytes: cut after the idle timeout.
+        let stopped = try await runProcess("/usr/bin/env", ["python3", "-c", Self.trickler, String(server.port), "0.1", "0"], includingErrors: true)
+        #expect(stopped.output.contains("HTTP/1.1 408 Request Timeout True"), "\(stopped.output)")
+        // 500 bytes a second, fifty times the minimum, for as long as the body lasts (200 s): cut at 3 s.
+        let trickled = try await runProcess("/usr/bin/env", ["python3", "-c", Self.trickler, String(server.port), "0.1", "4000"], includingErrors: true)
+        #expect(trickled.output.contains("HTTP/1.1 408 Request Timeout True"), "\(trickled.output)")
+        #expect(try await server.stop() == 0)
+    }
+
+    /// At `--max-connections` with no connection idle, the request that arrives slowest is closed so a new
+    /// client is served, rather than every slot staying with clients that trickle just above the minimum rate.
+    @Test func aFullTableClosesTheSlowestRequestForANewClient() async throws {
+        let server = try ServerProcess(extraArguments: ["--max-connections", "2", "--min-body-rate", "1", "--body-timeout", "3600"])
+        defer { server.removeFiles() }
+        try await server.start()
+        var trickling: [ChildProcess] = []
+        defer { for process in trickling { process.send(SIGKILL) } }
+        for index in 0..<2 {
+            let process = ChildProcess()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            // 100 bytes a second, for longer than any wait here.
+            process.arguments = ["python3", "-c", Self.trickler, String(server.port), "0.5", "100000"]
+            let printed = server.directory.appendingPathComponent("trickler-\(index)").path
+            _ = FileManager.default.createFile(atPath: printed, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: printed)
+            try process.run()
+            trickling.append(process)
+            // Its request is in progress, and holds a slot, before the next client comes.
+            try await process.waitUntilReady("a trickling client") {
+                (try? String(contentsOfFile: printed, encoding: .utf8))?.contains("sending") == true
+            }
+        }
+        // Past the registry's grace for a request that just began.
+        try await Task.sleep(for: .milliseconds(300))
+        let response = try await httpRequest(
+            server.baseURL.appendingPathComponent("v1/receipts"), method: "POST",
+            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("push_id=newcomer&receipt_id=n1".utf8))
+        #expect(response.status == 204)
+        #expect(try await server.stop() == 0)
+        #expect(try storedReceiptIDs(server.databasePath, pushID: "newcomer") == ["n1"])
+    }
+
     @Test func manyIdleConnectionsDoNotStopOthersBeingServed() async throws {
         let server = try ServerProcess(extraArguments: ["--idle-timeout", "2", "--max-connections", "50"])
         defer { server.removeFiles() }

@@ -208,7 +208,8 @@ extension PostgresDeploymentTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-lost-\(UUID().uuidString)")
         let collector = try ServerProcess(
             directory: directory, database: url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"])
+            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--database-connections", "4"],
+            deadlines: .production)
         defer { collector.removeFiles() }
         try await collector.start()
         let receipts = collector.baseURL.appendingPathComponent("v1/receipts")

@@ -173,6 +173,14 @@ func parseCSV(_ text: String) -> [[String]] {
             #expect((one.object["pushes"] as? [[String: Any]])?.first?["dismissed"] as? Int == 1)
             #expect(try await client.send(.get, "/v1/reports/pushes/nope", headers: fixture.bearer(.read)).status == .notFound)
             #expect(try await client.send(.get, "/v1/reports/campaigns/nope", headers: fixture.bearer(.read)).status == .notFound)
+            // Past what ingest and registration take, an id names nothing that could be stored: a 400 that says so.
+            let longest = String(repeating: "x", count: 128)
+            #expect(try await client.send(.get, "/v1/reports/pushes/\(longest)", headers: fixture.bearer(.read)).status == .notFound)
+            for (path, field) in [("pushes/\(longest)x", "push_id"), ("campaigns/\(String(repeating: "y", count: 257))", "campaign")] {
+                let refused = try await client.send(.get, "/v1/reports/\(path)", headers: fixture.bearer(.read))
+                #expect(refused.status == .badRequest, "\(refused.text)")
+                #expect(refused.errorCode == "too_long" && refused.errorField == field, "\(refused.text)")
+            }
         }
     }
 

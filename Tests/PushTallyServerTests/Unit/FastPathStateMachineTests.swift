@@ -15,7 +15,7 @@ import Testing
 
         init(maxBodyBytes: Int = 100, maxPipelined: Int = 64, answersIngest: Bool = true, idleTimeout: TimeAmount = .seconds(30)) {
             machine = FastPathStateMachine(
-                .init(answersIngest: answersIngest, bodyLimit: BodyReader(maxBytes: maxBodyBytes), maxPipelined: maxPipelined, idleTimeout: idleTimeout),
+                .init(answersIngest: answersIngest, bodyLimit: BodyReader(maxBytes: maxBodyBytes), maxPipelined: maxPipelined, limits: .init(idleTimeout: idleTimeout)),
                 now: now)
             _ = machine.becameActive(now: now)
         }

@@ -85,6 +85,24 @@ import Testing
         }
     }
 
+    /// A file of more rows than one transaction stores goes in turns; a key repeated in a later turn is a
+    /// duplicate all the same, and the figures equal a recount.
+    @Test(arguments: StoreKind.allCases) func anImportLargerThanOneTransactionCountsEachKeyOnce(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await Self.registerPushes(store)
+            let keys = FCMImportPlan.rowsPerTransaction + 1_000
+            // Every key twice, the second far from the first, and one three times.
+            let rows = (0...(2 * keys)).map { index in
+                FCMExportRow(messageID: "m\(index % keys)", instanceID: "i\(index % keys)", event: .delivered, pushID: "fcm-2", platform: "android")
+            }
+            #expect(FCMImportPlan.chunks(rows).count == 3)
+            #expect(try await store.importFCM(rows) == FCMImportSummary(rows: rows.count, stored: keys, duplicates: keys + 1))
+            let push = try #require(try await store.pushFigures().first { $0.pushID == "fcm-2" })
+            #expect(push.funnel.fcm.delivered == keys)
+            #expect(try await store.integers("SELECT COUNT(*) FROM fcm_deliveries WHERE push_id = 'fcm-2'") == [Int64(keys)])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func aPushRegisteredAfterItsDeliveriesIsNoLongerAnOrphan(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let rows = try FCMExportReader.rows(Data(FCMExportFixture.text.utf8))
