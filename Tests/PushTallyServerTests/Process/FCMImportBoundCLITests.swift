@@ -19,4 +19,20 @@ import Testing
         let counted = try await runPushtally(["report", "pushes", "--database", database, "--format", "json"])
         #expect(counted.status == 0 && counted.stdout.contains("\"pushes\":[]"), "\(counted.stdout) \(counted.stderr)")
     }
+
+    /// A directory among the files is refused by itself, saying to name the files in it; the others import.
+    @Test func aDirectoryAmongTheFilesIsRefusedAndTheRestImport() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-fcm-dir-\(UUID().uuidString)")
+        let exports = directory.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("one.json")
+        try #"{"message_id":"m1","instance_id":"i1","event":"MESSAGE_DELIVERED","analytics_label":"p1","sdk_platform":"ANDROID"}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("pushtally.sqlite").path
+        let run = try await runPushtally(["import", "fcm", exports.path, file.path, "--database", database])
+        #expect(run.status == 5, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("\(exports.path): refused, nothing stored: a directory, not an export file"), "\(run.stdout)")
+        #expect(run.stdout.contains("\(file.path): rows 1, stored 1"), "\(run.stdout)")
+    }
 }

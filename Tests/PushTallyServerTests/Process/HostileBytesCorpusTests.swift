@@ -218,6 +218,25 @@ import Testing
                 name: "length-then-chunked",
                 bytes: bytes(receipt("", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n") + "\(form("length-then-chunked").count.hex)\r\n\(form("length-then-chunked"))\r\n0\r\n\r\n"),
                 answers: [bad], stored: 0, says: "both Transfer-Encoding and Content-Length"),
+            // An empty coding list is still a Transfer-Encoding: beside Content-Length it is the same smuggling
+            // guard (the parser alone took this pair), and alone it frames nothing.
+            Case(
+                name: "empty-coding-with-length",
+                bytes: bytes(receipt("", "Transfer-Encoding:\r\nContent-Length: \(form("empty-coding-with-length").count)\r\n\r\n") + form("empty-coding-with-length")),
+                answers: [bad], stored: 0, says: "both Transfer-Encoding and Content-Length"),
+            Case(
+                name: "empty-coding-alone",
+                bytes: bytes(receipt("", "Transfer-Encoding: ,\r\n\r\n") + form("empty-coding-alone")),
+                answers: [bad], stored: 0, says: "Transfer-Encoding names no coding"),
+            // A tab is whitespace as a space is (RFC 9110 §5.6.3), around either framing's value.
+            Case(
+                name: "tab-after-content-length",
+                bytes: bytes(receipt("", "Content-Length: \(form("tab-after-content-length").count)\t\r\n\r\n") + form("tab-after-content-length")),
+                answers: [(204, nil)], stored: 1, closes: false),
+            Case(
+                name: "tab-after-chunked",
+                bytes: bytes(receipt("", "Transfer-Encoding: chunked\t\r\n\r\n") + "\(form("tab-after-chunked").count.hex)\r\n\(form("tab-after-chunked"))\r\n0\r\n\r\n"),
+                answers: [(204, nil)], stored: 1, closes: false),
             // Empty elements of the list are no coding (RFC 9110 §5.6.1).
             Case(
                 name: "chunked-after-empty-element",

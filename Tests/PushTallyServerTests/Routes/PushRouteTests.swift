@@ -71,6 +71,21 @@ import Testing
         }
     }
 
+    /// JSON between systems is UTF-8 (RFC 8259 §8.1), on every route alike: a registration in UTF-16 is refused as
+    /// a receipt in UTF-16 is, not read by the decoder's guess.
+    @Test func jsonInUTF16IsRefusedOnEveryRoute() async throws {
+        try await withApp { (client: any TestClientProtocol, fixture: TestFixture) async throws in
+            var headers = fixture.bearer(.backend)
+            headers[.contentType] = "application/json"
+            let wide = Array(#"{"campaign":"wide","push_id":"w1"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            for (method, path) in [(HTTPRequest.Method.put, "/v1/pushes/w1"), (.post, "/v1/receipts"), (.post, "/v1/delivery/fcm")] {
+                let response = try await client.execute(uri: path, method: method, headers: headers, body: ByteBuffer(bytes: [0xFF, 0xFE] + wide))
+                #expect(response.status == .badRequest, "\(path): \(response.text)")
+                #expect(response.errorCode == "invalid_utf8", "\(path): \(response.text)")
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func batchRegistrationFromJSONAndNDJSON(kind: StoreKind) async throws {
         try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let array = try await client.json(
