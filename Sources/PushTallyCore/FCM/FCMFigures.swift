@@ -7,6 +7,10 @@ public struct FCMFigures: Sendable, Hashable {
     public var delivered: Int64 = 0
     /// FCM's error events by their name (`INVALID_REGISTRATION`, `QUOTA_EXCEEDED`...).
     public private(set) var failedByReason: [String: Int64] = [:]
+    /// Unique displays on platforms FCM delivered none of these pushes to (an iOS display of a push FCM sent
+    /// to Android only): left out of `displayed_of_delivered`, which would otherwise pass 100 % for a row that
+    /// mixes platforms.
+    public var otherPlatformDisplays: Int64 = 0
 
     public init() {}
 
@@ -25,15 +29,17 @@ public struct FCMFigures: Sendable, Hashable {
     package mutating func add(_ other: FCMFigures) {
         accepted += other.accepted
         delivered += other.delivered
+        otherPlatformDisplays += other.otherPlatformDisplays
         for (reason, count) in other.failedByReason { failedByReason[reason, default: 0] += count }
     }
 
     /// The report columns, after the others (new columns go last: CSV readers may go by position):
-    /// `displayed_of_delivered` is `displayed_unique / device_delivered`, `null` when FCM reported no delivery.
+    /// `displayed_of_delivered` is `displayed_unique / device_delivered`, counting only the displays on the
+    /// platforms FCM delivered to (``otherPlatformDisplays`` out), `null` when FCM reported no delivery.
     package func columns(displayedUnique: Int64) -> [(String, ReportValue)] {
         [
             ("device_delivered", .integer(delivered)),
-            ("displayed_of_delivered", .rate(Funnel.ratio(displayedUnique, delivered))),
+            ("displayed_of_delivered", .rate(Funnel.ratio(max(0, displayedUnique - otherPlatformDisplays), delivered))),
             ("fcm_accepted", .integer(accepted)),
             ("fcm_failed", .integer(failed)),
             // JSON: {"INVALID_REGISTRATION": 3}; CSV: one `fcm_failed:<EVENT>` column per error present.

@@ -200,6 +200,13 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         built[target].funnel.fcm.add(event: event, count: count)
     }
 
+    /// Displays on a platform FCM did not deliver the push to: out of `displayed_of_delivered` in the push's own
+    /// row. Split by platform, that platform's row has no FCM deliveries to be a share of.
+    package mutating func fcmOtherPlatformDisplays(pushID: String, platform: String, count: EventCount) {
+        guard !splitsPlatforms, let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
+        built[home].funnel.fcm.otherPlatformDisplays += count.unique
+    }
+
     /// The push's own row and its campaign's row of `platform` (made at its first count there, the push then
     /// counted among that row's pushes); `nil` for a push the filter leaves out, or, when `registered`, one
     /// nobody registered.

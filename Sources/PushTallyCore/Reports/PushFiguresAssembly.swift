@@ -106,6 +106,11 @@ package struct PushFiguresAssembly: PushRowSink, Sendable {
         pushes[position].platformSends.append(PlatformSends(platform: platform, failed: [reason: count]))
     }
 
+    /// Displays on a platform FCM did not deliver the push to, left out of its `displayed_of_delivered`.
+    package mutating func fcmOtherPlatformDisplays(pushID: String, platform: String, count: EventCount) {
+        pushes[position(ofOrphan: pushID)].funnel.fcm.otherPlatformDisplays += count.unique
+    }
+
     /// FCM's count of one event, in the push's figures and by platform beside them.
     package mutating func fcm(pushID: String, platform: String, event: String, count: Int64) {
         let position = position(ofOrphan: pushID)

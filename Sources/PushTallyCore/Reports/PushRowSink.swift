@@ -37,6 +37,9 @@ public protocol PushRowSink {
     /// FCM's count of one event for a push and the platform it went to (``FCMDeliverySchema``); a push with
     /// one and no registration is an orphan.
     mutating func fcm(pushID: String, platform: String, event: String, count: Int64)
+    /// A push's displays that named `platform`, one FCM delivered none of the push to, fed after its FCM rows
+    /// (``FCMFigures/otherPlatformDisplays``).
+    mutating func fcmOtherPlatformDisplays(pushID: String, platform: String, count: EventCount)
     /// One media rollup row of a push (its unique displays by media outcome, with their extension times),
     /// added to its other rows; a push with one and no registration is an orphan.
     mutating func media(pushID: String, outcomes: MediaOutcomes)

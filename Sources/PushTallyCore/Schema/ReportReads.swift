@@ -51,7 +51,8 @@ extension SQLDialect {
 /// first events for a sink that asks for them, send totals, failures, rollups, timing, outcomes, FCM, then
 /// platform counts for a sink that splits by them.
 package enum PushRowRead: CaseIterable, Sendable {
-    case registrations, firstEvents, sends, failures, rollups, timing, outcomes, fcm, platforms, platformSends, platformFailures
+    case registrations, firstEvents, sends, failures, rollups, timing, outcomes, fcm, fcmOtherPlatformDisplays, platforms, platformSends,
+        platformFailures
 
     /// The reads `sink` takes: first events and platform counts only when it asks for them.
     package static func reads(for sink: some PushRowSink) -> [PushRowRead] {
@@ -96,6 +97,18 @@ package enum PushRowRead: CaseIterable, Sendable {
                 groupBy: "push_id, measure, currency")
         case .fcm:
             return dialect.pushRows("SELECT push_id, platform, event, count FROM rollup_fcm", scope)
+        case .fcmOtherPlatformDisplays:
+            // The displays, of pushes FCM delivered, on platforms it delivered none of them to: not what its device
+            // deliveries count, so `displayed_of_delivered` leaves them out (displays that named no platform
+            // stay in). Platforms compare in lower case, as FCM's `sdk_platform` is kept.
+            let delivered = "SELECT 1 FROM rollup_fcm f WHERE f.push_id = rollup_version.push_id AND f.event = '\(FCMEvent.delivered.rawValue)'"
+            return dialect.pushRows(
+                "SELECT push_id, version, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope,
+                where: """
+                    dimension = \(VersionDimension.platform.rawValue) AND kind = \(EventKind.display.rawValue) AND EXISTS (\(delivered)) \
+                    AND NOT EXISTS (\(delivered) AND LOWER(f.platform) = LOWER(rollup_version.version))
+                    """,
+                groupBy: "push_id, version")
         case .platformSends:
             // Joined USING the key, so the scope's bare `push_id` names the one merged column on both engines.
             return dialect.pushRows(
@@ -150,6 +163,9 @@ package enum PushRowRead: CaseIterable, Sendable {
             let pushID = try row.text(0)
             guard !pushID.isEmpty else { return }
             sink.fcm(pushID: pushID, platform: try row.text(1), event: try row.text(2), count: try row.int64(3))
+        case .fcmOtherPlatformDisplays:
+            sink.fcmOtherPlatformDisplays(
+                pushID: try row.text(0), platform: try row.text(1), count: EventCount(total: try row.int64(2), duplicates: try row.int64(3)))
         case .platformSends:
             sink.platformSends(pushID: try row.text(0), platform: try row.text(1), targeted: try row.int64(2), sent: try row.int64(3))
         case .platformFailures:

@@ -85,6 +85,33 @@ import Testing
         }
     }
 
+    /// A row that mixes platforms divides only the displays of the platforms FCM delivered to by FCM's
+    /// deliveries: iOS and web displays of a push FCM sent to Android are not its deliveries' displays, and the
+    /// rate can no longer pass 100 %. Displays that named no platform stay in.
+    @Test(arguments: StoreKind.allCases) func aRowThatMixesPlatformsCountsOnlyTheDisplaysOfFCMsPlatforms(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            _ = try await store.register(PushRegistration(
+                pushID: "mix-1", campaign: "mixed", counts: SendCounts(targeted: 10, sent: 10, platform: "android")))
+            let named: [(String, String?)] = [
+                ("a1", "android"), ("a2", "Android"), ("i1", "ios"), ("i2", "ios"), ("i3", "ios"), ("w1", "web"), ("u1", nil),
+            ]
+            _ = try await store.ingest(named.map { IncomingEvent(pushID: "mix-1", kind: .display, receiptID: $0.0, platform: $0.1) })
+            let delivered = (1...4).map {
+                FCMExportRow(messageID: "m\($0)", instanceID: "i\($0)", event: .delivered, pushID: "mix-1", platform: "android")
+            }
+            _ = try await store.importFCM(delivered)
+            let table = try await store.report(ReportRequest(.campaigns(by: nil)))
+            let row = try #require(table.rows.first { $0.first?.1 == .text("mixed") })
+            let cell = { (name: String) in row.first { $0.0 == name }?.1 }
+            #expect(cell("displayed_unique") == .integer(7))
+            #expect(cell("device_delivered") == .integer(4))
+            // Seven displays, four of them on iOS and the web: three of FCM's four deliveries were shown.
+            #expect(cell("displayed_of_delivered") == .rate(0.75))
+            let push = try #require(try await store.pushFigures().first { $0.pushID == "mix-1" })
+            #expect(push.funnel.fcm.otherPlatformDisplays == 4)
+        }
+    }
+
     /// A file of more rows than one transaction stores goes in turns; a key repeated in a later turn is a
     /// duplicate all the same, and the figures equal a recount.
     @Test(arguments: StoreKind.allCases) func anImportLargerThanOneTransactionCountsEachKeyOnce(kind: StoreKind) async throws {
