@@ -66,6 +66,7 @@ public final class SQLiteStore: Sendable {
         let actionIDs = ActionIDBook(bound: configuration.maxActionIDs)
         self.actionIDs = actionIDs
         let statements = rollupStatements
+        let walBudget = WALBudget(databasePath: path)
         // A commit waiting on another process's lock is answered by SQLite (503, the lock named) before the
         // watchdog calls it stalled.
         let commitDeadline = .seconds(Self.busyTimeout) + commitTimeout
@@ -78,13 +79,21 @@ public final class SQLiteStore: Sendable {
             let actions: ActionFold
             do {
                 (flags, actions) = try pool.write { db in
-                    try EventWriter.commit(
+                    try walBudget.apply(db)
+                    return try EventWriter.commit(
                         batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
                         actionIDs: actionIDs, statements: statements, in: db)
                 }
             } catch {
                 // Ids this commit admitted were rolled back with it.
                 actionIDs.forgetAdmitted()
+                if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
+                    // The log's committed pages go into the database file and the log is cut to nothing: on a
+                    // disk the log filled, that is the room the next commits need, and it comes back as soon as
+                    // anything else frees space. The budget is looked at again for the disk as it is now.
+                    _ = try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                    walBudget.lookAgain()
+                }
                 throw SQLiteUnavailable.surface(error)
             }
             actionIDs.recordOverflow(batches, fold: actions)
@@ -105,7 +114,8 @@ public final class SQLiteStore: Sendable {
     /// thread, while the next commit's requests wait. A page written by many commits is copied and synced once
     /// per checkpoint, so a rarer checkpoint writes far fewer pages when commits keep landing on the same
     /// pages, as sessions do on their devices' index and audience pages (docs/PERFORMANCE.md). The log then
-    /// grows to 64 MB (16,000 pages of 4 KiB) before it starts over, and each checkpoint is a longer pause.
+    /// grows to 64 MB (16,000 pages of 4 KiB) before it starts over, and each checkpoint is a longer pause. On a
+    /// disk with less room the log is kept smaller (``WALBudget``).
     package static let checkpointPages = 16_000
 
     deinit {

@@ -62,6 +62,12 @@ extension PostgresConnection {
     /// holding the writer's commit chain with it. A closed connection has nothing left to roll back.
     func rollBack(after error: any Error, logger: Logger) async {
         guard !isClosed, !PostgresFailure.isConnectionLost(error) else { return }
+        // A session that cannot write stays so: closed, the pool makes a new one that may (``PostgresFailure/taintsConnection(_:)``).
+        if PostgresFailure.taintsConnection(error) {
+            // Awaited, so the next commit of a run that held it sees it closed and leases another.
+            try? await self.close()
+            return
+        }
         _ = try? await self.query("ROLLBACK", logger: logger)
     }
 }

@@ -26,6 +26,15 @@ enum PostgresFailure {
         }
     }
 
+    /// Whether `error` says the connection's session cannot write (25006, `read_only_sql_transaction`): the
+    /// database was made read-only (`default_transaction_read_only`), or the server is a standby (not yet
+    /// promoted, or named as the primary by mistake). A session keeps that state from its start, so the
+    /// connection is closed rather than pooled again: once the database can write, the next connections can.
+    static func taintsConnection(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        return error.serverInfo?[.sqlState] == "25006"
+    }
+
     /// The error a caller sees: connection-level failures and server shutdowns become
     /// ``StoreError/unavailable(reason:)`` (503 with Retry-After); everything else is unchanged.
     static func surface(_ error: any Error) -> any Error {
@@ -47,8 +56,11 @@ enum PostgresFailure {
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""
             // Class 08: connection exception; 28: authorization; 3D: no such database; 53: insufficient
-            // resources; 57: operator intervention (a shutdown or a terminated backend).
-            if ["08", "28", "3D", "53", "57"].contains(String(state.prefix(2))) {
+            // resources (a full disk among them); 57: operator intervention (a shutdown, a terminated backend, a
+            // statement cancelled at its timeout); 58: a system error (I/O). 25006: a read-only database or a
+            // standby; 55P03: a lock not had within `lock_timeout`. The database's state, not the request's:
+            // the client retries later.
+            if ["08", "28", "3D", "53", "57", "58"].contains(String(state.prefix(2))) || ["25006", "55P03"].contains(state) {
                 return StoreError.unavailable(reason: error.serverInfo?[.message] ?? state)
             }
             return error

@@ -23,7 +23,15 @@ extension PostgresStore {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> (result: Result, first: Bool) {
         @Sendable func run(_ connection: PostgresConnection) async throws -> (result: Result, first: Bool) {
-            if let result = try await first(connection) { return (result, true) }
+            let firstResult: Result?
+            do {
+                firstResult = try await first(connection)
+            } catch {
+                // A statement that commits on its own has no rollback to close a read-only session in.
+                if PostgresFailure.taintsConnection(error) { try? await connection.close() }
+                throw error
+            }
+            if let firstResult { return (firstResult, true) }
             try await connection.run("BEGIN", logger: logger)
             do {
                 let result = try await body(connection)
@@ -132,7 +140,13 @@ extension PostgresStore {
                 // A connection that comes after the deadline is not used: the caller was told it failed.
                 guard settle(.leased) else { throw late }
                 return try await withTaskCancellationHandler {
-                    try await body(connection)
+                    do {
+                        return try await body(connection)
+                    } catch {
+                        // Not back to the pool in a state that fails every write (``PostgresFailure/taintsConnection(_:)``).
+                        if PostgresFailure.taintsConnection(error) { try? await connection.close() }
+                        throw error
+                    }
                 } onCancel: {
                     connection.close().whenComplete { _ in }
                 }

@@ -126,6 +126,47 @@ func shell(_ command: String) async -> Int32 {
         await shell("umount -l '\(directory.path)'")
     }
 
+    /// A small volume (a container's, a VPS disk near its end) is not filled by the write-ahead log: its
+    /// checkpoints come sooner when the disk has little room (``WALBudget``), so single receipts, one commit
+    /// each, go on being taken where a 64 MB log filled 24 MB after about 800.
+    @Test(.enabled(if: geteuid() == 0, "needs root to mount a small tmpfs (CI and the project's machines run as root)"))
+    func aSmallVolumeIsNotFilledByTheLog() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-small-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await #require(shell("mount -t tmpfs -o size=24m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
+        do {
+            let server = try ServerProcess(
+                directory: FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-small-log-\(UUID().uuidString)"),
+                database: directory.appendingPathComponent("pushtally.sqlite").path)
+            defer { server.removeFiles() }
+            try await server.start()
+            // Python's http.client on one keep-alive connection: a receipt a request, each its own commit.
+            let sender = #"""
+                import http.client, sys
+                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+                statuses = {}
+                for index in range(3000):
+                    connection.request("POST", "/v1/receipts", body=f"push_id=small&receipt_id=r{index}",
+                                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+                    response = connection.getresponse()
+                    response.read()
+                    statuses[response.status] = statuses.get(response.status, 0) + 1
+                print(" ".join(f"{status}:{count}" for status, count in sorted(statuses.items())))
+                """#
+            let sent = try await runProcess("/usr/bin/env", ["python3", "-c", sender, String(server.port)], includingErrors: true)
+            #expect(sent.output.trimmingCharacters(in: .whitespacesAndNewlines) == "204:3000", "\(sent.output)")
+            let wal = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal"))?[.size] as? Int ?? 0
+            #expect(wal < 12 << 20, "the log holds \(wal) bytes of a 24 MB volume")
+            #expect(try await server.stop() == 0)
+            #expect(try storedReceiptIDs(server.databasePath, pushID: "small").count == 3000)
+        } catch {
+            await shell("umount -l '\(directory.path)'")
+            throw error
+        }
+        await shell("umount -l '\(directory.path)'")
+    }
+
     private func fillTheDiskAndRecover(_ directory: URL) async throws {
         // The database on the small filesystem, the server's log off it: a full disk must not silence the log.
         let server = try ServerProcess(

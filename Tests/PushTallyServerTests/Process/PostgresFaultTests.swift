@@ -64,7 +64,9 @@ import FoundationNetworking
             #expect(tally.slowest < Self.answerBound)
             #expect(tally.unavailableWithoutRetryAfter == 0)
             #expect(tally.unacknowledged.isEmpty, "never acknowledged: \(tally.unacknowledged.sorted().prefix(5))")
-            #expect(tally.acknowledged.count > 100, "the load kept going between kills")
+            // Some acknowledged between kills, however busy the machine: how many is a matter of speed, not of
+            // correctness (a busy two-core machine acknowledged a hundred).
+            #expect(tally.acknowledged.count >= 10, "the load kept going between kills")
             // Ingest goes on once the kills stop.
             #expect(try await postOne(to: collector.baseURL, receiptID: "after-kills") == 204)
             #expect(try await collector.stop() == 0)

@@ -20,6 +20,14 @@ import Testing
         }
     }
 
+    /// The log's checkpoint comes at a quarter of the disk's free space, between a small floor and the 64 MB
+    /// it keeps where there is room: a small volume is not filled by the log alone.
+    @Test func theLogIsKeptWithinTheDisksRoom() {
+        #expect(WALBudget.pages(freeBytes: 10 << 30) == SQLiteStore.checkpointPages)
+        #expect(WALBudget.pages(freeBytes: 24 << 20) == 1_536)
+        #expect(WALBudget.pages(freeBytes: 0) == WALBudget.minimumPages)
+    }
+
     @Test(arguments: StoreKind.allCases) func countsReceiptsAndRecognisesRetries(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let flags = try await store.ingest([
