@@ -111,14 +111,19 @@ func shell(_ command: String) async -> Int32 {
     /// reported as skipped, with the reason, never as passed.
     @Test(.enabled(if: geteuid() == 0, "needs root to mount a small tmpfs (CI and the project's machines run as root)"))
     func diskFullAnswers503AndRecovers() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-full-\(UUID().uuidString)")
+        try await Self.onSmallVolume(megabytes: 6) { directory in try await fillTheDiskAndRecover(directory) }
+    }
+
+    /// Runs `body` with a tmpfs of `megabytes` mounted on a folder of its own, unmounted and removed whichever
+    /// way `body` ends (a defer cannot await the command). As root, a mount that fails is a failed test, not a skip.
+    static func onSmallVolume(megabytes: Int, _ body: (URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-volume-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // As root, a mount that fails is a failed test, not a skip.
-        try await #require(shell("mount -t tmpfs -o size=6m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
-        // Unmounted whether the scenario passes or throws (a defer cannot await the command).
+        try await #require(
+            shell("mount -t tmpfs -o size=\(megabytes)m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
         do {
-            try await fillTheDiskAndRecover(directory)
+            try await body(directory)
         } catch {
             await shell("umount -l '\(directory.path)'")
             throw error
@@ -131,40 +136,34 @@ func shell(_ command: String) async -> Int32 {
     /// each, go on being taken where a 64 MB log filled 24 MB after about 800.
     @Test(.enabled(if: geteuid() == 0, "needs root to mount a small tmpfs (CI and the project's machines run as root)"))
     func aSmallVolumeIsNotFilledByTheLog() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-small-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await #require(shell("mount -t tmpfs -o size=24m tmpfs '\(directory.path)'") == 0, "mounting a small tmpfs failed: run as root")
-        do {
-            let server = try ServerProcess(
-                directory: FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-small-log-\(UUID().uuidString)"),
-                database: directory.appendingPathComponent("pushtally.sqlite").path)
-            defer { server.removeFiles() }
-            try await server.start()
-            // Python's http.client on one keep-alive connection: a receipt a request, each its own commit.
-            let sender = #"""
-                import http.client, sys
-                connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
-                statuses = {}
-                for index in range(3000):
-                    connection.request("POST", "/v1/receipts", body=f"push_id=small&receipt_id=r{index}",
-                                       headers={"Content-Type": "application/x-www-form-urlencoded"})
-                    response = connection.getresponse()
-                    response.read()
-                    statuses[response.status] = statuses.get(response.status, 0) + 1
-                print(" ".join(f"{status}:{count}" for status, count in sorted(statuses.items())))
-                """#
-            let sent = try await runProcess("/usr/bin/env", ["python3", "-c", sender, String(server.port)], includingErrors: true)
-            #expect(sent.output.trimmingCharacters(in: .whitespacesAndNewlines) == "204:3000", "\(sent.output)")
-            let wal = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal"))?[.size] as? Int ?? 0
-            #expect(wal < 12 << 20, "the log holds \(wal) bytes of a 24 MB volume")
-            #expect(try await server.stop() == 0)
-            #expect(try storedReceiptIDs(server.databasePath, pushID: "small").count == 3000)
-        } catch {
-            await shell("umount -l '\(directory.path)'")
-            throw error
-        }
-        await shell("umount -l '\(directory.path)'")
+        try await Self.onSmallVolume(megabytes: 24) { directory in try await takeSingleReceipts(on: directory) }
+    }
+
+    private func takeSingleReceipts(on directory: URL) async throws {
+        let server = try ServerProcess(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-small-log-\(UUID().uuidString)"),
+            database: directory.appendingPathComponent("pushtally.sqlite").path)
+        defer { server.removeFiles() }
+        try await server.start()
+        // Python's http.client on one keep-alive connection: a receipt a request, each its own commit.
+        let sender = #"""
+            import http.client, sys
+            connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+            statuses = {}
+            for index in range(3000):
+                connection.request("POST", "/v1/receipts", body=f"push_id=small&receipt_id=r{index}",
+                                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+                response = connection.getresponse()
+                response.read()
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+            print(" ".join(f"{status}:{count}" for status, count in sorted(statuses.items())))
+            """#
+        let sent = try await runProcess("/usr/bin/env", ["python3", "-c", sender, String(server.port)], includingErrors: true)
+        #expect(sent.output.trimmingCharacters(in: .whitespacesAndNewlines) == "204:3000", "\(sent.output)")
+        let wal = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal"))?[.size] as? Int ?? 0
+        #expect(wal < 12 << 20, "the log holds \(wal) bytes of a 24 MB volume")
+        #expect(try await server.stop() == 0)
+        #expect(try storedReceiptIDs(server.databasePath, pushID: "small").count == 3000)
     }
 
     private func fillTheDiskAndRecover(_ directory: URL) async throws {
