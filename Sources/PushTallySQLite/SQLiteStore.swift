@@ -27,8 +27,8 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Throws: ``StoreError/databaseNewerThanCode(path:)`` for a file from a newer PushTally.
     /// - Parameters:
-    ///   - commitTimeout: how long a group commit may take past SQLite's own wait for a lock another process
-    ///     holds (``busyTimeout``) before its requests are answered 503 (`serve --commit-timeout`).
+    ///   - commitTimeout: how long a group commit may take, a wait for a lock another process holds included,
+    ///     before its requests are answered 503 (`serve --commit-timeout`).
     ///   - logger: where a stalled commit is reported.
     public init(
         path: String, configuration: StoreConfiguration = StoreConfiguration(), deviceSecretPath: String? = nil,
@@ -38,7 +38,9 @@ public final class SQLiteStore: Sendable {
         self.deviceSecretPath = deviceSecretPath ?? path + ".secret"
         self.configuration = configuration
         var config = Configuration()
-        config.busyMode = .timeout(Self.busyTimeout)
+        // A lock another process holds (a `sqlite3` shell in a transaction, a backup) is waited for within the
+        // commit's own deadline, not before it: SQLite answers `SQLITE_BUSY` (503, the lock named) at the deadline.
+        config.busyMode = .timeout(Double(commitTimeout.components.seconds) + Double(commitTimeout.components.attoseconds) / 1e18)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
         }
@@ -67,9 +69,9 @@ public final class SQLiteStore: Sendable {
         self.actionIDs = actionIDs
         let statements = rollupStatements
         let walBudget = WALBudget(databasePath: path)
-        // A commit waiting on another process's lock is answered by SQLite (503, the lock named) before the
-        // watchdog calls it stalled.
-        let commitDeadline = .seconds(Self.busyTimeout) + commitTimeout
+        // A commit waiting on another process's lock is answered by SQLite (503, the lock named) a second
+        // before the watchdog would call it stalled.
+        let commitDeadline = commitTimeout + .seconds(1)
         self.commitDeadline = commitDeadline
         let watchdog = WriterWatchdog(commitTimeout: commitDeadline, startTimeout: commitDeadline, logger: logger)
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, watchdog: watchdog) { batches in
@@ -103,10 +105,6 @@ public final class SQLiteStore: Sendable {
             return flags
         }
     }
-
-    /// How long, in seconds, a statement waits for a lock another process holds (a `sqlite3` shell in a
-    /// transaction, a backup) before SQLite gives up with `SQLITE_BUSY` (503, `Retry-After: 5`).
-    package static let busyTimeout: TimeInterval = 10
 
     /// Log pages a commit leaves before SQLite checkpoints (its default is 1,000: 4 MB).
     ///

@@ -45,9 +45,12 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private var watchTask: Task<Void, Never>?
     /// The jobs of the commit in flight, so the watchdog can answer them when it gives the commit up.
     private var inFlight: [Job] = []
-    /// When the current run last moved (started, began a commit, ended one), and whether it is in a commit.
+    /// When the current run last moved (started, began a commit after its first, ended one), and whether it is
+    /// in a commit. A run's first commit counts from the run's start: the wait for its connection is part of
+    /// its requests' one deadline, not a wait before it.
     private var lastMovement = ContinuousClock.now
     private var inCommit = false
+    private var committedInRun = false
     /// The last stall, and whether a commit has succeeded since (``health``).
     private var lastStall: (at: ContinuousClock.Instant, reason: String)?
     private var committedSinceStall = true
@@ -86,6 +89,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
             run = generation
             lastMovement = .now
             inCommit = false
+            committedInRun = false
         }
         lock.unlock()
         switch action {
@@ -200,7 +204,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         }
         if case .flush(let jobs) = machine.next() {
             inFlight = jobs
-            lastMovement = .now
+            if committedInRun { lastMovement = .now }
             inCommit = true
             lock.unlock()
             return jobs
@@ -226,13 +230,15 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         inFlight = []
         lastMovement = .now
         inCommit = false
+        committedInRun = true
         if committed { committedSinceStall = true }
         return jobs
     }
 
     /// Sleeps until the run has not moved for its limit, then gives it up; ends with the run.
     private func watch(_ run: Int, _ watchdog: WriterWatchdog) async {
-        var wake = ContinuousClock.now + watchdog.startTimeout
+        // The first commit may begin at once: looking only after the start's limit gave it that much longer.
+        var wake = ContinuousClock.now + min(watchdog.startTimeout, watchdog.commitTimeout)
         while true {
             do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
             switch check(run, watchdog) {

@@ -180,6 +180,14 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         inFlight = []
         commitStarted = nil
         if case .success = outcome { committedSinceStall = true }
+        // A commit that failed for the database's state (locked by another process, a full disk) failed at its
+        // deadline; what queued behind it meanwhile would wait a deadline more for the same answer.
+        var queued: [Job] = []
+        if !answered, case .failure(let error) = outcome, error is any StorageUnavailableError,
+            case .flush(let waiting) = machine.next()
+        {
+            queued = waiting
+        }
         condition.unlock()
         // The watchdog answered these already.
         guard !answered else { return }
@@ -188,6 +196,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
             FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
         case .failure(let error):
             for index in jobs.indices { jobs[index].complete(.failure(error)) }
+            for index in queued.indices { queued[index].complete(.failure(error)) }
         }
     }
 

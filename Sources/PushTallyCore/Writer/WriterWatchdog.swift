@@ -9,7 +9,9 @@ import Logging
 /// ``WriterError/stalled`` (503) and never acknowledged; the chain is cancelled (the store closes its
 /// connection) and a new one starts for the next submission.
 package struct WriterWatchdog: Sendable {
-    /// The most a commit may take from its start to its end.
+    /// The most a commit may take from its start to its end; a run's first commit counts from the run's start
+    /// (``AsyncGroupCommitWriter/Session``: its connection's lease included), so a request's wait for a
+    /// connection and for its commit share one deadline.
     package var commitTimeout: Duration
     /// The most a run of commits may take to start its first commit (``AsyncGroupCommitWriter/Session``:
     /// leasing a connection, which has a bound of its own; this one only backs it up).

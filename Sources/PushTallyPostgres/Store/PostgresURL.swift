@@ -75,7 +75,13 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.maximumConnections = maximumConnections
         // An acknowledgement means the commit is on disk: never let a server default of `off` weaken that.
-        configuration.options.additionalStartupParameters = [("synchronous_commit", "on"), ("application_name", "pushtally")]
+        // A statement given up at its deadline has its connection closed, but a backend waiting on a lock
+        // does not read its socket: checking the client every second ends it (and its uncommitted work)
+        // within a second of the close, so nothing answered 503 commits later and no backend outlives its
+        // request. PostgreSQL 14 or later.
+        configuration.options.additionalStartupParameters = [
+            ("synchronous_commit", "on"), ("application_name", "pushtally"), ("client_connection_check_interval", "1000"),
+        ]
         return configuration
     }
 }
