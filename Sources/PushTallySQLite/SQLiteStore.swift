@@ -143,6 +143,13 @@ extension SQLiteStore: StoreLifecycle {
         return sizes.isEmpty ? nil : Int64(sizes.reduce(0, +))
     }
 
+    /// The free space and size of the database's disk, and the write-ahead log's size.
+    public func storageSpace() async -> StorageSpace? {
+        guard let disk = WALBudget.disk(at: WALBudget.directory(of: path)) else { return nil }
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
+        return StorageSpace(diskFreeBytes: disk.free, diskSizeBytes: disk.size, logBytes: Int64(log))
+    }
+
     /// Whether the database commits a write now (for `/healthz`): a real, durable one-row write.
     public func isWritable() async -> Bool {
         let now = configuration.clock()

@@ -17,8 +17,13 @@ package final class WALBudget: @unchecked Sendable {
     private var applied: Int?
 
     init(databasePath: String) {
-        directory = (databasePath as NSString).deletingLastPathComponent.isEmpty
-            ? "." : (databasePath as NSString).deletingLastPathComponent
+        directory = Self.directory(of: databasePath)
+    }
+
+    /// The folder a database file is in (`.` for a bare file name).
+    static func directory(of databasePath: String) -> String {
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 
     /// The log's page budget for `freeBytes` on its disk: a quarter of the free space, within bounds.
@@ -27,11 +32,12 @@ package final class WALBudget: @unchecked Sendable {
         return Int(min(Int64(SQLiteStore.checkpointPages), max(Int64(minimumPages), quarter)))
     }
 
-    /// Free bytes on the disk holding `directory`, or `nil` when the system does not say.
-    static func freeBytes(at directory: String) -> Int64? {
+    /// Free bytes (for an unprivileged writer) and size of the disk holding `directory`, or `nil` when the
+    /// system does not say.
+    static func disk(at directory: String) -> (free: Int64, size: Int64)? {
         var stats = statvfs()
         guard statvfs(directory, &stats) == 0 else { return nil }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        return (Int64(stats.f_bavail) * Int64(stats.f_frsize), Int64(stats.f_blocks) * Int64(stats.f_frsize))
     }
 
     /// Sets the writer connection's `wal_autocheckpoint` from the free space, when it is time to look again
@@ -40,7 +46,7 @@ package final class WALBudget: @unchecked Sendable {
         let now = ContinuousClock.now
         if let lastLook, now - lastLook < Self.interval { return }
         lastLook = now
-        guard let free = Self.freeBytes(at: directory) else { return }
+        guard let free = Self.disk(at: directory)?.free else { return }
         let pages = Self.pages(freeBytes: free)
         guard pages != applied else { return }
         try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")

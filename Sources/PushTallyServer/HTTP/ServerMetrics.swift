@@ -58,13 +58,19 @@ struct MetricsController<Context: RequestContext>: Sendable {
             Gauge(label: "pushtally_writer_queue_events").record(store.queuedEvents)
             // Beside the queue, so an alert can compare the two without knowing how the collector was started.
             Gauge(label: "pushtally_writer_queue_high_water_mark").record(store.configuration.writerHighWaterMark)
-            // A database that does not answer within the bound (both reads wait at once) leaves the last figures:
+            // A database that does not answer within the bound (the reads wait at once) leaves the last figures:
             // the scrape itself must still succeed, since the other figures (the queue, the errors) are what tell
             // of that outage.
             async let size = StoreDeadline.run(deadlines.scrape) { [store] in await store.databaseBytes() }
             async let counted = StoreDeadline.run(deadlines.scrape) { [recentDisplays] in try await recentDisplays.current() }
+            async let storage = StoreDeadline.run(deadlines.scrape) { [store] in await store.storageSpace() }
             if let bytes = try? await size {
                 Gauge(label: "pushtally_database_bytes").record(bytes)
+            }
+            if let space = try? await storage {
+                Gauge(label: "pushtally_disk_free_bytes").record(space.diskFreeBytes)
+                Gauge(label: "pushtally_disk_size_bytes").record(space.diskSizeBytes)
+                Gauge(label: "pushtally_database_wal_bytes").record(space.logBytes)
             }
             if let recent = try? await counted {
                 Gauge(label: "pushtally_recent_pushes_sent").record(recent.sent)

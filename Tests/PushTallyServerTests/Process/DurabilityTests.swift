@@ -162,6 +162,18 @@ func shell(_ command: String) async -> Int32 {
         #expect(sent.output.trimmingCharacters(in: .whitespacesAndNewlines) == "204:3000", "\(sent.output)")
         let wal = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal"))?[.size] as? Int ?? 0
         #expect(wal < 12 << 20, "the log holds \(wal) bytes of a 24 MB volume")
+        // What an operator's alert reads: this small disk, its free space and the log, as the system has them.
+        let metrics = String(decoding: try await httpRequest(server.baseURL.appendingPathComponent("metrics")).body, as: UTF8.self)
+        func gauge(_ name: String) -> Double? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        let size = try #require(gauge("pushtally_disk_size_bytes"), "\(metrics)")
+        let free = try #require(gauge("pushtally_disk_free_bytes"))
+        let logged = try #require(gauge("pushtally_database_wal_bytes"))
+        #expect(size > 16 * 1_048_576 && size <= 24 * 1_048_576, "a 24 MB volume, said to be \(size) bytes")
+        #expect(free > 0 && free < size)
+        let nowLogged = (try? FileManager.default.attributesOfItem(atPath: server.databasePath + "-wal"))?[.size] as? Int ?? 0
+        #expect(logged <= Double(max(wal, nowLogged)) && logged < 12 * 1_048_576, "the log said to be \(logged) bytes")
         #expect(try await server.stop() == 0)
         #expect(try storedReceiptIDs(server.databasePath, pushID: "small").count == 3000)
     }

@@ -8,11 +8,16 @@ public protocol StoreLifecycle: Sendable {
     func isWritable() async -> Bool
     /// The database's size on disk in bytes (`pushtally_database_bytes`), `nil` when it cannot be read now.
     func databaseBytes() async -> Int64?
+    /// The database's disk and log, `nil` where the database is not a file of this machine's (PostgreSQL's
+    /// disk is its server's to watch).
+    func storageSpace() async -> StorageSpace?
     /// Commits what was acknowledged and stops taking writes; safe to call more than once.
     func close()
 }
 
 extension StoreLifecycle {
+    public func storageSpace() async -> StorageSpace? { nil }
+
     /// `close()` from async code: it waits for the writers on a thread of its own, so the task only
     /// suspends. A writer's last commit may itself need the cooperative pool (PostgreSQL's does), which a
     /// blocked pool thread could starve.
