@@ -41,18 +41,18 @@ enum PostgresFailure {
         guard let error = error as? PSQLError else {
             // The pool's own errors (its type is not public API): no connection could be made or leased.
             if String(reflecting: type(of: error)).contains("ConnectionPoolError") {
-                return StoreError.unavailable(reason: "\(error)")
+                return StoreError.unavailable(reason: "no connection to PostgreSQL could be had (\(error))")
             }
             return error
         }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
             .sslUnsupported, .failedToAddSSLHandler:
-            return StoreError.unavailable(reason: "\(error.code)")
+            return StoreError.unavailable(reason: "the connection to PostgreSQL failed (\(error.code))")
         case .unexpectedBackendMessage:
             // What a backend terminated while idle looks like: its FATAL error arrives as the reply to the next
             // statement (`BEGIN`), and PostgresNIO closes the connection. Another connection may well succeed.
-            return StoreError.unavailable(reason: "\(error.code)")
+            return StoreError.unavailable(reason: "the connection to PostgreSQL was ended (\(error.code))")
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""
             // Class 08: connection exception; 28: authorization; 3D: no such database; 53: insufficient
@@ -60,12 +60,32 @@ enum PostgresFailure {
             // statement cancelled at its timeout); 58: a system error (I/O). 25006: a read-only database or a
             // standby; 55P03: a lock not had within `lock_timeout`. The database's state, not the request's:
             // the client retries later.
-            if ["08", "28", "3D", "53", "57", "58"].contains(String(state.prefix(2))) || ["25006", "55P03"].contains(state) {
-                return StoreError.unavailable(reason: error.serverInfo?[.message] ?? state)
+            if let reason = unavailableReason(sqlState: state) {
+                return StoreError.unavailable(reason: "\(reason) (SQLSTATE \(state))")
             }
             return error
         default:
             return error
+        }
+    }
+
+    /// What a client may be told of a server error that is the database's state (a fixed phrase: the server's
+    /// own message may name tables and values, and the client may be anyone), or `nil` for any other error.
+    static func unavailableReason(sqlState state: String) -> String? {
+        switch state {
+        case "25006": return "the database is read-only (a standby, or default_transaction_read_only)"
+        case "55P03": return "a lock was not had in time"
+        case "57014": return "a statement was cancelled at its timeout"
+        default: break
+        }
+        switch state.prefix(2) {
+        case "08": return "the connection to the database failed"
+        case "28": return "the database refused the collector's credentials"
+        case "3D": return "the database does not exist"
+        case "53": return "the database server is out of resources (disk, memory or connections)"
+        case "57": return "the database server is shutting down or ended the session"
+        case "58": return "the database server reported a system error"
+        default: return nil
         }
     }
 }

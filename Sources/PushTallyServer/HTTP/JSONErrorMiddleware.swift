@@ -84,9 +84,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return APIError(.badRequest, "total_out_of_range", error.description, field: field)
             case .databaseNewerThanCode, .misconfigured:
                 return .unavailable(error.description, retryAfter: 60)
-            case .unavailable:
+            case .unavailable(let reason):
                 RepeatedErrorLog.storage.error("database unavailable", metadata: ["error": "\(error)"], logger: logger)
-                return .unavailable("the database is unavailable; retry shortly", retryAfter: 5)
+                return .unavailable("the database is unavailable (\(reason)); retry shortly", retryAfter: 5)
             }
         case let error as any StorageUnavailableError:
             RepeatedErrorLog.storage.error("storage unavailable", metadata: ["error": "\(error)"], logger: logger)

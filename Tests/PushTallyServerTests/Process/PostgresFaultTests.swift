@@ -70,7 +70,7 @@ import FoundationNetworking
             // Ingest goes on once the kills stop.
             #expect(try await postOne(to: collector.baseURL, receiptID: "after-kills") == 204)
             #expect(try await collector.stop() == 0)
-            try await expectStoredOnce(tally, url: url)
+            try await Self.expectStoredOnce(tally, url: url)
         }
     }
 
@@ -173,7 +173,7 @@ import FoundationNetworking
         #expect(recovered, "no receipt acknowledged within 30 s of the thaw")
         #expect(tally.unacknowledged.isEmpty, "never acknowledged: \(tally.unacknowledged.sorted().prefix(5))")
         #expect(try await collector.stop() == 0)
-        try await expectStoredOnce(tally, url: cluster.url)
+        try await Self.expectStoredOnce(tally, url: cluster.url)
     }
 
     /// SIGTERM while the database is frozen under load: the collector exits within systemd's stop timeout
@@ -223,12 +223,12 @@ import FoundationNetworking
         if !exited { collector.process.send(SIGKILL) }
         cluster.thaw()
         // Whatever was acknowledged before the freeze is stored.
-        try await expectStoredOnce(load.snapshot, url: cluster.url, allowingUnacknowledged: true)
+        try await Self.expectStoredOnce(load.snapshot, url: cluster.url, allowingUnacknowledged: true)
     }
 
     /// Every acknowledged receipt is stored exactly once as new (its other copies as duplicates), and nothing
     /// else of the load was: a receipt whose 503 hid a commit that went through is recognised on its retry.
-    private func expectStoredOnce(_ tally: FaultLoad.Tally, url: String, allowingUnacknowledged: Bool = false) async throws {
+    static func expectStoredOnce(_ tally: FaultLoad.Tally, url: String, allowingUnacknowledged: Bool = false) async throws {
         let store = try await PostgresStore(url: url, deviceSecretPath: nil)
         defer { store.closeInBackground() }
         let rows = try await store.textRows(
