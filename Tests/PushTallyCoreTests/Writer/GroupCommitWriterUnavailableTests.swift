@@ -48,17 +48,23 @@ import Testing
 
     typealias Answers = GroupCommitWriterWatchdogTests.Answers
 
-    @Test func theQueueBehindACommitRefusedForTheDatabasesStateGetsTheSameAnswer() async throws {
-        let flush = FailingFlush(failure: Locked())
+    /// A writer whose commit of input 1 fails with `failure` once `queued` have been submitted behind it.
+    static func failingWithSomeQueued(
+        failure: any Error, queued: [Int]
+    ) async -> (FailingFlush, GroupCommitWriter<Int, String>, Answers) {
+        let flush = FailingFlush(failure: failure)
         let writer = GroupCommitWriter<Int, String>(highWaterMark: 100) { try flush($0) }
         let answers = Answers()
-        func submit(_ input: Int) { writer.submit(input, events: 1) { answers.record(input, $0) } }
-
-        submit(1)
+        writer.submit(1, events: 1) { answers.record(1, $0) }
         for await _ in flush.entered { break }
-        submit(2)
-        submit(3)
+        for input in queued { writer.submit(input, events: 1) { answers.record(input, $0) } }
         flush.release()
+        return (flush, writer, answers)
+    }
+
+    @Test func theQueueBehindACommitRefusedForTheDatabasesStateGetsTheSameAnswer() async throws {
+        let (flush, writer, answers) = await Self.failingWithSomeQueued(failure: Locked(), queued: [2, 3])
+        func submit(_ input: Int) { writer.submit(input, events: 1) { answers.record(input, $0) } }
         for input in 1...3 {
             let answer = await answers.first(input)
             #expect(throws: Locked.self, "input \(input)") { try answer.get() }
@@ -74,15 +80,7 @@ import Testing
     }
 
     @Test func anyOtherFailureIsItsCommitsAloneAndTheQueueIsCommitted() async throws {
-        let flush = FailingFlush(failure: Refused())
-        let writer = GroupCommitWriter<Int, String>(highWaterMark: 100) { try flush($0) }
-        let answers = Answers()
-        func submit(_ input: Int) { writer.submit(input, events: 1) { answers.record(input, $0) } }
-
-        submit(1)
-        for await _ in flush.entered { break }
-        submit(2)
-        flush.release()
+        let (flush, writer, answers) = await Self.failingWithSomeQueued(failure: Refused(), queued: [2])
         let first = await answers.first(1)
         #expect(throws: Refused.self) { try first.get() }
         #expect(try await answers.first(2).get() == "committed 2")
