@@ -1,10 +1,12 @@
-// One campaign's drill-down: funnel, what it caused, time to display, actions, its variants, and its pushes.
+// One campaign's drill-down: funnel, what it caused, time to display, actions, its platforms side by side, its
+// variants, and its pushes.
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
 import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { isDotSegment } from "./paths.js";
+import { loadPlatforms } from "./platforms.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 import { loadVariants } from "./variants.js";
@@ -65,6 +67,7 @@ export async function loadCampaign() {
   const superseded = report.pushes.some((push) => push.superseded_by !== null && push.superseded_by !== undefined);
   renderTable($("pushes-table"), superseded ? [...pushColumns, supersededColumn] : pushColumns, report.pushes,
     { sort: { key: "sent_at", dir: -1 } });
+  await loadPlatforms();
   await loadVariants();
 }
 

@@ -289,13 +289,15 @@ export async function loadAudience() {
         "campaign-detail.js": (
             "text/javascript; charset=utf-8",
             ####"""
-// One campaign's drill-down: funnel, what it caused, time to display, actions, its variants, and its pushes.
+// One campaign's drill-down: funnel, what it caused, time to display, actions, its platforms side by side, its
+// variants, and its pushes.
 import { api } from "./api.js";
 import { barChart } from "./charts.js";
 import { $ } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
 import { funnelColumns, milliseconds, money, number, outcomeColumns, percent, seconds } from "./format.js";
 import { isDotSegment } from "./paths.js";
+import { loadPlatforms } from "./platforms.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 import { loadVariants } from "./variants.js";
@@ -356,6 +358,7 @@ export async function loadCampaign() {
   const superseded = report.pushes.some((push) => push.superseded_by !== null && push.superseded_by !== undefined);
   renderTable($("pushes-table"), superseded ? [...pushColumns, supersededColumn] : pushColumns, report.pushes,
     { sort: { key: "sent_at", dir: -1 } });
+  await loadPlatforms();
   await loadVariants();
 }
 
@@ -891,6 +894,12 @@ export function showHeadline() {
             <div id="actions-chart" class="chart"></div>
           </figure>
         </div>
+        <section id="platforms" aria-labelledby="platforms-title" hidden>
+          <h3 id="platforms-title">By platform</h3>
+          <p class="help">Each platform's sends and the displays its devices reported, side by side; FCM's
+            deliveries under the platform FCM sent to. Sends and events that named no platform are "Not named".</p>
+          <div class="table-wrap" tabindex="0"><table id="platforms-table"></table></div>
+        </section>
         <section id="variants" aria-labelledby="variants-title" hidden>
           <div class="section-head">
             <h3 id="variants-title">Variants</h3>
@@ -975,6 +984,50 @@ export function showHeadline() {
 // A name that the URL parser would take as a dot segment ("." or ".."; "%2E" too) cannot go in a path: the parser
 // drops or climbs it before the request leaves, so such a campaign is named in the query of a route that takes one.
 export const isDotSegment = (name) => name === "." || name === "..";
+"""####
+        ),
+        "platforms.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// A campaign's funnel per platform, side by side: each platform's sends, the displays its devices reported and,
+// once FCM's export was imported, the deliveries FCM counted to it. The platform picked in the filters does not
+// narrow it: comparing the platforms is what it is for.
+import { api } from "./api.js";
+import { $ } from "./dom.js";
+import { filters } from "./filters.js";
+import { number, percent } from "./format.js";
+import { state } from "./state.js";
+import { renderTable } from "./table.js";
+
+// The platforms' names as the platform filter shows them; any other value as the client sent it.
+const names = { ios: "iOS", android: "Android", web: "Web", unknown: "Not named" };
+
+function columns(fcm) {
+  return [
+    { key: "platform", title: "Platform", format: (value) => names[value] || value },
+    { key: "sent", title: "Sent", format: number },
+    { key: "displayed_unique", title: "Displayed", format: number },
+    { key: "display_rate", title: "Display rate", format: percent },
+    ...(fcm ? [
+      { key: "device_delivered", title: "Delivered (FCM)", format: number },
+      { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
+    ] : []),
+    { key: "opened_unique", title: "Opened", format: number },
+    { key: "open_rate", title: "Open rate", format: percent },
+  ];
+}
+
+// Shown when the campaign's events or send records named a platform; a campaign whose clients never say is one
+// "Not named" row, which the funnel above already shows.
+export async function loadPlatforms() {
+  const section = $("platforms");
+  const report = await api("/v1/reports/campaigns", { ...filters(), by: "platform", campaign: state.campaign });
+  const rows = report.campaigns.filter((row) => !row.orphan && row.campaign === state.campaign);
+  section.hidden = !rows.some((row) => row.platform !== "unknown");
+  if (section.hidden) return;
+  const fcm = rows.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
+  renderTable($("platforms-table"), columns(fcm), rows, { sort: { key: "sent", dir: -1 } });
+}
 """####
         ),
         "receipt-health.js": (
