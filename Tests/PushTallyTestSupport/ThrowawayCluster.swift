@@ -55,6 +55,17 @@ public final class ThrowawayCluster: Sendable {
         for pid in (try? serverProcesses()) ?? [] { kill(pid, SIGCONT) }
     }
 
+    /// Stops the server at once (`-m immediate`: no checkpoint, every backend killed, as a crash or a failover
+    /// leaves it); ``start()`` brings it back through crash recovery.
+    public func stopImmediately() async throws {
+        try await run("pg_ctlcluster", Self.version, name, "stop", "-m", "immediate")
+    }
+
+    /// Starts the server again after ``stopImmediately()``.
+    public func start() async throws {
+        try await run("pg_ctlcluster", Self.version, name, "start")
+    }
+
     /// Thaws, stops and deletes the cluster; never throws, so it can run on every path out of a test.
     public func drop() async {
         thaw()
