@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
-import { money, number, percent, seconds } from "./format.js";
+import { deliveryColumns, hasFCM, money, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -14,13 +14,7 @@ const GROUP_KEY = "pushtally.columns";
 // was imported.
 const groups = {
   delivery: (superseded, media, fcm) => [
-    { key: "sent", title: "Sent", format: number },
-    { key: "displayed_unique", title: "Displayed", format: number },
-    { key: "display_rate", title: "Display rate", format: percent },
-    ...(fcm ? [
-      { key: "device_delivered", title: "Delivered (FCM)", format: number },
-      { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
-    ] : []),
+    ...deliveryColumns(fcm),
     ...(media ? [
       { key: "rich_rate", title: "Rich rate", format: percent },
       { key: "media_timed_out", title: "Media timed out", format: number },
@@ -74,9 +68,7 @@ function campaignColumn() {
 function drawTable() {
   const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
   const media = state.campaigns.some((row) => row.rich_rate !== null && row.rich_rate !== undefined);
-  // Any FCM row counts: an export of acceptances and errors alone shows its zero deliveries too.
-  const fcm = state.campaigns.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
-  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media, fcm)];
+  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media, hasFCM(state.campaigns))];
   renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
 }
 

@@ -32,14 +32,31 @@ export const money = (value) => {
     .join(" · ");
 };
 
-// The funnel's columns, in the order every table of campaigns or pushes shows them.
-export const funnelColumns = [
+// Sends, unique displays and the display rate, then, once FCM's export was imported, its deliveries and the
+// share of them shown beside the display rate.
+export const deliveryColumns = (fcm) => [
   { key: "sent", title: "Sent", format: number },
   { key: "displayed_unique", title: "Displayed", format: number },
   { key: "display_rate", title: "Display rate", format: percent },
+  ...(fcm ? [
+    { key: "device_delivered", title: "Delivered (FCM)", format: number },
+    { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
+  ] : []),
+];
+
+// Any FCM figure counts: an export of acceptances and errors alone shows its zero deliveries too.
+export const hasFCM = (rows) => rows.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
+
+const openColumns = [
   { key: "opened_unique", title: "Opened", format: number },
   { key: "open_rate", title: "Open rate", format: percent },
 ];
+
+// The funnel's columns, in the order every table of campaigns or pushes shows them.
+export const funnelColumns = [...deliveryColumns(false), ...openColumns];
+
+// The funnel with FCM's figures where the rows have some.
+export const funnelColumnsFor = (rows) => [...deliveryColumns(hasFCM(rows)), ...openColumns];
 
 // What pushes caused, after the funnel in the same tables: influenced opens, conversions and their value.
 export const outcomeColumns = [

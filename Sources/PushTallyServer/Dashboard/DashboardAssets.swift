@@ -393,7 +393,7 @@ function outcomesChart(row) {
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { filters, platformFilter } from "./filters.js";
-import { money, number, percent, seconds } from "./format.js";
+import { deliveryColumns, hasFCM, money, number, percent, seconds } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -405,13 +405,7 @@ const GROUP_KEY = "pushtally.columns";
 // was imported.
 const groups = {
   delivery: (superseded, media, fcm) => [
-    { key: "sent", title: "Sent", format: number },
-    { key: "displayed_unique", title: "Displayed", format: number },
-    { key: "display_rate", title: "Display rate", format: percent },
-    ...(fcm ? [
-      { key: "device_delivered", title: "Delivered (FCM)", format: number },
-      { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
-    ] : []),
+    ...deliveryColumns(fcm),
     ...(media ? [
       { key: "rich_rate", title: "Rich rate", format: percent },
       { key: "media_timed_out", title: "Media timed out", format: number },
@@ -465,9 +459,7 @@ function campaignColumn() {
 function drawTable() {
   const superseded = state.campaigns.some((row) => row.superseded_pushes > 0);
   const media = state.campaigns.some((row) => row.rich_rate !== null && row.rich_rate !== undefined);
-  // Any FCM row counts: an export of acceptances and errors alone shows its zero deliveries too.
-  const fcm = state.campaigns.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
-  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media, fcm)];
+  const columns = [campaignColumn(), ...groups[columnGroup()](superseded, media, hasFCM(state.campaigns))];
   renderTable($("campaigns-table"), columns, state.campaigns, { sort: state.sort });
 }
 
@@ -718,14 +710,31 @@ export const money = (value) => {
     .join(" · ");
 };
 
-// The funnel's columns, in the order every table of campaigns or pushes shows them.
-export const funnelColumns = [
+// Sends, unique displays and the display rate, then, once FCM's export was imported, its deliveries and the
+// share of them shown beside the display rate.
+export const deliveryColumns = (fcm) => [
   { key: "sent", title: "Sent", format: number },
   { key: "displayed_unique", title: "Displayed", format: number },
   { key: "display_rate", title: "Display rate", format: percent },
+  ...(fcm ? [
+    { key: "device_delivered", title: "Delivered (FCM)", format: number },
+    { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
+  ] : []),
+];
+
+// Any FCM figure counts: an export of acceptances and errors alone shows its zero deliveries too.
+export const hasFCM = (rows) => rows.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
+
+const openColumns = [
   { key: "opened_unique", title: "Opened", format: number },
   { key: "open_rate", title: "Open rate", format: percent },
 ];
+
+// The funnel's columns, in the order every table of campaigns or pushes shows them.
+export const funnelColumns = [...deliveryColumns(false), ...openColumns];
+
+// The funnel with FCM's figures where the rows have some.
+export const funnelColumnsFor = (rows) => [...deliveryColumns(hasFCM(rows)), ...openColumns];
 
 // What pushes caused, after the funnel in the same tables: influenced opens, conversions and their value.
 export const outcomeColumns = [
@@ -995,27 +1004,14 @@ export const isDotSegment = (name) => name === "." || name === "..";
 import { api } from "./api.js";
 import { $ } from "./dom.js";
 import { filters } from "./filters.js";
-import { number, percent } from "./format.js";
+import { funnelColumnsFor } from "./format.js";
 import { state } from "./state.js";
 import { renderTable } from "./table.js";
 
 // The platforms' names as the platform filter shows them; any other value as the client sent it.
 const names = { ios: "iOS", android: "Android", web: "Web", unknown: "Not named" };
 
-function columns(fcm) {
-  return [
-    { key: "platform", title: "Platform", format: (value) => names[value] || value },
-    { key: "sent", title: "Sent", format: number },
-    { key: "displayed_unique", title: "Displayed", format: number },
-    { key: "display_rate", title: "Display rate", format: percent },
-    ...(fcm ? [
-      { key: "device_delivered", title: "Delivered (FCM)", format: number },
-      { key: "displayed_of_delivered", title: "Shown of delivered", format: percent },
-    ] : []),
-    { key: "opened_unique", title: "Opened", format: number },
-    { key: "open_rate", title: "Open rate", format: percent },
-  ];
-}
+const platformColumn = { key: "platform", title: "Platform", format: (value) => names[value] || value };
 
 // Shown when the campaign's events or send records named a platform; a campaign whose clients never say is one
 // "Not named" row, which the funnel above already shows.
@@ -1025,8 +1021,7 @@ export async function loadPlatforms() {
   const rows = report.campaigns.filter((row) => !row.orphan && row.campaign === state.campaign);
   section.hidden = !rows.some((row) => row.platform !== "unknown");
   if (section.hidden) return;
-  const fcm = rows.some((row) => row.device_delivered > 0 || row.fcm_accepted > 0 || row.fcm_failed > 0);
-  renderTable($("platforms-table"), columns(fcm), rows, { sort: { key: "sent", dir: -1 } });
+  renderTable($("platforms-table"), [platformColumn, ...funnelColumnsFor(rows)], rows, { sort: { key: "sent", dir: -1 } });
 }
 """####
         ),
