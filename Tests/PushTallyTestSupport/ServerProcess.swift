@@ -181,6 +181,9 @@ public func httpRequest(
     var request = URLRequest(url: url)
     request.httpMethod = method
     request.httpBody = body
+    // Past the patient servers' own deadlines (``ServerDeadlines/patient``: 10 minutes): URLSession's default of
+    // 60 s without a byte is a deadline a crowded machine trips on a debug build's large request.
+    request.timeoutInterval = 660
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     let (data, response) = try await URLSession.shared.data(for: request)
     let http = response as! HTTPURLResponse
