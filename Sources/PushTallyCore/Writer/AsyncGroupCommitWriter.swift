@@ -149,27 +149,12 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
 
     private func commitWhileQueued(_ run: Int) async {
         guard let session else { return await commitQueued(run) }
-        let ran = Ran()
+        let ran = RunClaim()
         await session {
             guard ran.claim() else { return }
             await self.commitQueued(run)
         }
         if ran.claim() { await commitQueued(run) }
-    }
-
-    /// Whether the session's run of commits has started: whoever claims it first runs it, so commits never
-    /// overlap, even if a session called its closure twice or after the writer went on without it.
-    private final class Ran: @unchecked Sendable {
-        // Guards `done`.
-        private let lock = NSLock()
-        private var done = false
-
-        func claim() -> Bool {
-            lock.withLock {
-                defer { done = true }
-                return !done
-            }
-        }
     }
 
     private func commitQueued(_ run: Int) async {

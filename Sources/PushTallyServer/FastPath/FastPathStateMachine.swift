@@ -128,9 +128,10 @@ struct FastPathStateMachine {
     var passedInFlight = 0
     /// Parts of requests that wait for the other path's answers, in arrival order.
     var held = CircularBuffer<HTTPServerRequestPart>(initialCapacity: 1)
-    private var isReleasingHeld = false
-    private var releasedAny = false
-    private var readPending = false
+    // Set here and by the held-request steps (FastPathStateMachine+Held.swift) only.
+    var isReleasingHeld = false
+    var releasedAny = false
+    var readPending = false
     /// Close once every answer is written (`Connection: close`, HTTP/1.0 without keep-alive, or a quiesce).
     var closeAfterAnswers = false
     /// A refusal waits for the router's responses in flight to end before it takes its slot.
@@ -268,18 +269,6 @@ struct FastPathStateMachine {
         return clock.check(now: now, waitingForServer: isWaitingForServer)
     }
 
-    /// The idle timer is closing the connection while an ingest request's body is still arriving: when that
-    /// request is the one owed an answer next, it is answered `408` before the close (throwing away whatever
-    /// more of it comes), and this returns it. A request whose answer would have to wait for others' is not.
-    mutating func timedOutRequest() -> IngestRequest? {
-        guard case .ingest(let request, _) = reading, passedInFlight == 0, held.isEmpty, answers.count == 1,
-            firstSlot == request.slot
-        else { return nil }
-        reading = .discarding(bytes: 0)
-        closeAfterAnswers = true
-        return request
-    }
-
     /// A router response was queued whole; its bytes reach the socket as the client reads them.
     mutating func responseWriteBegan() {
         responsesBeingWritten += 1
@@ -294,48 +283,5 @@ struct FastPathStateMachine {
     mutating func responseWritten(now: NIODeadline) {
         responsesBeingWritten = max(0, responsesBeingWritten - 1)
         clock.touch(now: now)
-    }
-
-    /// A graceful shutdown began: requests not yet started are never answered.
-    mutating func quiesce() -> QuiesceAction {
-        // What is held begins with a request's head; the rest of that request is thrown away as it comes.
-        if !held.isEmpty || isAwaitingContinue { reading = .discarding(bytes: 0) }
-        held.removeAll()
-        closeAfterAnswers = true
-        if passedInFlight > 0 {
-            // The router's request in flight: its handler closes after that response (this path's answers are
-            // never in flight at the same time: a request of one path waits for the other's answers).
-            return .forwardToRouter
-        }
-        return answers.isEmpty ? .close : .closeAfterAnswers
-    }
-
-    // MARK: Requests that waited
-
-    /// Starts letting held requests go, part by part (``releaseNextHeld()``); `false` while that is under way
-    /// already, further up the stack, where it goes on.
-    mutating func beginReleasingHeld() -> Bool {
-        guard !isReleasingHeld else { return false }
-        isReleasingHeld = true
-        releasedAny = false
-        return true
-    }
-
-    /// The next held part that may go now, and what to do with it; `nil` once none may.
-    mutating func releaseNextHeld() -> PartAction? {
-        guard let part = held.first, let action = process(part) else { return nil }
-        held.removeFirst()
-        releasedAny = true
-        return action
-    }
-
-    /// Done letting held requests go: whether to tell the router a read cycle ended (it hands requests on then,
-    /// and these came outside one), and whether to resume reading.
-    mutating func endReleasingHeld() -> (readComplete: Bool, read: Bool) {
-        isReleasingHeld = false
-        let read =
-            readPending && held.isEmpty && !isAwaitingContinue && unansweredWholeRequests < configuration.maxPipelined
-        if read { readPending = false }
-        return (releasedAny, read)
     }
 }
