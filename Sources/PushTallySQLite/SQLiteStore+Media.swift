@@ -4,7 +4,7 @@ import PushTallyCore
 extension SQLiteStore {
     /// Feeds `assembly` the media rows of the pushes `filter`'s scope selects (``MediaRollupQuery``).
     static func readMediaRows<Sink: PushRowSink>(_ filter: ReportFilter, into assembly: inout Sink, in db: Database) throws {
-        let query = MediaRollupQuery.pushRows(PushScope(filter), dialect: .sqlite, placeholder: "?")
+        let query = MediaRollupQuery.pushRows(PushScope(filter), dialect: .sqlite)
         try RawColumns.forEachRow(db.cachedStatement(sql: query.sql), arguments: query.arguments) { row in
             assembly.media(pushID: row.text(0), outcomes: MediaOutcomes(values: row.integers(from: 1)))
         }

@@ -21,6 +21,14 @@ extension SQLiteStore: ReportReader {
         try readMediaRows(filter, into: &sink, in: db)
     }
 
+    public func campaignNames(after: String?, limit: Int) async throws -> [String] {
+        try await read { db in try RawColumns.map(SQLDialect.sqlite.campaignNames(after: after, limit: limit), in: db) { $0.text(0) } }
+    }
+
+    public func orphanPageEnd(after: String?, rows: Int) async throws -> String? {
+        try await read { db in try RawColumns.map(SQLDialect.sqlite.orphanPageEnd(after: after, rows: rows), in: db) { $0.text(0) }.first }
+    }
+
     public func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] {
         try await read { db in try RawColumns.map(SQLDialect.sqlite.collapsePeers(filter), in: db, ReportRowDecoding.collapsePush) }
     }

@@ -7,6 +7,17 @@ public enum CSVRenderer {
         return (bom ? "\u{FEFF}" : "") + records.map { $0.joined(separator: ",") + "\r\n" }.joined()
     }
 
+    /// The header record of a report written a page at a time, in the columns of `layout` (the union of every
+    /// page's ``ReportTable/csvLayout``): what ``render(_:bom:)`` starts with.
+    package static func header(_ layout: (fixed: [String], expanded: [String]), bom: Bool = false) -> String {
+        (bom ? "\u{FEFF}" : "") + (layout.fixed + layout.expanded).map(field).joined(separator: ",") + "\r\n"
+    }
+
+    /// A page's rows in the columns of `layout`, as ``render(_:bom:)`` writes them after its header.
+    package static func rows(_ table: ReportTable, layout: (fixed: [String], expanded: [String])) -> String {
+        table.records(layout) { field(neutralised($0)) }.map { $0.joined(separator: ",") + "\r\n" }.joined()
+    }
+
     /// A cell's text, user text given by `text`.
     static func cell(_ value: ReportValue, text: (String) -> String) -> String {
         switch value {

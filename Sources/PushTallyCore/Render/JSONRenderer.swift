@@ -10,6 +10,35 @@ public enum JSONRenderer {
         return (try? encoder.encode(Document(table: table, extra: extra))) ?? Data("{}".utf8)
     }
 
+    /// The document of a table written a page at a time, around its rows: up to the rows' opening bracket,
+    /// and from their closing one. With the pages' ``rows(_:)`` between them, joined by commas, it is byte for
+    /// byte the document ``render(_:)`` writes of every page's rows at once.
+    public static func frame(_ table: ReportTable) -> (head: Data, tail: Data) {
+        var empty = table
+        empty.rows = []
+        let document = render(empty)
+        // The key is the document's one `"<name>":[]`: inside a string value its quotes would be escaped.
+        let marker = Data("\(String(decoding: encodedKey(table.name), as: UTF8.self)):[]".utf8)
+        guard let range = document.range(of: marker) else { return (Data("{\"\(table.name)\":[".utf8), Data("]}".utf8)) }
+        return (Data(document[..<(range.upperBound - 1)]), Data(document[(range.upperBound - 1)...]))
+    }
+
+    /// A page's rows as the document lists them, without the brackets: `{...},{...}`.
+    public static func rows(_ table: ReportTable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain values of known shape cannot fail.
+        let array = (try? encoder.encode(table.rows.map(Row.init))) ?? Data("[]".utf8)
+        return array.dropFirst().dropLast()
+    }
+
+    /// A key as the encoder writes it, quoted and escaped.
+    private static func encodedKey(_ name: String) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(name)) ?? Data("\"\(name)\"".utf8)
+    }
+
     private struct Document: Encodable {
         let table: ReportTable
         let extra: [(String, ReportValue)]

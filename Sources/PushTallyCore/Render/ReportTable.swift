@@ -50,7 +50,7 @@ public struct ReportTable: Sendable, Hashable {
     public var csvColumns: [String] { csvLayout.fixed + csvLayout.expanded }
 
     /// The fixed columns and the columns expanded from maps, which read 0 where a row lacks the key.
-    var csvLayout: (fixed: [String], expanded: [String]) {
+    package var csvLayout: (fixed: [String], expanded: [String]) {
         var fixed: [String] = []
         var expanded: Set<String> = []
         for row in rows.isEmpty ? [template] : rows {
@@ -84,10 +84,15 @@ extension ReportTable {
     /// a count of zero, not unknown.
     package func records(text: (String) -> String = { $0 }) -> [[String]] {
         let layout = csvLayout
+        return [layout.fixed + layout.expanded] + records(layout, text: text)
+    }
+
+    /// The rows alone as cell texts in the columns of `layout` (a report's, written a page at a time).
+    package func records(_ layout: (fixed: [String], expanded: [String]), text: (String) -> String = { $0 }) -> [[String]] {
         let columns = layout.fixed + layout.expanded
         let expanded = Set(layout.expanded)
-        var records = [columns]
-        records.reserveCapacity(rows.count + 1)
+        var records: [[String]] = []
+        records.reserveCapacity(rows.count)
         for row in rows {
             var cells: [String: String] = [:]
             for (name, value) in row {

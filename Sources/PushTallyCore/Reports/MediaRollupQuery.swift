@@ -15,11 +15,11 @@ package enum MediaRollupQuery {
 
     /// Every media row (`push_id`, values) of the pushes `scope` selects; a push may have several (one per
     /// shard on PostgreSQL), which its figures add up.
-    package static func pushRows(_ scope: PushScope, dialect: SQLDialect, placeholder: String) -> Rendered {
-        let (clause, value) = scope.clause(placeholder: placeholder)
+    package static func pushRows(_ scope: PushScope, dialect: SQLDialect) -> Rendered {
+        let table = RollupTarget.rollups.media
+        let (clause, values) = scope.clause(dialect, key: "\(table).push_id")
         return Rendered(
-            sql: "SELECT push_id, \(dialect.integerRow(columns)) FROM \(RollupTarget.rollups.media) \(clause)",
-            values: value.map { [.text($0)] } ?? [])
+            sql: "SELECT push_id, \(dialect.integerRow(columns)) FROM \(table) \(clause)", values: values.map(ScopeValue.text))
     }
 
     /// The sums per named version of `dimension` (`version`, values) over the pushes `filter` selects.

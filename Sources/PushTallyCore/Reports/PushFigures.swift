@@ -61,6 +61,9 @@ public struct ReportFilter: Sendable, Hashable {
     /// Only the events that named this platform (`unknown`: those that named none); what belongs to a push
     /// and not to an event is kept under `unknown` (``CampaignListAssembly``, ``PushFigures/onPlatform(_:)``).
     public var platform: String?
+    /// The page of the report being read, for a report read a page at a time (``CampaignPager``); `nil`:
+    /// the whole report.
+    package var page: ReportPage?
 
     public init(
         fromMillis: Int64? = nil, toMillis: Int64? = nil, campaign: String? = nil, pushID: String? = nil,

@@ -8,6 +8,12 @@ package enum PushScope: Sendable, Equatable {
     /// The rows of a campaign's pushes (every table is keyed by `push_id` first, and `pushes` has an index by
     /// campaign, so a report's cost follows what was asked for, not the database's size).
     case campaign(String)
+    /// The rows of the pushes of the campaigns from `first` to `last`, both included, in byte order: one page of
+    /// a report read a page at a time (``ReportPage``).
+    case campaigns(first: String, last: String)
+    /// The rows of pushes nobody registered whose ids come after `after` and up to `through` (each bound
+    /// open when `nil`): the last pages of a report read a page at a time.
+    case orphans(after: String?, through: String?)
 
     package init(_ filter: ReportFilter) {
         if let pushID = filter.pushID {
@@ -15,18 +21,37 @@ package enum PushScope: Sendable, Equatable {
         } else if let campaign = filter.campaign {
             self = .campaign(campaign)
         } else {
-            self = .all
+            switch filter.page {
+            case .campaigns(let first, let last)?: self = .campaigns(first: first, last: last)
+            case .orphans(let after, let through)?: self = .orphans(after: after, through: through)
+            case nil: self = .all
+            }
         }
     }
 
-    /// The `WHERE` clause over a table keyed by `push_id`, with `placeholder` standing for the one value.
-    package func clause(placeholder: String) -> (sql: String, value: String?) {
+    /// The `WHERE` clause over a table keyed by `push_id` (`key` names that column where a join makes the bare
+    /// name ambiguous), with its values in the order of their placeholders.
+    package func clause(_ dialect: SQLDialect, key: String = "push_id") -> (sql: String, values: [String]) {
         switch self {
-        case .all: ("", nil)
-        case .push(let id): ("WHERE push_id = \(placeholder)", id)
-        case .campaign(let name): ("WHERE push_id IN (SELECT push_id FROM pushes WHERE campaign = \(placeholder))", name)
+        case .all: ("", [])
+        case .push(let id): ("WHERE push_id = \(dialect.placeholder(0))", [id])
+        case .campaign(let name): ("WHERE push_id IN (SELECT push_id FROM pushes WHERE campaign = \(dialect.placeholder(0)))", [name])
+        case .campaigns(let first, let last):
+            ("WHERE push_id IN (SELECT push_id FROM pushes WHERE \(dialect.campaignsBetween(first: 0, last: 1)))", [first, last])
+        case .orphans(let after, let through):
+            dialect.orphans(key: key, after: after, through: through)
         }
     }
+}
+
+/// A page of a report read a page at a time, in the order its rows are listed: campaigns by name, then the
+/// pushes nobody registered (``CampaignPager``).
+package enum ReportPage: Sendable, Hashable {
+    /// The campaigns from `first` to `last`, both included, in byte order.
+    case campaigns(first: String, last: String)
+    /// The pushes nobody registered whose ids come after `after` and up to `through` (each bound open when
+    /// `nil`), in the order of the database's own comparison: their rows add up into one row whatever the order.
+    case orphans(after: String?, through: String?)
 }
 
 /// A value a scope compares with.

@@ -32,13 +32,15 @@ extension SQLDialect {
 
     /// `select` over the rows `scope` selects (and `condition`, if any), grouped by `groupBy` when ``sumsPushRows``
     /// or when `alwaysGrouped` (an aggregate both engines take in SQL).
+    /// `key` names the table's `push_id` where a join makes the bare name ambiguous to a scope that needs it.
     func pushRows(
-        _ select: String, _ scope: PushScope, where condition: String? = nil, groupBy: String? = nil, alwaysGrouped: Bool = false
+        _ select: String, _ scope: PushScope, key: String, where condition: String? = nil, groupBy: String? = nil,
+        alwaysGrouped: Bool = false
     ) -> ReportStatement {
-        var (clause, value) = scope.clause(placeholder: placeholder(0))
+        var (clause, values) = scope.clause(self, key: key)
         if let condition { clause += clause.isEmpty ? "WHERE \(condition)" : " AND \(condition)" }
         let grouping = sumsPushRows || alwaysGrouped ? groupBy.map { " GROUP BY \($0)" } ?? "" : ""
-        return ReportStatement(sql: "\(select) \(clause)\(grouping)", values: value.map { [.text($0)] } ?? [])
+        return ReportStatement(sql: "\(select) \(clause)\(grouping)", values: values.map(ScopeValue.text))
     }
 
     /// `select` over a rollup table aliased `b`, narrowed by `scope` and grouped by `groupBy`.
@@ -77,33 +79,33 @@ package enum PushRowRead: CaseIterable, Sendable {
         case .registrations:
             return dialect.pushRows(
                 "SELECT push_id, campaign, title, sent_at, app, environment, \(SendAttributeColumns.names.joined(separator: ", ")) FROM pushes",
-                scope)
+                scope, key: "pushes.push_id")
         case .sends:
             // Sends by their own scan, in key order, rather than joined: the join cost most of a report's time.
-            return dialect.pushRows("SELECT push_id, \(sum("targeted")), \(sum("sent")) FROM push_sends", scope, groupBy: "push_id")
+            return dialect.pushRows("SELECT push_id, \(sum("targeted")), \(sum("sent")) FROM push_sends", scope, key: "push_sends.push_id", groupBy: "push_id")
         case .failures:
-            return dialect.pushRows("SELECT push_id, reason, \(sum("count")) FROM push_failures", scope, groupBy: "push_id, reason")
+            return dialect.pushRows("SELECT push_id, reason, \(sum("count")) FROM push_failures", scope, key: "push_failures.push_id", groupBy: "push_id, reason")
         case .firstEvents:
-            return dialect.pushRows("SELECT push_id, MIN(first_time) FROM rollup_push", scope, groupBy: "push_id", alwaysGrouped: true)
+            return dialect.pushRows("SELECT push_id, MIN(first_time) FROM rollup_push", scope, key: "rollup_push.push_id", groupBy: "push_id", alwaysGrouped: true)
         case .rollups:
             let values = RollupTable.push.values.map(\.name).joined(separator: ", ")
-            return dialect.pushRows("SELECT push_id, kind, action, \(values) FROM rollup_push", scope)
+            return dialect.pushRows("SELECT push_id, kind, action, \(values) FROM rollup_push", scope, key: "rollup_push.push_id")
         case .timing:
-            return dialect.pushRows("SELECT push_id, \(dialect.histogram(TimingColumns.names)) FROM rollup_timing", scope)
+            return dialect.pushRows("SELECT push_id, \(dialect.histogram(TimingColumns.names)) FROM rollup_timing", scope, key: "rollup_timing.push_id")
         case .outcomes:
             return dialect.pushRows(
                 "SELECT push_id, measure, currency, \(sum("count")), \(sum("value_micros")), \(sum("value_units")) FROM rollup_outcome",
-                scope,
+                scope, key: "rollup_outcome.push_id",
                 groupBy: "push_id, measure, currency")
         case .fcm:
-            return dialect.pushRows("SELECT push_id, platform, event, count FROM rollup_fcm", scope)
+            return dialect.pushRows("SELECT push_id, platform, event, count FROM rollup_fcm", scope, key: "rollup_fcm.push_id")
         case .fcmOtherPlatformDisplays:
             // The displays, of pushes FCM delivered, on platforms it delivered none of them to: not what its device
             // deliveries count, so `displayed_of_delivered` leaves them out (displays that named no platform
             // stay in). Platforms compare in lower case, as FCM's `sdk_platform` is kept.
             let delivered = "SELECT 1 FROM rollup_fcm f WHERE f.push_id = rollup_version.push_id AND f.event = '\(FCMEvent.delivered.rawValue)'"
             return dialect.pushRows(
-                "SELECT push_id, version, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope,
+                "SELECT push_id, version, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope, key: "rollup_version.push_id",
                 where: """
                     dimension = \(VersionDimension.platform.rawValue) AND kind = \(EventKind.display.rawValue) AND EXISTS (\(delivered)) \
                     AND NOT EXISTS (\(delivered) AND LOWER(f.platform) = LOWER(rollup_version.version))
@@ -113,14 +115,14 @@ package enum PushRowRead: CaseIterable, Sendable {
             // Joined USING the key, so the scope's bare `push_id` names the one merged column on both engines.
             return dialect.pushRows(
                 "SELECT push_id, platform, \(sum("targeted")), \(sum("sent")) FROM \(SendPlatformSchema.table) JOIN push_sends USING (push_id, batch_id)",
-                scope, groupBy: "push_id, platform")
+                scope, key: "\(SendPlatformSchema.table).push_id", groupBy: "push_id, platform")
         case .platformFailures:
             return dialect.pushRows(
                 "SELECT push_id, platform, reason, \(sum("count")) FROM \(SendPlatformSchema.table) JOIN push_failures USING (push_id, batch_id)",
-                scope, groupBy: "push_id, platform, reason")
+                scope, key: "\(SendPlatformSchema.table).push_id", groupBy: "push_id, platform, reason")
         case .platforms:
             return dialect.pushRows(
-                "SELECT push_id, version, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope,
+                "SELECT push_id, version, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope, key: "rollup_version.push_id",
                 where: "dimension = \(VersionDimension.platform.rawValue)", groupBy: "push_id, version, kind, action")
         }
     }
@@ -223,8 +225,8 @@ extension SQLDialect {
 
     /// Pushes sharing an app and collapse id with those `filter` selects (``CollapsePeersQuery``).
     package func collapsePeers(_ filter: ReportFilter) -> ReportStatement {
-        let (sql, value) = CollapsePeersQuery.sql(PushScope(filter), placeholder: placeholder(0))
-        return ReportStatement(sql: sql, values: value.map { [.text($0)] } ?? [])
+        let (sql, values) = CollapsePeersQuery.sql(PushScope(filter), dialect: self)
+        return ReportStatement(sql: sql, values: values.map(ScopeValue.text))
     }
 }
 

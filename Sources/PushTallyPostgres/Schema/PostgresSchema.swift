@@ -44,6 +44,9 @@ package enum PostgresSchema {
         // Names stored before they were put in NFC at the door: renamed, or kept and recorded (SpellingMigration),
         // by ``PostgresSpellings`` after the table is made.
         (SpellingMigration.postgresVersion, SpellingMigration.postgresName, [SpellingMigration.createLegacySpellings]),
+        // Campaign names in byte order, the order reports are read in pages by (CampaignPageReads), whatever the
+        // database's collation.
+        (24, "v24-campaigns-by-bytes", [#"CREATE INDEX pushes_by_campaign_bytes ON pushes (campaign COLLATE "C")"#]),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

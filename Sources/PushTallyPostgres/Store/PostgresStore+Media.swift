@@ -5,7 +5,7 @@ extension PostgresStore {
     /// Feeds `assembly` the media rows of the pushes `filter`'s scope selects (``MediaRollupQuery``), in the
     /// snapshot of the report's other reads.
     static func readMediaRows<Sink: PushRowSink>(_ filter: ReportFilter, into assembly: inout Sink, read: SnapshotReader) async throws {
-        let query = MediaRollupQuery.pushRows(PushScope(filter), dialect: .postgres, placeholder: "$1")
+        let query = MediaRollupQuery.pushRows(PushScope(filter), dialect: .postgres)
         for (id, values) in try await read(query.postgres).decode((String, [Int64]).self) {
             assembly.media(pushID: id, outcomes: MediaOutcomes(values: values))
         }

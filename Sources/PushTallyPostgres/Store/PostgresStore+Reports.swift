@@ -20,6 +20,18 @@ extension PostgresStore: ReportReader {
         }
     }
 
+    public func campaignNames(after: String?, limit: Int) async throws -> [String] {
+        try await query(PostgresQuery(SQLDialect.postgres.campaignNames(after: after, limit: limit))).map {
+            try PostgresReportRow($0).text(0)
+        }
+    }
+
+    public func orphanPageEnd(after: String?, rows: Int) async throws -> String? {
+        try await query(PostgresQuery(SQLDialect.postgres.orphanPageEnd(after: after, rows: rows))).first.map {
+            try PostgresReportRow($0).text(0)
+        }
+    }
+
     public func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] {
         try await query(PostgresQuery(SQLDialect.postgres.collapsePeers(filter))).map {
             try ReportRowDecoding.collapsePush(PostgresReportRow($0))

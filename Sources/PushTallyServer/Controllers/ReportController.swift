@@ -37,6 +37,11 @@ struct ReportController<Context: RequestContext>: Sendable {
             let reportRequest = try query.request(report, pathValue: pathValue)
             if let role = route.role { try await authorizer.require(role, request) }
             do {
+                if let pages = reportRequest.subject.kind.pages(reportRequest) {
+                    return try await PagedReportResponse(
+                        pages: pages, name: report.name, query: query, reads: reads, deadline: deadlines.request, logger: context.logger
+                    ).make(for: request)
+                }
                 let answer = try await StoreDeadline.run(deadlines.request) { [reads] in
                     try await reads.read { reader in try await reader.report(reportRequest) }
                 }

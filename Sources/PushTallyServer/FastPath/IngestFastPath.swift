@@ -40,6 +40,8 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var plainHead: (status: HTTPResponse.Status, date: String, head: HTTPResponseHead)?
     /// The response the router is writing answers a CONNECT: the parser reads nothing after one, so close.
     private var closeAfterRouterResponse = false
+    /// The versions of the requests passed to the router whose answers have not begun, oldest first.
+    private var routerRequestVersions = CircularBuffer<HTTPVersion>(initialCapacity: 4)
     /// The router's response being written is the connection's last: it says `Connection: close`, and the
     /// connection closes after its end.
     private var closingRouterResponse = false
@@ -123,6 +125,11 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapOutboundIn(data) {
         case .head(var head) where head.status.code >= 200:
             machine.responseWriteBegan()
+            // RFC 9112 §6.1: an HTTP/1.0 client is not sent chunked; a body of no stated length ends with the connection.
+            if routerRequestVersions.popFirst() == .http1_0 {
+                head.version = .http1_0
+                if !head.headers.contains(name: "content-length") { closeAfterRouterResponse = true }
+            }
             if closeAfterRouterResponse || machine.routerResponseIsLast {
                 closingRouterResponse = true
                 head.headers.replaceOrAdd(name: "Connection", value: "close")
@@ -164,6 +171,15 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    private func forwardToRouter(_ part: HTTPServerRequestPart, _ context: ChannelHandlerContext) {
+        if case .head(let head) = part {
+            if head.method == .CONNECT { closeAfterRouterResponse = true }
+            routerRequestVersions.append(head.version)
+        }
+        forwardedThisRead = true
+        context.fireChannelRead(wrapInboundOut(part))
+    }
+
     /// The largest slice of a response body written at once (``write(context:data:promise:)``).
     static let progressSlice = 64 * 1024
 
@@ -196,13 +212,10 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .nothing:
             break
         case .forward(let part):
-            if case .head(let head) = part, head.method == .CONNECT { closeAfterRouterResponse = true }
-            forwardedThisRead = true
-            context.fireChannelRead(wrapInboundOut(part))
+            forwardToRouter(part, context)
         case .continueThenForward(let part):
             writeContinue(context)
-            forwardedThisRead = true
-            context.fireChannelRead(wrapInboundOut(part))
+            forwardToRouter(part, context)
         case .checkContinue(let request):
             let loop = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let pipelineRequest = pipelineRequest(route: request.route, kind: request.kind, target: request.head.uri, fields: request.fields)

@@ -20,27 +20,38 @@ struct ReportResponse {
         _ table: ReportTable, name: String, query: ReportQuery, request: Request,
         readFrom: (source: ReadSource, lagSeconds: Double) = (.primary, 0), now: Date = Date()
     ) throws -> Response {
-        var headers: HTTPFields = [:]
-        headers[.readSource] = readFrom.source.rawValue
-        headers[.dataLag] = ReportReadRouter.secondsText(readFrom.lagSeconds)
-        let data: Data
-        switch format(query, request: request) {
-        case .json:
-            data = JSONRenderer.render(table)
-            headers[.contentType] = "application/json; charset=utf-8"
-        case .csv:
-            data = Data(CSVRenderer.render(table, bom: query.bom).utf8)
-            headers[.contentType] = "text/csv; charset=utf-8; header=present"
-            let day = now.formatted(.iso8601.year().month().day())
-            headers[.contentDisposition] = "attachment; filename=\"pushtally-\(name)-\(day).csv\""
+        let format = format(query, request: request)
+        var headers = headers(format, name: name, readFrom: readFrom, now: now)
+        let data = switch format {
+        case .json: JSONRenderer.render(table)
+        case .csv: Data(CSVRenderer.render(table, bom: query.bom).utf8)
         }
-        headers[.vary] = "Accept, Accept-Encoding"
         var buffer = ByteBuffer(data: data)
         if acceptsGzip(request) {
             buffer = try buffer.compress(with: .gzip())
             headers[.contentEncoding] = "gzip"
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+    }
+
+    /// A report answer's fields but its length and encoding: its type (a CSV as a download named for the report
+    /// and the day), where it was read from, and what it varies by.
+    static func headers(
+        _ format: ReportQuery.Format, name: String, readFrom: (source: ReadSource, lagSeconds: Double), now: Date = Date()
+    ) -> HTTPFields {
+        var headers: HTTPFields = [:]
+        headers[.readSource] = readFrom.source.rawValue
+        headers[.dataLag] = ReportReadRouter.secondsText(readFrom.lagSeconds)
+        switch format {
+        case .json:
+            headers[.contentType] = "application/json; charset=utf-8"
+        case .csv:
+            headers[.contentType] = "text/csv; charset=utf-8; header=present"
+            let day = now.formatted(.iso8601.year().month().day())
+            headers[.contentDisposition] = "attachment; filename=\"pushtally-\(name)-\(day).csv\""
+        }
+        headers[.vary] = "Accept, Accept-Encoding"
+        return headers
     }
 
     /// Whether the client rates gzip (or `x-gzip`, or `*`) above 0 and at least as high as no compression.

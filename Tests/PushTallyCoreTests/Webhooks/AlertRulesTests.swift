@@ -130,6 +130,8 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
     }
 
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] { [] }
+    func campaignNames(after: String?, limit: Int) async throws -> [String] { [] }
+    func orphanPageEnd(after: String?, rows: Int) async throws -> String? { nil }
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] { [] }
 
     func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [VersionCount] {

@@ -124,6 +124,8 @@ final class FakeReader: ReportReader, @unchecked Sendable {
         return sink
     }
 
+    func campaignNames(after: String?, limit: Int) async throws -> [String] { [] }
+    func orphanPageEnd(after: String?, rows: Int) async throws -> String? { nil }
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush] { [] }
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount] { [] }
 

@@ -28,6 +28,11 @@ public struct CampaignsReportKind: ReportKind {
     public func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable {
         CampaignsReport.table(try await reader.campaignRows(request.filter, by: grouping), maturity: maturity, by: grouping)
     }
+
+    /// A page of campaigns at a time: the report's rows grow with the campaigns anyone registers.
+    public func pages(_ request: ReportRequest) -> (any ReportPages)? {
+        CampaignPager(request.filter, by: grouping)
+    }
 }
 
 extension ReportSubject {

@@ -27,10 +27,16 @@ public protocol ReportKind: Sendable, Hashable {
     /// Runs the report against `reader`'s rollups.
     /// - Throws: ``ReportNotFound`` for an unknown subject; ``FieldError`` for input only the data can refuse.
     func table(_ request: ReportRequest, from reader: some ReportReader, maturity: Maturity) async throws -> ReportTable
+
+    /// The report read a page at a time, for a report whose rows grow with the data (``ReportPages``); `nil`
+    /// for a report read whole.
+    func pages(_ request: ReportRequest) -> (any ReportPages)?
 }
 
 extension ReportKind {
     public var pathValue: String? { nil }
+
+    public func pages(_ request: ReportRequest) -> (any ReportPages)? { nil }
 
     public func ownQuery(_ request: ReportRequest) -> [(name: String, value: String)] { [] }
 }

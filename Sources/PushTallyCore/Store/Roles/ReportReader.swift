@@ -8,6 +8,12 @@ public protocol ReportReader: Sendable {
     /// order ``PushRowRead/reads(for:)`` gives, all read from one snapshot; the sink applies the rest of the
     /// filter.
     func readPushRows<Sink: PushRowSink & Sendable>(_ filter: ReportFilter, into sink: Sink) async throws -> Sink
+    /// The names of up to `limit` campaigns with a registered push, in byte order, after `after` (from the first
+    /// when `nil`): the pages of a report read a page at a time (``CampaignPager``).
+    func campaignNames(after: String?, limit: Int) async throws -> [String]
+    /// The push id that ends the next page of pushes nobody registered after `after` (from the first when `nil`),
+    /// a page of about `rows` rollup rows; `nil` when the rest fits in one (``SQLDialect/orphanPageEnd(after:rows:)``).
+    func orphanPageEnd(after: String?, rows: Int) async throws -> String?
     /// 15-minute rollup counts over the pushes `filter` selects, within its event-time range.
     func bucketCounts(_ filter: ReportFilter) async throws -> [BucketCount]
     /// Receipts and actions per app or OS version over the pushes `filter` selects.
