@@ -129,6 +129,10 @@ package enum Migrations {
             // Names stored before they were put in NFC at the door: renamed, or kept and recorded (SpellingMigration).
             try SQLiteSpellings.migrate(db)
         }
+        migrator.registerMigration(PlatformCaseMigration.sqliteIdentifier) { db in
+            // Platforms stored before they were folded at the door: one spelling each, their rows merged.
+            for statement in PlatformCaseMigration.statements(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -28,7 +28,7 @@ public enum EventValidator {
             deviceTimeMillis: try raw.value(of: "ts").map { value throws(FieldError) in
                 try Timestamp.millis(from: value, field: "ts")
             },
-            platform: try text(raw, "platform"),
+            platform: try text(raw, "platform").map(PlatformName.folded),
             appVersion: try text(raw, "app_version"),
             osVersion: try text(raw, "os_version")
         )

@@ -120,7 +120,7 @@ public enum PushValidator {
             sent: try object["sent"].map { v throws(FieldError) in try wholeNumber(v, field: "sent") } ?? 0,
             failed: failed,
             // The events' own rule and limit, so a send's platform and its receipts' compare as the same text.
-            platform: try string(object, "platform", limit: EventValidator.limits["platform"] ?? 32))
+            platform: try string(object, "platform", limit: EventValidator.limits["platform"] ?? 32).map(PlatformName.folded))
     }
 
     private static func wholeNumber(_ value: JSONValue, field: String) throws(FieldError) -> Int64 {

@@ -90,7 +90,7 @@ public struct ReportQuery: Sendable, Equatable {
         switch name {
         case "campaign": filter.campaign = CanonicalText.nfc(value)
         case "push_id": filter.pushID = CanonicalText.nfc(value)
-        case "platform": filter.platform = CanonicalText.nfc(value)
+        case "platform": filter.platform = PlatformName.folded(CanonicalText.nfc(value))
         case "app": filter.app = CanonicalText.nfc(value)
         case "from", "to", "environment", "format", "bom", "tz": common[name] = value
         default: options[name] = value

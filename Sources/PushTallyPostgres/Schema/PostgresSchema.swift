@@ -47,6 +47,8 @@ package enum PostgresSchema {
         // Campaign names in byte order, the order reports are read in pages by (CampaignPageReads), whatever the
         // database's collation.
         (24, "v24-campaigns-by-bytes", [#"CREATE INDEX pushes_by_campaign_bytes ON pushes (campaign COLLATE "C")"#]),
+        // Platforms stored before they were folded at the door: one spelling each, their rows merged.
+        (PlatformCaseMigration.postgresVersion, PlatformCaseMigration.postgresName, PlatformCaseMigration.statements(.postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.
