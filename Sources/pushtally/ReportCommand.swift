@@ -86,7 +86,7 @@ struct ReportCommand: AsyncParsableCommand {
     struct Campaigns: ReportSubcommand {
         static let report = ReportDeclaration.campaigns
         @Option(help: "A row per campaign and value of this APNs attribute (priority or push_type), or per platform.") var by: String?
-        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other (ASCII letters in any case), or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
         func run() async throws { try await options.run(.campaigns, [("by", by), ("platform", platform)]) }
     }
@@ -94,7 +94,7 @@ struct ReportCommand: AsyncParsableCommand {
     struct Campaign: ReportSubcommand {
         static let report = ReportDeclaration.campaign
         @Argument(help: "The campaign's name.") var name: String
-        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other (ASCII letters in any case), or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
         func run() async throws { try await options.run(.campaign, pathValue: name, [("platform", platform)]) }
     }
@@ -102,7 +102,7 @@ struct ReportCommand: AsyncParsableCommand {
     struct Push: ReportSubcommand {
         static let report = ReportDeclaration.push
         @Argument(help: "The push id.") var id: String
-        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other (ASCII letters in any case), or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
         func run() async throws { try await options.run(.push, pathValue: id, [("platform", platform)]) }
     }
@@ -111,7 +111,7 @@ struct ReportCommand: AsyncParsableCommand {
         static let report = ReportDeclaration.pushes
         @Option(help: "Only pushes of this campaign.") var campaign: String?
         @Flag(help: "Only pushes nobody registered yet (receipts arrived first).") var orphan = false
-        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other (ASCII letters in any case), or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
         func run() async throws {
             try await options.run(.pushes, [("campaign", campaign), ("orphan", orphan ? "true" : nil), ("platform", platform)])
@@ -124,7 +124,7 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(name: .customLong("push-id"), help: "Only this push.") var pushID: String?
         @Option(help: "Bucket width: hour or day.") var bucket: String = "day"
         @Option(help: "IANA time zone for the buckets, e.g. Asia/Taipei.") var tz: String = "UTC"
-        @Option(help: "Only events from this platform: ios, android, web, any other as sent, or unknown.") var platform: String?
+        @Option(help: "Only events from this platform: ios, android, web, any other (ASCII letters in any case), or unknown.") var platform: String?
         @OptionGroup var options: ReportOptions
 
         func run() async throws {

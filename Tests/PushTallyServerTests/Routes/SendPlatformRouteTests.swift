@@ -19,22 +19,22 @@ import Testing
     @Test(arguments: StoreKind.allCases) func eachRecordsPlatformHasItsOwnRow(kind: StoreKind) async throws {
         try await withApp(storeKind: kind) { (client: any TestClientProtocol, fixture: TestFixture) async throws in
             let backend = fixture.bearer(.backend)
-            #expect(try await client.json(.put, "/v1/pushes/a", #"{"campaign":"c","sent":10,"platform":"ios"}"#, headers: backend).status == .created)
+            #expect(try await client.json(.put, "/v1/pushes/a", #"{"campaign":"c","sent":10,"platform":"iOS"}"#, headers: backend).status == .created)
             let batch = try await client.json(
-                .post, "/v1/pushes", #"[{"push_id":"b","campaign":"c","sent":8,"failed":{"UNREGISTERED":2},"platform":"android"}]"#,
+                .post, "/v1/pushes", #"[{"push_id":"b","campaign":"c","sent":8,"failed":{"UNREGISTERED":2},"platform":"ANDROID"}]"#,
                 headers: backend)
             #expect(batch.status == .ok && batch.object["created"] as? Int == 1, "\(batch.text)")
             let sends = try await client.json(.post, "/v1/pushes/a/sends", #"{"batch_id":"w","sent":4,"platform":"web"}"#, headers: backend)
             #expect(sends.status == .ok, "\(sends.text)")
-            // The platform is NFC like every name: a decomposed spelling counts with the composed one.
+            // The platform is NFC like every name, and folded to ASCII lower case: one platform, one spelling.
             #expect(try await client.json(.put, "/v1/pushes/d", "{\"campaign\":\"c\",\"sent\":1,\"platform\":\"Cafe\u{301}\"}", headers: backend).status == .created)
             #expect(try await client.json(.put, "/v1/pushes/e", "{\"campaign\":\"c\",\"sent\":1,\"platform\":\"Caf\u{E9}\"}", headers: backend).status == .created)
-            let receipts = #"[{"push_id":"a","receipt_id":"1","platform":"ios"},{"push_id":"b","receipt_id":"2","platform":"android"},{"push_id":"b","receipt_id":"3","platform":"android"}]"#
+            let receipts = #"[{"push_id":"a","receipt_id":"1","platform":"IOS"},{"push_id":"b","receipt_id":"2","platform":"Android"},{"push_id":"b","receipt_id":"3","platform":"android"}]"#
             #expect(try await client.json(.post, "/v1/receipts", receipts).status == .ok)
 
             let rows = try await Self.rows(client, fixture, "?by=platform")
             let sent = Dictionary(uniqueKeysWithValues: rows.map { ($0["platform"] as? String ?? "", $0["sent"] as? Int ?? -1) })
-            #expect(sent == ["ios": 10, "android": 8, "web": 4, "Caf\u{E9}": 2, "unknown": 0], "\(rows)")
+            #expect(sent == ["ios": 10, "android": 8, "web": 4, "caf\u{E9}": 2, "unknown": 0], "\(rows)")
             let android = try #require(rows.first { $0["platform"] as? String == "android" })
             #expect(android["display_rate"] as? Double == 2.0 / 8 && android["failed"] as? Int == 2, "\(android)")
             #expect((android["failed_reasons"] as? [String: Int]) == ["UNREGISTERED": 2])
@@ -42,6 +42,7 @@ import Testing
             #expect(whole.first?["sent"] as? Int == 24)
             let ios = try await Self.rows(client, fixture, "?platform=ios")
             #expect(ios.first?["display_rate"] as? Double == 0.1, "\(ios)")
+            #expect(try await Self.rows(client, fixture, "?platform=iOS").first?["display_rate"] as? Double == 0.1, "a filter folds alike")
         }
     }
 
