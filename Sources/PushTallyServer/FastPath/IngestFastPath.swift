@@ -39,12 +39,12 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// status and `Date` second are the same: most answers are a `204` like the one before.
     private var plainHead: (status: HTTPResponse.Status, date: String, head: HTTPResponseHead)?
     /// The response the router is writing answers a CONNECT: the parser reads nothing after one, so close.
-    private var closeAfterRouterResponse = false
+    var closeAfterRouterResponse = false
     /// The versions of the requests passed to the router whose answers have not begun, oldest first.
-    private var routerRequestVersions = CircularBuffer<HTTPVersion>(initialCapacity: 4)
+    var routerRequestVersions = CircularBuffer<HTTPVersion>(initialCapacity: 4)
     /// The router's response being written is the connection's last: it says `Connection: close`, and the
     /// connection closes after its end.
-    private var closingRouterResponse = false
+    var closingRouterResponse = false
     /// SwiftNIO's parser failed: what it reports after that (bytes refused in its error state) is not news.
     var parserFailed = false
     /// The read the decoder is working through (``BytesArrivedHandler``), for the refusal of a parser failure.
@@ -53,7 +53,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     var pendingRefusal: APIError?
     /// A part went on to the router in this read cycle: only then does its async channel need read-complete,
     /// which single receipts would otherwise pay a hand-over for on every read.
-    private var forwardedThisRead = false
+    var forwardedThisRead = false
 
     init(_ shared: Shared) {
         self.shared = shared
@@ -117,71 +117,6 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func read(context: ChannelHandlerContext) {
         if machine.readRequested() { context.read() }
     }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // Hummingbird's responses pass through here; when one ends, the requests held for it may go. Each final
-        // response is followed from its head to its last byte on the socket: a slow reader is closed for taking
-        // nothing for the idle timeout, never for taking long (``FastPathStateMachine/responsesBeingWritten``).
-        switch unwrapOutboundIn(data) {
-        case .head(var head) where head.status.code >= 200:
-            machine.responseWriteBegan()
-            // RFC 9112 §6.1: an HTTP/1.0 client is not sent chunked; a body of no stated length ends with the connection.
-            if routerRequestVersions.popFirst() == .http1_0 {
-                head.version = .http1_0
-                if !head.headers.contains(name: "content-length") { closeAfterRouterResponse = true }
-            }
-            if closeAfterRouterResponse || machine.routerResponseIsLast {
-                closingRouterResponse = true
-                head.headers.replaceOrAdd(name: "Connection", value: "close")
-            }
-            context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .body(.byteBuffer(var buffer)):
-            machine.writeProgressed(now: .now())
-            // A large part goes in slices, each one's write a sign that the client reads: one buffer of a whole
-            // report would be a single write that no slow reader finishes within the idle timeout.
-            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            while buffer.readableBytes > Self.progressSlice, let slice = buffer.readSlice(length: Self.progressSlice) {
-                let written = context.eventLoop.makePromise(of: Void.self)
-                context.write(wrapOutboundOut(.body(.byteBuffer(slice))), promise: written)
-                written.futureResult.whenSuccess { handler.value.machine.writeProgressed(now: .now()) }
-            }
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: promise)
-        case .end:
-            let written = context.eventLoop.makePromise(of: Void.self)
-            if let promise { written.futureResult.cascade(to: promise) }
-            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            written.futureResult.whenComplete { _ in handler.value.machine.responseWritten(now: .now()) }
-            guard !closingRouterResponse else {
-                // Closed once the last byte is written, not when it is queued: a close fails the writes still
-                // pending, and a large report to a client that sent `Connection: close` (HTTP/1.0, Python's
-                // urllib) would arrive cut short after a 200 with its full Content-Length.
-                context.writeAndFlush(data, promise: written)
-                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
-                return
-            }
-            context.write(data, promise: written)
-            if machine.routerResponseEnded(now: .now()) { releaseHeld(context) }
-            if let refusal = pendingRefusal, let slot = machine.refusalAfterRouter() {
-                pendingRefusal = nil
-                answer(refusal, slot: slot, context)
-            }
-        case .head, .body:
-            context.write(data, promise: promise)
-        }
-    }
-
-    private func forwardToRouter(_ part: HTTPServerRequestPart, _ context: ChannelHandlerContext) {
-        if case .head(let head) = part {
-            if head.method == .CONNECT { closeAfterRouterResponse = true }
-            routerRequestVersions.append(head.version)
-        }
-        forwardedThisRead = true
-        context.fireChannelRead(wrapInboundOut(part))
-    }
-
-    /// The largest slice of a response body written at once (``write(context:data:promise:)``).
-    static let progressSlice = 64 * 1024
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { machine.writeProgressed(now: .now()) }
@@ -319,7 +254,7 @@ final class IngestFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Lets requests that waited for the other path go, in order, until one must wait again.
-    private func releaseHeld(_ context: ChannelHandlerContext) {
+    func releaseHeld(_ context: ChannelHandlerContext) {
         guard self.context != nil, machine.beginReleasingHeld() else { return }
         while let action = machine.releaseNextHeld() {
             perform(action, context)
