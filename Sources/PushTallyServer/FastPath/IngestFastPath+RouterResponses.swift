@@ -12,10 +12,13 @@ extension IngestFastPath {
         switch unwrapOutboundIn(data) {
         case .head(var head) where head.status.code >= 200:
             machine.responseWriteBegan()
-            // RFC 9112 §6.1: an HTTP/1.0 client is not sent chunked; a body of no stated length ends with the connection.
-            if routerRequestVersions.popFirst() == .http1_0 {
+            // RFC 9112 §6.1: an HTTP/1.0 client is not sent chunked. A body of no stated length (a report written as
+            // it is read) ends with the connection instead, and is answered in HTTP/1.0, whose framing that is.
+            if routerRequestVersions.popFirst() == .http1_0, head.status.mayHaveResponseBody,
+                !head.headers.contains(name: "content-length")
+            {
                 head.version = .http1_0
-                if !head.headers.contains(name: "content-length") { closeAfterRouterResponse = true }
+                closeAfterRouterResponse = true
             }
             if closeAfterRouterResponse || machine.routerResponseIsLast {
                 closingRouterResponse = true
