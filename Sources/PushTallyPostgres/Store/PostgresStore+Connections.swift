@@ -136,20 +136,44 @@ extension PostgresStore {
         }
         let late = StoreError.unavailable(reason: "no connection to PostgreSQL within \(timeout)")
         return try await DetachedRace.run(timeout: timeout, onDeadline: { settle(.timedOut) ? late : nil }) {
-            try await client.withConnection { connection in
-                // A connection that comes after the deadline is not used: the caller was told it failed.
-                guard settle(.leased) else { throw late }
-                return try await withTaskCancellationHandler {
-                    do {
-                        return try await body(connection)
-                    } catch {
-                        // Not back to the pool in a state that fails every write (``PostgresFailure/taintsConnection(_:)``).
-                        if PostgresFailure.taintsConnection(error) { try? await connection.close() }
-                        throw error
-                    }
-                } onCancel: {
-                    connection.close().whenComplete { _ in }
+            // The pool can hand out a connection whose session the server ended since its last use (after an
+            // error at a commit's end, or a terminated backend): such a lease is given back and another taken,
+            // a few times, rather than failing a statement that never reached the server.
+            for _ in 1..<Self.leasesPerCall {
+                do {
+                    return try await leaseOnce(client, settle: settle, late: late, body)
+                } catch is ClosedOnLease {
+                    continue
                 }
+            }
+            return try await leaseOnce(client, settle: settle, late: late, body)
+        }
+    }
+
+    /// Leases tried by one ``withConnection(_:timeout:_:)`` while the pool hands out closed connections.
+    static let leasesPerCall = 4
+
+    /// A leased connection that was closed before anything was sent on it.
+    private struct ClosedOnLease: Error {}
+
+    private static func leaseOnce<Result: Sendable>(
+        _ client: PostgresClient, settle: @escaping @Sendable (LeaseOutcome) -> Bool, late: StoreError,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await client.withConnection { connection in
+            // A connection that comes after the deadline is not used: the caller was told it failed.
+            guard settle(.leased) else { throw late }
+            guard !connection.isClosed else { throw ClosedOnLease() }
+            return try await withTaskCancellationHandler {
+                do {
+                    return try await body(connection)
+                } catch {
+                    // Not back to the pool in a state that fails every write (``PostgresFailure/taintsConnection(_:)``).
+                    if PostgresFailure.taintsConnection(error) { try? await connection.close() }
+                    throw error
+                }
+            } onCancel: {
+                connection.close().whenComplete { _ in }
             }
         }
     }
