@@ -139,14 +139,14 @@ extension PostgresStore {
             // The pool can hand out a connection whose session the server ended since its last use (after an
             // error at a commit's end, or a terminated backend): such a lease is given back and another taken,
             // a few times, rather than failing a statement that never reached the server.
-            for _ in 1..<Self.leasesPerCall {
+            for _ in 1...Self.leasesPerCall {
                 do {
                     return try await leaseOnce(client, settle: settle, late: late, body)
                 } catch is ClosedOnLease {
                     continue
                 }
             }
-            return try await leaseOnce(client, settle: settle, late: late, body)
+            throw StoreError.unavailable(reason: "the connection to PostgreSQL closed")
         }
     }
 
