@@ -139,19 +139,22 @@ extension PostgresStore {
             // The pool can hand out a connection whose session the server ended since its last use (after an
             // error at a commit's end, or a terminated backend): such a lease is given back and another taken,
             // a few times, rather than failing a statement that never reached the server.
-            for _ in 1...Self.leasesPerCall {
+            for pause in Self.closedLeasePauses {
                 do {
                     return try await leaseOnce(client, settle: settle, late: late, body)
                 } catch is ClosedOnLease {
-                    continue
+                    // The pool drops a closed connection once its close event is handled; until then it may
+                    // hand the same one out again.
+                    try await Task.sleep(for: pause)
                 }
             }
             throw StoreError.unavailable(reason: "the connection to PostgreSQL closed")
         }
     }
 
-    /// Leases tried by one ``withConnection(_:timeout:_:)`` while the pool hands out closed connections.
-    static let leasesPerCall = 4
+    /// The pauses after each closed lease of one ``withConnection(_:timeout:_:)``: as many leases as pauses, within
+    /// the call's deadline.
+    static let closedLeasePauses: [Duration] = [.milliseconds(1), .milliseconds(10), .milliseconds(50), .milliseconds(200), .seconds(1)]
 
     /// A leased connection that was closed before anything was sent on it.
     private struct ClosedOnLease: Error {}
