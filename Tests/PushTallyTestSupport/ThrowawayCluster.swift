@@ -18,6 +18,28 @@ public final class ThrowawayCluster: Sendable {
         self.port = port
     }
 
+    /// `body` given a new cluster, dropped afterwards whichever way `body` ends.
+    public static func with(_ body: (ThrowawayCluster) async throws -> Void) async throws {
+        let cluster = try await create()
+        do {
+            try await body(cluster)
+        } catch {
+            await cluster.drop()
+            throw error
+        }
+        await cluster.drop()
+    }
+
+    /// A collector on this cluster's database, with files of its own under a folder named for `label` and the
+    /// production store deadlines; not started.
+    public func collector(_ label: String, extraArguments: [String] = []) throws -> ServerProcess {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-\(label)-\(UUID().uuidString)")
+        return try ServerProcess(
+            directory: directory, database: url,
+            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path] + extraArguments,
+            deadlines: .production)
+    }
+
     /// Creates and starts a cluster with a `pushtally` role owning a `pushtally` database.
     public static func create() async throws -> ThrowawayCluster {
         let cluster = ThrowawayCluster(name: "pt_\(UUID().uuidString.prefix(8).lowercased())", port: try freePort())

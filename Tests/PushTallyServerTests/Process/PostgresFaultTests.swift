@@ -80,21 +80,11 @@ import FoundationNetworking
     /// itself with every acknowledged receipt stored once.
     @Test(.enabled(if: geteuid() == 0, "needs root to create and freeze a PostgreSQL cluster of its own"), .timeLimit(.minutes(6)))
     func aFrozenDatabaseIsAnswered503AndRecovers() async throws {
-        let cluster = try await ThrowawayCluster.create()
-        do {
-            try await freezeUnderLoad(cluster)
-        } catch {
-            await cluster.drop()
-            throw error
-        }
-        await cluster.drop()
+        try await ThrowawayCluster.with(freezeUnderLoad)
     }
 
     private func freezeUnderLoad(_ cluster: ThrowawayCluster) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-freeze-\(UUID().uuidString)")
-        let collector = try ServerProcess(
-            directory: directory, database: cluster.url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path], deadlines: .production)
+        let collector = try cluster.collector("freeze")
         defer { collector.removeFiles() }
         try await collector.start()
         let pid = collector.process.processIdentifier
@@ -181,22 +171,11 @@ import FoundationNetworking
     /// `--max-ingest-in-flight 4` and 8 clients, the requests past the bound are shed at once.
     @Test(.enabled(if: geteuid() == 0, "needs root to create and freeze a PostgreSQL cluster of its own"), .timeLimit(.minutes(6)))
     func sigtermExitsWhileTheDatabaseIsFrozen() async throws {
-        let cluster = try await ThrowawayCluster.create()
-        do {
-            try await stopWhileFrozen(cluster)
-        } catch {
-            await cluster.drop()
-            throw error
-        }
-        await cluster.drop()
+        try await ThrowawayCluster.with(stopWhileFrozen)
     }
 
     private func stopWhileFrozen(_ cluster: ThrowawayCluster) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-stop-\(UUID().uuidString)")
-        let collector = try ServerProcess(
-            directory: directory, database: cluster.url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path, "--max-ingest-in-flight", "4"],
-            deadlines: .production)
+        let collector = try cluster.collector("stop", extraArguments: ["--max-ingest-in-flight", "4"])
         defer { collector.removeFiles() }
         try await collector.start()
         let load = FaultLoad(collector: collector.baseURL, pushID: "stop")

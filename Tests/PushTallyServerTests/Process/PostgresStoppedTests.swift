@@ -9,21 +9,11 @@ import Testing
 @Suite(.serialized) struct PostgresStoppedTests {
     @Test(.enabled(if: geteuid() == 0, "needs root to create and stop a PostgreSQL cluster of its own"), .timeLimit(.minutes(6)))
     func aDatabaseStoppedAtOnceIsAnswered503AndRecovers() async throws {
-        let cluster = try await ThrowawayCluster.create()
-        do {
-            try await stopUnderLoad(cluster)
-        } catch {
-            await cluster.drop()
-            throw error
-        }
-        await cluster.drop()
+        try await ThrowawayCluster.with(stopUnderLoad)
     }
 
     private func stopUnderLoad(_ cluster: ThrowawayCluster) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-stopped-\(UUID().uuidString)")
-        let collector = try ServerProcess(
-            directory: directory, database: cluster.url,
-            extraArguments: ["--device-secret", directory.appendingPathComponent("device.secret").path], deadlines: .production)
+        let collector = try cluster.collector("stopped")
         defer { collector.removeFiles() }
         try await collector.start()
         let load = FaultLoad(collector: collector.baseURL, pushID: "stopped")
