@@ -16,18 +16,18 @@ enum EventWriter {
     /// Also returns how custom action ids were folded, for the overflow metric once committed.
     static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
-        actionIDs: ActionIDBook, statements: RollupStatements, in db: Database
-    ) throws -> (flags: [[Bool]], actions: ActionFold) {
+        nameBook: NameBook, statements: RollupStatements, in db: Database
+    ) throws -> (flags: [[Bool]], names: NameFold) {
         var events: [StoredEvent] = []
         events.reserveCapacity(batches.reduce(0) { $0 + $1.count })
         for batch in batches {
             for event in batch { events.append(StoredEvent(event, receivedAt: receivedAt)) }
         }
         let plan = CommitPlan(events, newKeys: try DedupeWriter.newKeys(events, db: db))
-        let pairs = ActionIDs.pairs(events)
-        let actions = try SQLiteActionIDs.fold(pairs, book: actionIDs, admit: true, in: db)
+        let pairs = BoundedNames.pairs(events)
+        let names = try SQLiteNames.fold(pairs, book: nameBook, admit: true, in: db)
         let sentAt = try SentAtLookup(db)
-        var rollups = try plan.rollups(maturityWindow: maturityWindow, actions: actions, sentAt: sentAt.callAsFunction)
+        var rollups = try plan.rollups(maturityWindow: maturityWindow, names: names, sentAt: sentAt.callAsFunction)
         let receipts = try BoundStatement(db, sql: insertReceipt)
         let outcomes = try BoundStatement(db, sql: insertOutcome)
         var rows: (first: Int64, last: Int64)?
@@ -50,7 +50,7 @@ enum EventWriter {
             defer { offset += batch.count }
             return Array(plan.duplicates[offset..<offset + batch.count])
         }
-        return (flags, actions)
+        return (flags, names)
     }
 
     /// Moves a push's pending timing into its latency histogram and late count once `sent_at` is known

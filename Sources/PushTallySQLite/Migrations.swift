@@ -93,8 +93,8 @@ package enum Migrations {
             }
         }
         migrator.registerMigration("v11-action-ids") { db in
-            // The custom action ids each app admitted as report columns (ActionIDs); the others count as 'other'.
-            try db.execute(sql: ActionIDTable.create)
+            // The custom action ids each app admitted as report columns (BoundedField); the others count as 'other'.
+            try db.execute(sql: AdmittedNameTables.createActionIDs)
         }
         migrator.registerMigration("v12-media-permission") { db in
             for column in EventColumns.mediaAndPermission { try db.execute(sql: sql.addEventColumn(column)) }
@@ -132,6 +132,10 @@ package enum Migrations {
         migrator.registerMigration(PlatformCaseMigration.sqliteIdentifier) { db in
             // Platforms stored before they were folded at the door: one spelling each, their rows merged.
             for statement in PlatformCaseMigration.statements(.sqlite) { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration(DimensionValueMigration.sqliteIdentifier) { db in
+            // The platforms and versions each app admitted as report rows, seeded with those the rollups hold.
+            for statement in DimensionValueMigration.statements(.sqlite) { try db.execute(sql: statement) }
         }
         return migrator
     }

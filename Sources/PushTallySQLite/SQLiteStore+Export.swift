@@ -54,9 +54,9 @@ extension SQLiteStore {
             }
             // Imported events keep their retry flags; their keys are stored so later retries are recognised.
             let plan = CommitPlan(added, newKeys: try DedupeWriter.newKeys(added, db: db))
-            let actions = try SQLiteActionIDs.fold(ActionIDs.pairs(added), book: self.actionIDs, admit: true, in: db)
+            let names = try SQLiteNames.fold(BoundedNames.pairs(added), book: self.nameBook, admit: true, in: db)
             let sentAt = try SentAtLookup(db)
-            var counter = try plan.rollups(maturityWindow: window, actions: actions, sentAt: sentAt.callAsFunction)
+            var counter = try plan.rollups(maturityWindow: window, names: names, sentAt: sentAt.callAsFunction)
             let insert = try BoundStatement(db, sql: EventWriter.insertOutcome)
             for (event, duplicate) in zip(plan.events, plan.duplicates) {
                 try insert.insert(EventColumns.all, event, duplicate: duplicate)

@@ -45,8 +45,8 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                 guard let last = rows.last else { return (0, start) }
                 let sentAt = try SentAtLookup(db)
                 let events = try rows.map { try StoredEvent(countedRow: FetchedRow(row: $0), offset: 1) }
-                let actions = try SQLiteActionIDs.fold(ActionIDs.pairs(events), book: self.actionIDs, admit: false, in: db)
-                var counter = RollupCounter(maturityWindow: window, actions: actions)
+                let names = try SQLiteNames.fold(BoundedNames.pairs(events), book: self.nameBook, admit: false, in: db)
+                var counter = RollupCounter(maturityWindow: window, names: names)
                 for event in events {
                     try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 }
@@ -78,8 +78,8 @@ extension SQLiteStore: StoreMaintenance, FileStore {
             }
             let events = try Row.fetchCursor(db, sql: "SELECT \(StoredEvent.countedColumns) FROM events ORDER BY rowid")
             let sentAt = try SentAtLookup(db)
-            let actions = try SQLiteActionIDs.everything(in: db)
-            var counter = RollupCounter(maturityWindow: window, actions: actions)
+            let names = try SQLiteNames.everything(in: db)
+            var counter = RollupCounter(maturityWindow: window, names: names)
             var counted = 0
             while let row = try events.next() {
                 let event = try StoredEvent(countedRow: FetchedRow(row: row))
@@ -87,7 +87,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                 counted += 1
                 if counted % MaintenancePlan.rebuildChunk == 0 {
                     try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)
-                    counter = RollupCounter(maturityWindow: window, actions: actions)
+                    counter = RollupCounter(maturityWindow: window, names: names)
                 }
             }
             try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)

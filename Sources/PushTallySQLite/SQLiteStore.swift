@@ -17,7 +17,7 @@ public final class SQLiteStore: Sendable {
     /// The most a commit may take before its requests are answered 503: SQLite's lock wait and the commit timeout.
     let commitDeadline: Duration
     /// The admitted custom action ids and pushes' apps the writer folds by (``ActionIDs``).
-    let actionIDs: ActionIDBook
+    let nameBook: NameBook
     /// The writer connection's rollup statements, kept across commits.
     let rollupStatements = RollupStatements()
 
@@ -65,8 +65,8 @@ public final class SQLiteStore: Sendable {
         let clock = configuration.clock
         let window = configuration.maturityWindowMillis
         let windows = configuration.attributionWindows
-        let actionIDs = ActionIDBook(bound: configuration.maxActionIDs)
-        self.actionIDs = actionIDs
+        let nameBook = NameBook(bounds: configuration.nameBounds)
+        self.nameBook = nameBook
         let statements = rollupStatements
         let walBudget = WALBudget(databasePath: path)
         // A commit waiting on another process's lock is answered by SQLite (503, the lock named) a second
@@ -78,17 +78,17 @@ public final class SQLiteStore: Sendable {
             let receivedAt = clock()
             let started = ContinuousClock.now
             let flags: [[Bool]]
-            let actions: ActionFold
+            let names: NameFold
             do {
-                (flags, actions) = try pool.write { db in
+                (flags, names) = try pool.write { db in
                     try walBudget.apply(db)
                     return try EventWriter.commit(
                         batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
-                        actionIDs: actionIDs, statements: statements, in: db)
+                        nameBook: nameBook, statements: statements, in: db)
                 }
             } catch {
                 // Ids this commit admitted were rolled back with it.
-                actionIDs.forgetAdmitted()
+                nameBook.forgetAdmitted()
                 if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
                     // The log's committed pages go into the database file and the log is cut to nothing: on a
                     // disk the log filled, that is the room the next commits need, and it comes back as soon as
@@ -98,7 +98,7 @@ public final class SQLiteStore: Sendable {
                 }
                 throw SQLiteUnavailable.surface(error)
             }
-            actionIDs.recordOverflow(batches, fold: actions)
+            nameBook.recordOverflow(batches, fold: names)
             // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
             StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
             StoreMetrics.recordIngest(batches: batches, duplicates: flags)

@@ -108,11 +108,11 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// What the flags and environment say about opening the store.
-    func options(mustExist: Bool, needsDeviceSecret: Bool, maxActionIDs: Int? = nil, commitTimeout: Duration? = nil) throws -> StoreOptions {
+    func options(mustExist: Bool, needsDeviceSecret: Bool, nameBounds: NameBounds? = nil, commitTimeout: Duration? = nil) throws -> StoreOptions {
         var options = StoreOptions()
         if let commitTimeout { options.commitTimeout = commitTimeout }
         options.configuration = try configuration()
-        if let maxActionIDs { options.configuration.maxActionIDs = maxActionIDs }
+        if let nameBounds { options.configuration.nameBounds = nameBounds }
         options.createIfMissing = !mustExist
         options.needsDeviceSecret = needsDeviceSecret
         options.deviceSecretPath = deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET")
@@ -131,13 +131,14 @@ struct DatabaseOptions: ParsableArguments {
     /// Unless `mustExist` is false, a missing SQLite file is exit code 3: a mistyped path must not quietly create
     /// an empty database.
     /// - Parameter needsDeviceSecret: whether the command sees raw device ids (serve, forget).
-    /// - Parameter maxActionIDs: custom action ids per app (serve's `--max-action-ids`); the default otherwise.
+    /// - Parameter nameBounds: names per app (serve's `--max-action-ids`, `--max-platforms`, `--max-versions`); the
+    ///   defaults otherwise.
     /// - Parameter commitTimeout: serve's `--commit-timeout`; the default otherwise.
     func open(
-        mustExist: Bool = true, needsDeviceSecret: Bool = false, maxActionIDs: Int? = nil, commitTimeout: Duration? = nil
+        mustExist: Bool = true, needsDeviceSecret: Bool = false, nameBounds: NameBounds? = nil, commitTimeout: Duration? = nil
     ) async throws -> any PushTallyStore {
         let options = try options(
-            mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, maxActionIDs: maxActionIDs, commitTimeout: commitTimeout)
+            mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, nameBounds: nameBounds, commitTimeout: commitTimeout)
         do {
             return try await StoreFactory.open(location, options)
         } catch let error as StoreOpenError {

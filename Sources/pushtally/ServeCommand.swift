@@ -90,6 +90,14 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Custom action ids each app may have as report columns; later ids count as `other` (env PUSHTALLY_MAX_ACTION_IDS; default 64).")
     var maxActionIds: Int?
 
+    @Option(
+        help: "Platforms besides ios, android and web each app may have as report rows; later ones count as `other` (env PUSHTALLY_MAX_PLATFORMS; default 16).")
+    var maxPlatforms: Int?
+
+    @Option(
+        help: "App versions, and apart from them OS versions, each app may have as report rows; later ones count as `other` (env PUSHTALLY_MAX_VERSIONS; default 1000).")
+    var maxVersions: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env PUSHTALLY_LOG_LEVEL).")
     var logLevel: String?
 
@@ -135,18 +143,12 @@ struct ServeCommand: AsyncParsableCommand {
         case (nil, nil): break
         default: throw ValidationError("--tls-cert and --tls-key go together")
         }
-        let actionIDs = try maxActionIds ?? environment("PUSHTALLY_MAX_ACTION_IDS").map { value in
-            guard let count = Int(value) else { throw ValidationError("PUSHTALLY_MAX_ACTION_IDS must be a number, not \(value)") }
-            return count
-        } ?? ActionIDs.defaultBound
-        // Lowering it never takes a column away (admitted ids stay admitted); it only stops new ones sooner.
-        guard (1...10_000).contains(actionIDs) else { throw ValidationError("--max-action-ids must be from 1 to 10000") }
         configuration.maxIngestInFlight = try overload.ingestInFlightBound()
         let commitTimeout = try overload.commitTimeoutDuration()
         configuration.storeDeadlines = try overload.storeDeadlines()
         try readReplica.check(database: database)
         let store = try await database.open(
-            mustExist: false, needsDeviceSecret: true, maxActionIDs: actionIDs, commitTimeout: commitTimeout)
+            mustExist: false, needsDeviceSecret: true, nameBounds: try nameBounds(), commitTimeout: commitTimeout)
         let replica = try await readReplica.open(primary: database)
         // Said at every start, not only at the upgrade that found them: they stay apart until someone acts.
         let kept = try await store.legacySpellings()

@@ -35,10 +35,12 @@ func withStore<T>(
     highWaterMark: Int = 100_000,
     maturityWindow: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
     maxActionIDs: Int = ActionIDs.defaultBound,
+    nameBounds: NameBounds? = nil,
     _ body: (any TestStore) async throws -> T
 ) async throws -> T {
     let configuration = StoreConfiguration(
-        writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow, maxActionIDs: maxActionIDs, clock: clock)
+        writerHighWaterMark: highWaterMark, maturityWindowMillis: maturityWindow,
+        nameBounds: nameBounds ?? NameBounds(actions: maxActionIDs), clock: clock)
     return try await withFreshStore(kind, configuration) { store in try await body(try #require(store as? any TestStore)) }
 }
 
@@ -83,9 +85,10 @@ func action(_ pushID: String, _ name: String, device: String? = nil, receipt: St
 }
 
 extension FreshStore {
-    /// A store of this place, seen as a ``TestStore``, with its own bound on custom action ids: a test may open
-    /// several (collectors of one PostgreSQL database, or a SQLite file reopened).
-    func testStore(maxActionIDs: Int = ActionIDs.defaultBound) async throws -> any TestStore {
-        try #require(try await open(StoreConfiguration(maxActionIDs: maxActionIDs)) as? any TestStore)
+    /// A store of this place, seen as a ``TestStore``, with its own bounds on names (custom action ids, or all
+    /// of them): a test may open several (collectors of one PostgreSQL database, or a SQLite file reopened).
+    func testStore(maxActionIDs: Int = ActionIDs.defaultBound, nameBounds: NameBounds? = nil) async throws -> any TestStore {
+        try #require(
+            try await open(StoreConfiguration(nameBounds: nameBounds ?? NameBounds(actions: maxActionIDs))) as? any TestStore)
     }
 }

@@ -112,8 +112,10 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// - Parameter database: what `--database` gets; a SQLite file in `directory` unless given.
     /// - Parameter deadlines: ``ServerDeadlines/patient`` unless the test is about the deadlines themselves.
+    /// - Parameter environment: variables set for the server beside the inherited ones.
     public init(
-        directory: URL? = nil, database: String? = nil, extraArguments: [String] = [], deadlines: ServerDeadlines = .patient
+        directory: URL? = nil, database: String? = nil, extraArguments: [String] = [], deadlines: ServerDeadlines = .patient,
+        environment: [String: String] = [:]
     ) throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushtally-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -122,6 +124,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.executableURL = try pushtallyBinary()
         process.arguments = ["serve", "--port", "0", "--database", databasePath, "--log-level", "warning"] + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(deadlines.environment) { inherited, _ in inherited }
+            .merging(environment) { _, set in set }
         process.standardOutput = output
         let logPath = directory.appendingPathComponent("server.log").path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)

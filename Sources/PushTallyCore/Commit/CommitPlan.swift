@@ -42,9 +42,9 @@ package struct CommitPlan: Sendable {
     /// The rollup deltas of the rows; attribution's changes are added by the engine once it has read the
     /// touched devices' events.
     package func rollups(
-        maturityWindow: Int64, actions: ActionFold, sentAt: (String) throws -> Int64?
+        maturityWindow: Int64, names: NameFold, sentAt: (String) throws -> Int64?
     ) rethrows -> RollupCounter {
-        var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
+        var counter = RollupCounter(maturityWindow: maturityWindow, names: names)
         counter.reserveCapacity(events: events.count)
         for index in events.indices {
             try counter.add(events[index], duplicate: duplicates[index], sentAt: sentAt)

@@ -5,15 +5,15 @@
 /// it is asked once per push per counter.
 package struct RollupCounter {
     package let maturityWindow: Int64
-    /// Which custom action ids count under their own name (``ActionIDs``); required, so no counting path can
-    /// forget the fold the others apply.
-    package let actions: ActionFold
+    /// Which names a client chose count under their own name (``BoundedField``); required, so no counting path
+    /// can forget the fold the others apply.
+    package let names: NameFold
     package private(set) var accumulator = RollupAccumulator()
     private var sentAtByPush: [ExactText: Int64?] = [:]
 
-    package init(maturityWindow: Int64, actions: ActionFold) {
+    package init(maturityWindow: Int64, names: NameFold) {
         self.maturityWindow = maturityWindow
-        self.actions = actions
+        self.names = names
     }
 
     package var isEmpty: Bool { accumulator.isEmpty }
@@ -24,13 +24,26 @@ package struct RollupCounter {
         sentAtByPush.reserveCapacity(events)
     }
 
-    /// Counts one event. `sentAt` is called at most once per push, only for unique displays.
+    /// Counts one event, its names folded. `sentAt` is called at most once per push, only for unique displays.
     package mutating func add(
         pushID: String, kind: EventKind, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
         appVersion: String?, osVersion: String?, platform: String?, sentAt: (String) throws -> Int64?
     ) rethrows {
+        let folded = names.folded(
+            pushID: pushID, kind: kind, action: action, appVersion: appVersion, osVersion: osVersion, platform: platform)
+        try count(
+            pushID: pushID, kind: kind, action: folded.action, eventTime: eventTime, receivedAt: receivedAt,
+            duplicate: duplicate, appVersion: folded.appVersion, osVersion: folded.osVersion, platform: folded.platform,
+            sentAt: sentAt)
+    }
+
+    /// Counts one event whose names are folded.
+    private mutating func count(
+        pushID: String, kind: EventKind, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
+        appVersion: String?, osVersion: String?, platform: String?, sentAt: (String) throws -> Int64?
+    ) rethrows {
         accumulator.add(
-            pushID: pushID, kind: kind, action: actions.folded(pushID: pushID, kind: kind, action: action), eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
+            pushID: pushID, kind: kind, action: action, eventTime: eventTime, duplicate: duplicate, appVersion: appVersion,
             osVersion: osVersion, platform: platform)
         guard kind == .display, !duplicate else { return }
         let known: Int64?
@@ -54,14 +67,17 @@ package struct RollupCounter {
                 currency: event.currency, sign: 1)
             return
         }
-        try add(
-            pushID: event.pushID, kind: event.kind, action: event.action, eventTime: event.eventTime,
-            receivedAt: event.receivedAt, duplicate: duplicate, appVersion: event.appVersion, osVersion: event.osVersion,
-            platform: event.platform, sentAt: sentAt)
+        let folded = names.folded(
+            pushID: event.pushID, kind: event.kind, action: event.action, appVersion: event.appVersion,
+            osVersion: event.osVersion, platform: event.platform)
+        try count(
+            pushID: event.pushID, kind: event.kind, action: folded.action, eventTime: event.eventTime,
+            receivedAt: event.receivedAt, duplicate: duplicate, appVersion: folded.appVersion, osVersion: folded.osVersion,
+            platform: folded.platform, sentAt: sentAt)
         guard event.kind == .display, !duplicate else { return }
         accumulator.addMedia(
             pushID: event.pushID, media: event.media, extensionMillis: event.extensionMillis, eventTime: event.eventTime,
-            appVersion: event.appVersion, osVersion: event.osVersion)
+            appVersion: folded.appVersion, osVersion: folded.osVersion)
     }
 
     /// Moves a session's or conversion's credit from its stored attribution (if any) to the new one.

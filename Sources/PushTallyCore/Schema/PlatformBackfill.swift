@@ -1,7 +1,7 @@
 extension SQLDialect {
     /// Fills the live version rollup's platform rows (``VersionDimension/platform``) from the raw events still
     /// stored, as ingest counts them: per push, platform, kind and action (custom actions folded as
-    /// ``ActionFold`` folds them), only events that name a platform. Events that name none, and pruned events
+    /// ``NameFold`` folds them), only events that name a platform. Events that name none, and pruned events
     /// (counted in the ledger with no platform), are the `unknown` rest a report derives (``VersionCount``), so
     /// reports equal a recount of the raw events plus the ledger, as before.
     package var platformBackfill: [String] {
@@ -18,7 +18,7 @@ extension SQLDialect {
     }
 
     /// The stored receipts and actions that named a platform, as ingest counts them: `push_id`, `platform`,
-    /// `kind`, `action` (a custom one folded as ``ActionFold`` folds it) and `duplicated` (1 for a retry), then
+    /// `kind`, `action` (a custom one folded as ``NameFold`` folds it) and `duplicated` (1 for a retry), then
     /// `columns` (each `, expression AS name` over the event `e`).
     package static func platformEvents(_ columns: String) -> String {
         let custom = [StandardAction.open, StandardAction.dismiss, ActionIDs.overflow].map { "'\($0)'" }.joined(separator: ", ")

@@ -2,7 +2,7 @@
 /// fill it from what a database already holds, rendered once for both engines' migrations.
 ///
 /// The live table is filled from the raw events still stored that named a platform, as ingest counts them
-/// (custom actions folded as ``ActionFold`` folds them, in the 15-minute bucket of their event time). The
+/// (custom actions folded as ``NameFold`` folds them, in the 15-minute bucket of their event time). The
 /// ledger twin starts empty: the bucket ledger's counts name no platform, so they are the `unknown` rest a
 /// report derives (the bucket rollup minus the named rows), as receipt health by platform derives it.
 package enum PlatformBucketSchema {

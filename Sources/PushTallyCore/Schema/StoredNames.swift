@@ -70,7 +70,7 @@ package enum StoredNames {
         case .app:
             return [
                 StoredNameColumn("events", "app"), StoredNameColumn("pushes", "app"), StoredNameColumn("action_ids", "app"),
-                StoredNameColumn("rollup_audience", "app"), StoredNameColumn("alerts", "app"),
+                StoredNameColumn("dimension_values", "app"), StoredNameColumn("rollup_audience", "app"), StoredNameColumn("alerts", "app"),
             ]
         case .action:
             return [StoredNameColumn("events", "action"), StoredNameColumn("action_ids", "action")]
@@ -79,7 +79,7 @@ package enum StoredNames {
             let versions = "dimension IN (\(VersionDimension.appVersion.rawValue), \(VersionDimension.osVersion.rawValue))"
             return [
                 StoredNameColumn("events", "app_version"), StoredNameColumn("events", "os_version"),
-                StoredNameColumn("rollup_audience", "app_version"),
+                StoredNameColumn("rollup_audience", "app_version"), StoredNameColumn("dimension_values", "value", where: versions),
             ] + versionRollups.map { StoredNameColumn($0, "version", where: versions) }
         case .platform:
             let platforms = "dimension = \(VersionDimension.platform.rawValue)"
@@ -87,6 +87,7 @@ package enum StoredNames {
                 StoredNameColumn("events", "platform"), StoredNameColumn("push_send_platforms", "platform"),
                 StoredNameColumn("rollup_platform_bucket", "platform"), StoredNameColumn("ledger_platform_bucket", "platform"),
                 StoredNameColumn("fcm_deliveries", "platform"), StoredNameColumn("rollup_fcm", "platform"),
+                StoredNameColumn("dimension_values", "value", where: platforms),
             ] + versionRollups.map { StoredNameColumn($0, "version", where: platforms) }
         case .variant:
             return [StoredNameColumn("pushes", "variant")]

@@ -16,17 +16,18 @@ public struct StoreConfiguration: Sendable {
     /// the OS cache; much larger, a collector holding thousands of connections passes its memory target
     /// (docs/PERFORMANCE.md).
     public var sqliteCacheMegabytes: Int
-    /// Custom action ids each app may admit as report columns; later ids count as `other` (``ActionIDs``).
-    public var maxActionIDs: Int
+    /// How many custom action ids, platforms and versions each app admits as report columns and rows; later
+    /// ones count as `other` (``BoundedField``).
+    public var nameBounds: NameBounds
 
     public init(
         writerHighWaterMark: Int = 100_000, maturityWindowMillis: Int64 = StoreConfiguration.defaultMaturityWindowMillis,
         attributionWindows: AttributionWindows = AttributionWindows(), sqliteCacheMegabytes: Int = 8,
-        maxActionIDs: Int = ActionIDs.defaultBound,
+        nameBounds: NameBounds = NameBounds(),
         clock: @escaping @Sendable () -> Int64 = StoreConfiguration.systemClock
     ) {
         self.writerHighWaterMark = writerHighWaterMark
-        self.maxActionIDs = maxActionIDs
+        self.nameBounds = nameBounds
         self.maturityWindowMillis = maturityWindowMillis
         self.attributionWindows = attributionWindows
         self.sqliteCacheMegabytes = sqliteCacheMegabytes

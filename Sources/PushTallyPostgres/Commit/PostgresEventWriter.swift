@@ -27,7 +27,7 @@ enum PostgresEventWriter {
     /// commit.
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, attributionWindows: AttributionWindows, shard: Int64,
-        subscriptions: SubscriptionCache? = nil, memory: OneStatementState? = nil, actions: ActionFold,
+        subscriptions: SubscriptionCache? = nil, memory: OneStatementState? = nil, names: NameFold,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
@@ -41,7 +41,7 @@ enum PostgresEventWriter {
         let timed = Array(plan.timedPushIDs)
         let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
         memory?.remember(timed, sentAt: sentAt)
-        var counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] }
+        var counter = plan.rollups(maturityWindow: maturityWindow, names: names) { sentAt[$0] }
         let counted = plan.rows
         var days = DatedShards.days(events.lazy.map(\.receivedAt))
         let credits = try await PostgresAttribution.attribute(
@@ -95,12 +95,12 @@ enum PostgresEventWriter {
 
     /// Counts stored events read back (``RollupCounter``), their pushes' `sent_at` read in one query first.
     static func count(
-        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, actions: ActionFold, on connection: PostgresConnection,
+        _ events: [(StoredEvent, Bool)], maturityWindow: Int64, names: NameFold, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> RollupCounter {
         let timed = Array(RollupCounter.timedPushIDs(events))
         let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
-        var counter = RollupCounter(maturityWindow: maturityWindow, actions: actions)
+        var counter = RollupCounter(maturityWindow: maturityWindow, names: names)
         for (event, duplicate) in events {
             counter.add(event, duplicate: duplicate) { sentAt[$0] }
         }

@@ -19,7 +19,7 @@ enum PostgresOneStatementCommit {
     /// go through the transaction path instead (nothing was stored then).
     static func store(
         _ events: [StoredEvent], maturityWindow: Int64, shard: Int64, state: OneStatementState,
-        subscriptions: SubscriptionCache?, actions: ActionFold, on connection: PostgresConnection, logger: Logger
+        subscriptions: SubscriptionCache?, names: NameFold, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool]? {
         // Events of more than one day go through the transaction path, which lists their days as undated.
         let days = DatedShards.days(events.lazy.map(\.receivedAt))
@@ -35,7 +35,7 @@ enum PostgresOneStatementCommit {
         guard let sentAt = state.sentAt(timed) else { return nil }
         let probes = plan.touches.sorted
         guard !probes.contains(where: \.touch.hasOutcome) else { return nil }
-        let counter = plan.rollups(maturityWindow: maturityWindow, actions: actions) { sentAt[$0] ?? nil }
+        let counter = plan.rollups(maturityWindow: maturityWindow, names: names) { sentAt[$0] ?? nil }
         let counted = plan.rows
         let devices = CommitPlan.devicesToLock(events)
         let sortedKeys = predicted.sorted(by: DedupeKey.precedes)

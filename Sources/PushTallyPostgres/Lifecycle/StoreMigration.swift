@@ -15,8 +15,8 @@ public struct StoreMigration: Sendable {
         "rollup_outcome", "rollup_outcome_time", "ledger_outcome", "ledger_outcome_time", "rollup_time", "ledger_time",
         "rollup_media", "rollup_media_bucket", "rollup_media_version", "ledger_media", "ledger_media_bucket",
         "ledger_media_version", "rollup_platform_bucket", "ledger_platform_bucket", "events",
-        "webhooks", "alerts", "action_ids", "rollup_audience", "push_send_platforms", "fcm_deliveries", "rollup_fcm",
-        "legacy_spellings",
+        "webhooks", "alerts", "action_ids", "dimension_values", "rollup_audience", "push_send_platforms", "fcm_deliveries",
+        "rollup_fcm", "legacy_spellings",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.

@@ -73,7 +73,7 @@ extension PostgresStore {
         var folded = total
         for (name, mark) in retired where !dated.contains(name) {
             let fold = RetiredFold(
-                table: name, maturityWindow: configuration.maturityWindowMillis, book: actionIDs, connection: connection,
+                table: name, maturityWindow: configuration.maturityWindowMillis, book: nameBook, connection: connection,
                 logger: logger)
             folded += try await fold.run(from: mark)
             logger.debug("dropped raw event partition", metadata: ["partition": "\(name)"])

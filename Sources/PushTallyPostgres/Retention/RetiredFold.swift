@@ -3,7 +3,7 @@ import PostgresNIO
 import PushTallyCore
 
 /// Folds a retired day partition into the ledger, then drops it. Its events are counted exactly as a row by
-/// row prune counts what it deletes (``PostgresEventWriter/count(_:maturityWindow:actions:on:logger:)``, the
+/// row prune counts what it deletes (``PostgresEventWriter/count(_:maturityWindow:names:on:logger:)``, the
 /// shared ``RollupCounter``), so every rollup, present or added later, folds the same way, with no second
 /// counting of its own to keep in step.
 ///
@@ -14,7 +14,7 @@ import PushTallyCore
 struct RetiredFold {
     let table: String
     let maturityWindow: Int64
-    let book: ActionIDBook
+    let book: NameBook
     let connection: PostgresConnection
     let logger: Logger
     static let pushesPerBatch = 500
@@ -63,10 +63,10 @@ struct RetiredFold {
                 let events = try StoredEvent.counted(
                     try await connection.run(PostgresQuery(unsafeSQL: "FETCH \(MaintenancePlan.rebuildChunk) FROM retired"), logger: logger))
                 guard !events.isEmpty else { break }
-                let actions = try await PostgresActionIDs.fold(
-                    ActionIDs.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
+                let names = try await PostgresNames.fold(
+                    BoundedNames.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
                 let counter = try await PostgresEventWriter.count(
-                    events, maturityWindow: maturityWindow, actions: actions, on: connection, logger: logger)
+                    events, maturityWindow: maturityWindow, names: names, on: connection, logger: logger)
                 try await PostgresRollupWriter.write(counter.accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
                 folded += events.count
             }

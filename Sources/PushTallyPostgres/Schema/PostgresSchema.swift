@@ -21,7 +21,7 @@ package enum PostgresSchema {
         (6, "v6-collapse-index", [SendAttributeColumns.collapseIndex]),
         (7, "v7-time-rollup", timeRollup),
         (8, "v8-ingest-guard", IngestGuardSchema.version8),
-        (9, "v9-action-ids", [ActionIDTable.create]),
+        (9, "v9-action-ids", [AdmittedNameTables.createActionIDs]),
         (10, "v10-media-permission", EventColumns.mediaAndPermission.map(sql.addEventColumn)),
         (11, "v11-media-rollups", MediaRollupSchema.statements(dialect: .postgres)),
         // Devices by their latest notification setting (AudienceTable), filled from the raw sessions kept.
@@ -49,6 +49,8 @@ package enum PostgresSchema {
         (24, "v24-campaigns-by-bytes", [#"CREATE INDEX pushes_by_campaign_bytes ON pushes (campaign COLLATE "C")"#]),
         // Platforms stored before they were folded at the door: one spelling each, their rows merged.
         (PlatformCaseMigration.postgresVersion, PlatformCaseMigration.postgresName, PlatformCaseMigration.statements(.postgres)),
+        // The platforms and versions each app admitted as report rows, seeded with those the rollups hold.
+        (DimensionValueMigration.postgresVersion, DimensionValueMigration.postgresName, DimensionValueMigration.statements(.postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

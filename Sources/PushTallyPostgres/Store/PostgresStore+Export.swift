@@ -58,7 +58,7 @@ extension PostgresStore {
         let windows = configuration.attributionWindows
         let logger = logger
         let shard = shard
-        let book = actionIDs
+        let book = nameBook
         return try await transaction { connection in
             var fresh = Set<Int64>()
             let seqs = Array(Set(events.map(\.seq))).sorted()
@@ -72,10 +72,10 @@ extension PostgresStore {
             }
             let stored = events.compactMap { event in fresh.remove(event.seq).map { _ in StoredEvent(imported: event) } }
             // Stored like ingest, so the imported devices' sessions and conversions are attributed as well.
-            let actions = try await PostgresActionIDs.fold(
-                ActionIDs.pairs(stored), book: book, admit: true, inTransaction: true, on: connection, logger: logger)
+            let names = try await PostgresNames.fold(
+                BoundedNames.pairs(stored), book: book, admit: true, inTransaction: true, on: connection, logger: logger)
             _ = try await PostgresEventWriter.store(
-                stored, maturityWindow: window, attributionWindows: windows, shard: shard, actions: actions, on: connection,
+                stored, maturityWindow: window, attributionWindows: windows, shard: shard, names: names, on: connection,
                 logger: logger)
             return stored.count
         }

@@ -35,7 +35,7 @@ extension PostgresStore: StoreMaintenance {
     private func foldIntoLedger(condition: String, binds: PostgresBindings, batchSize: Int) async throws -> Int {
         let window = configuration.maturityWindowMillis
         let logger = logger
-        let book = actionIDs
+        let book = nameBook
         var total = 0
         while true {
             let count = try await transaction { connection in
@@ -52,10 +52,10 @@ extension PostgresStore: StoreMaintenance {
                 guard !events.isEmpty else { return 0 }
                 try await PushLocks.lock(
                     Set(events.lazy.filter { $0.0.kind == .display }.map(\.0.pushID)), mode: .shared, on: connection, logger: logger)
-                let actions = try await PostgresActionIDs.fold(
-                    ActionIDs.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
+                let names = try await PostgresNames.fold(
+                    BoundedNames.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
                 let counter = try await PostgresEventWriter.count(
-                    events, maturityWindow: window, actions: actions, on: connection, logger: logger)
+                    events, maturityWindow: window, names: names, on: connection, logger: logger)
                 try await PostgresRollupWriter.write(counter.accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
                 // Their days' rows still hold them, so those days fold from their remaining events from now on.
                 try await DatedShards.markUndated(
@@ -75,7 +75,7 @@ extension PostgresStore: StoreMaintenance {
         let windows = configuration.attributionWindows
         let logger = logger
         let shard = shard
-        let book = actionIDs
+        let book = nameBook
         try await foldRetiredPartitions()
         try await transaction { connection in
             // Events in a mode that also keeps other rebuilds out: this one updates the stored credits.
@@ -104,12 +104,12 @@ extension PostgresStore: StoreMaintenance {
                 let events = try StoredEvent.counted(try await connection.run(
                     PostgresQuery(unsafeSQL: "FETCH \(MaintenancePlan.rebuildChunk) FROM rebuild"), logger: logger))
                 guard !events.isEmpty else { break }
-                let actions = try await PostgresActionIDs.fold(
-                    ActionIDs.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
+                let names = try await PostgresNames.fold(
+                    BoundedNames.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
                 // Each day's events into that day's rows (``DatedShards``), so every day stored folds from them.
                 for (day, dayEvents) in Dictionary(grouping: events, by: { EventPartitions.day(ofMillis: $0.0.receivedAt) }) {
                     let counter = try await PostgresEventWriter.count(
-                        dayEvents, maturityWindow: window, actions: actions, on: connection, logger: logger)
+                        dayEvents, maturityWindow: window, names: names, on: connection, logger: logger)
                     try await PostgresRollupWriter.write(
                         counter.accumulator, to: .rollups, shard: DatedShards.of(day: day, shard: shard), on: connection,
                         logger: logger)

@@ -35,7 +35,7 @@ public final class PostgresStore: Sendable {
     /// What one-statement group commits predict from, and how many took each path.
     package let oneStatement = OneStatementState()
     /// The admitted custom action ids and pushes' apps the writers fold by (``ActionIDs``).
-    let actionIDs: ActionIDBook
+    let nameBook: NameBook
     /// Creates the raw event partitions of the coming days as the clock reaches them.
     let partitions: PartitionKeeper
     /// Hands writers out in turn.
@@ -125,8 +125,8 @@ public final class PostgresStore: Sendable {
         self.subscriptions = subscriptions
         let memory = oneStatement
         let partitions = partitions
-        let actionIDs = ActionIDBook(bound: configuration.maxActionIDs, logger: logger)
-        self.actionIDs = actionIDs
+        let nameBook = NameBook(bounds: configuration.nameBounds, logger: logger)
+        self.nameBook = nameBook
         // A run's first commit waits for its connection at most `connectionTimeout`; the watchdog backs that up.
         let watchdog = WriterWatchdog(commitTimeout: commitTimeout, startTimeout: connectionTimeout + .seconds(1), logger: logger)
         self.writers = (0..<writerCount).map { index in
@@ -147,7 +147,7 @@ public final class PostgresStore: Sendable {
                 partitions.keepAhead(of: receivedAt)
                 return try await Self.commit(
                     batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows, shard: shard,
-                    subscriptions: subscriptions, memory: memory, actionIDs: actionIDs, client: client, timeout: connectionTimeout,
+                    subscriptions: subscriptions, memory: memory, nameBook: nameBook, client: client, timeout: connectionTimeout,
                     logger: logger)
             }
         }
@@ -157,27 +157,27 @@ public final class PostgresStore: Sendable {
     /// transaction; per batch, whether each event was a retry.
     private static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
-        shard: Int64, subscriptions: SubscriptionCache, memory: OneStatementState, actionIDs: ActionIDBook,
+        shard: Int64, subscriptions: SubscriptionCache, memory: OneStatementState, nameBook: NameBook,
         client: PostgresClient, timeout: Duration, logger: Logger
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
         if let failure = HeldLease.current?.takeFailure() { throw PostgresFailure.surface(failure) }
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
-        let actions = try await actionFold(events, book: actionIDs, client: client, timeout: timeout, logger: logger)
+        let names = try await nameFold(events, book: nameBook, client: client, timeout: timeout, logger: logger)
         let (flags, inOneStatement) = try await transaction(
             client, timeout: timeout, logger: logger, held: HeldLease.current?.usable,
             first: { connection in
                 try await PostgresOneStatementCommit.store(
                     events, maturityWindow: maturityWindow, shard: shard, state: memory, subscriptions: subscriptions,
-                    actions: actions, on: connection, logger: logger)
+                    names: names, on: connection, logger: logger)
             },
             { connection in
                 try await PostgresEventWriter.store(
                     events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
-                    subscriptions: subscriptions, memory: memory, actions: actions, on: connection, logger: logger)
+                    subscriptions: subscriptions, memory: memory, names: names, on: connection, logger: logger)
             })
         memory.committed(inOneStatement: inOneStatement)
-        actionIDs.recordOverflow(events, fold: actions)
+        nameBook.recordOverflow(events, fold: names)
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
         var results: [[Bool]] = []
@@ -189,15 +189,16 @@ public final class PostgresStore: Sendable {
         return results
     }
 
-    /// How a commit's custom action ids count, its new ids admitted first: no database work at all unless the
-    /// commit carries a custom id, and none beyond the book then unless a push or an app is new to it.
-    private static func actionFold(
-        _ events: [StoredEvent], book: ActionIDBook, client: PostgresClient, timeout: Duration, logger: Logger
-    ) async throws -> ActionFold {
-        let pairs = ActionIDs.pairs(events)
-        guard !pairs.isEmpty else { return ActionFold() }
-        @Sendable func fold(_ connection: PostgresConnection) async throws -> ActionFold {
-            try await PostgresActionIDs.fold(pairs, book: book, admit: true, inTransaction: false, on: connection, logger: logger)
+    /// How a commit's names count (``BoundedField``), its new names admitted first: no database work at all
+    /// unless the commit carries a name that takes a slot, and none beyond the book then unless a push or an
+    /// app is new to it.
+    private static func nameFold(
+        _ events: [StoredEvent], book: NameBook, client: PostgresClient, timeout: Duration, logger: Logger
+    ) async throws -> NameFold {
+        let pairs = BoundedNames.pairs(events)
+        guard !pairs.isEmpty else { return NameFold() }
+        @Sendable func fold(_ connection: PostgresConnection) async throws -> NameFold {
+            try await PostgresNames.fold(pairs, book: book, admit: true, inTransaction: false, on: connection, logger: logger)
         }
         do {
             if let held = HeldLease.current?.usable { return try await fold(held) }

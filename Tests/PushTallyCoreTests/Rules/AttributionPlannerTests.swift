@@ -126,7 +126,7 @@ import Testing
         let t: Int64 = 100 * hour
         let change = AttributionPlanner.Change(
             event: conversion(at: t, row: 1, stored: .influenced(pushID: "p")), new: .direct(pushID: "q"))
-        var counter = RollupCounter(maturityWindow: 0, actions: ActionFold())
+        var counter = RollupCounter(maturityWindow: 0, names: NameFold())
         counter.attribute(change)
         let outcomes = counter.accumulator.outcomes
         let p = outcomes[.init(pushID: "p", measure: .influencedConversion, currency: "USD")]

@@ -54,7 +54,7 @@ struct MediaOutcomeTests {
 
     /// Only unique displays count, each into its push, its bucket and its named versions.
     @Test func theCounterCountsUniqueDisplaysOnly() {
-        var counter = RollupCounter(maturityWindow: 0, actions: ActionFold())
+        var counter = RollupCounter(maturityWindow: 0, names: NameFold())
         func display(_ media: ReceiptMedia?, _ millis: Int64?, app: String? = "2.0") -> StoredEvent {
             var event = StoredEvent(
                 pushID: "p", kind: .display, action: "", receivedAt: 1_000, eventTime: 1_000, duplicate: nil, appVersion: app,

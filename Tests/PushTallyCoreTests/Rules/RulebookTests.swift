@@ -73,7 +73,7 @@ import Testing
 
     @Test func counterAsksSentAtOncePerPushAndOnlyForUniqueDisplays() {
         var asked: [String] = []
-        var counter = RollupCounter(maturityWindow: 60_000, actions: ActionFold())
+        var counter = RollupCounter(maturityWindow: 60_000, names: NameFold())
         let events: [(StoredEvent, Bool)] = [
             (StoredEvent(pushID: "a", kind: .display, action: "", receivedAt: 2_000, eventTime: 2_000, duplicate: nil, appVersion: "1", osVersion: nil), false),
             (StoredEvent(pushID: "a", kind: .display, action: "", receivedAt: 3_000, eventTime: 3_000, duplicate: nil, appVersion: nil, osVersion: nil), false),

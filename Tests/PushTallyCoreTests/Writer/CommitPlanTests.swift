@@ -57,7 +57,7 @@ import Testing
         let late = display("p", device: "d1", lag: 30 * 24 * 3600 * 1000)
         #expect(late.eventTime == now - EventTime.maximumDeviceLagMillis)
         let plan = CommitPlan([late, display("p", device: "d1")], newKeys: [true, false])
-        let counter = plan.rollups(maturityWindow: 3_600_000, actions: ActionFold()) { _ in now - 1000 }
+        let counter = plan.rollups(maturityWindow: 3_600_000, names: NameFold()) { _ in now - 1000 }
         let push = counter.accumulator.pushes[RollupAccumulator.PushKey(pushID: "p", kind: .display, action: "")]
         #expect(push?.total == 2 && push?.duplicates == 1)
         #expect(plan.timedPushIDs == ["p"])

@@ -84,7 +84,7 @@ import Testing
             do {
                 if oneStatementFirst,
                     try await PostgresOneStatementCommit.store(
-                        events, maturityWindow: 60_000, shard: 3, state: memory, subscriptions: nil, actions: ActionFold(),
+                        events, maturityWindow: 60_000, shard: 3, state: memory, subscriptions: nil, names: NameFold(),
                         on: connection, logger: logger) != nil
                 {
                     return tally.committed(inOneStatement: true)
@@ -92,7 +92,7 @@ import Testing
                 try await connection.query("BEGIN", logger: logger)
                 _ = try await PostgresEventWriter.store(
                     events, maturityWindow: 60_000, attributionWindows: AttributionWindows(), shard: 3, memory: memory,
-                    actions: ActionFold(), on: connection, logger: logger)
+                    names: NameFold(), on: connection, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 return tally.committed(inOneStatement: false)
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40P01" {

@@ -1,0 +1,112 @@
+import Logging
+import PostgresNIO
+import PushTallyCore
+
+/// The PostgreSQL side of ``NameBook``, for every collector of one database.
+///
+/// An admission holds a transaction advisory lock on its app (in the two-key space, apart from the push and
+/// device locks), so collectors admitting names of one app take turns, and each counts the rows the one before
+/// it committed: two collectors admitting an app's 64th and 65th ids at once admit exactly one of them.
+/// Admissions are rare (at most the bounds per app, ever), so they are their own short transaction ahead of
+/// the group commit instead of a prediction the one-statement commit would have to check.
+enum PostgresNames {
+    /// The advisory lock's first key ("PTAI"); the second is the app's `hashtext`.
+    static let lockKey: Int32 = 0x5054_4149
+
+    /// The fold for events carrying `pairs`, admitting their new names first when `admit`. In a transaction
+    /// (`inTransaction`) the admission joins it, else it commits on its own.
+    static func fold(
+        _ pairs: [BoundedNames.Pair], book: NameBook, admit: Bool, inTransaction: Bool, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> NameFold {
+        guard !pairs.isEmpty else { return NameFold() }
+        var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
+        if !unknown.isEmpty {
+            var registered: [ExactText: String] = [:]
+            for (pushID, app) in try await connection.run(
+                "SELECT push_id, app FROM pushes WHERE push_id = ANY(\(unknown)::text[])", logger: logger
+            ).decode((String, String?).self) {
+                registered[ExactText(pushID)] = app ?? ""
+            }
+            book.rememberApps(registered)
+            apps.merge(registered) { _, new in new }
+        }
+        let unread = book.unread(pairs, apps: apps)
+        if !unread.isEmpty {
+            for (app, names) in try await read(unread, on: connection, logger: logger) { book.learn(app: app.text, admitted: names) }
+        }
+        if admit {
+            var slots: [ExactText: [(field: BoundedField, values: [String])]] = [:]
+            var order: [ExactText] = []
+            for (app, field, values) in book.wanted(pairs, apps: apps) {
+                if slots[ExactText(app)] == nil { order.append(ExactText(app)) }
+                slots[ExactText(app), default: []].append((field, values))
+            }
+            for app in order {
+                book.learn(
+                    app: app.text,
+                    admitted: try await self.admit(
+                        slots[app]!, app: app.text, bounds: book.bounds, inTransaction: inTransaction, on: connection,
+                        logger: logger))
+            }
+        }
+        return book.fold(pairs, apps: apps)
+    }
+
+    /// Every name `apps` admitted (an entry for each, empty when it admitted none).
+    private static func read(_ apps: [String], on connection: PostgresConnection, logger: Logger) async throws -> [ExactText: AdmittedNames] {
+        var admitted: [ExactText: AdmittedNames] = Dictionary(uniqueKeysWithValues: apps.map { (ExactText($0), AdmittedNames()) })
+        var binds = PostgresBindings()
+        binds.append(apps, context: .default)
+        let query = PostgresQuery(unsafeSQL: AdmittedNameTables.read(apps: "app = ANY($1::text[])"), binds: binds)
+        for (app, field, value) in try await connection.run(query, logger: logger).decode((String, Int, String).self) {
+            guard let field = BoundedField(rawValue: field) else { continue }
+            admitted[ExactText(app), default: AdmittedNames()].insert(value, as: field)
+        }
+        return admitted
+    }
+
+    /// Admits each slot's `values` of `app` in their order while the slot has room, and returns everything the
+    /// app admitted.
+    private static func admit(
+        _ slots: [(field: BoundedField, values: [String])], app: String, bounds: NameBounds, inTransaction: Bool,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> AdmittedNames {
+        if !inTransaction { try await connection.run("BEGIN", logger: logger) }
+        do {
+            try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(app)))", logger: logger)
+            // A statement begun after the lock was granted sees every admission committed before it.
+            for (field, values) in slots {
+                let bound = Int64(bounds[field])
+                if field == .action {
+                    try await connection.run(
+                        """
+                        INSERT INTO action_ids (app, action)
+                        SELECT \(app), u.a FROM unnest(\(values)::text[]) WITH ORDINALITY AS u(a, o)
+                        WHERE NOT EXISTS (SELECT 1 FROM action_ids x WHERE x.app = \(app) AND x.action = u.a)
+                        ORDER BY u.o LIMIT GREATEST(\(bound) - (SELECT count(*) FROM action_ids WHERE app = \(app)), 0)
+                        ON CONFLICT DO NOTHING
+                        """, logger: logger)
+                } else {
+                    let dimension = field.rawValue
+                    try await connection.run(
+                        """
+                        INSERT INTO dimension_values (app, dimension, value)
+                        SELECT \(app), \(dimension), u.a FROM unnest(\(values)::text[]) WITH ORDINALITY AS u(a, o)
+                        WHERE NOT EXISTS (
+                            SELECT 1 FROM dimension_values x WHERE x.app = \(app) AND x.dimension = \(dimension) AND x.value = u.a)
+                        ORDER BY u.o LIMIT GREATEST(
+                            \(bound) - (SELECT count(*) FROM dimension_values WHERE app = \(app) AND dimension = \(dimension)), 0)
+                        ON CONFLICT DO NOTHING
+                        """, logger: logger)
+                }
+            }
+            let admitted = try await read([app], on: connection, logger: logger)[ExactText(app)] ?? AdmittedNames()
+            if !inTransaction { try await connection.commit(logger: logger) }
+            return admitted
+        } catch {
+            if !inTransaction { await connection.rollBack(after: error, logger: logger) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import GRDB
+import PushTallyCore
+
+/// The SQLite side of ``NameBook``: reads what the book lacks and admits new names in the caller's
+/// transaction, so an admission commits or rolls back with the events that brought it. SQLite's one writer
+/// runs admissions one at a time, so the count an admission checks cannot move under it.
+enum SQLiteNames {
+    /// The fold for events carrying `pairs`, admitting their new names first when `admit` (ingest and import;
+    /// pruning and rebuilds only read).
+    static func fold(_ pairs: [BoundedNames.Pair], book: NameBook, admit: Bool, in db: Database) throws -> NameFold {
+        guard !pairs.isEmpty else { return NameFold() }
+        var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
+        if !unknown.isEmpty {
+            let lookup = try db.cachedStatement(sql: "SELECT app FROM pushes WHERE push_id = ?")
+            var registered: [ExactText: String] = [:]
+            for pushID in unknown {
+                if let row = try Row.fetchOne(lookup, arguments: [pushID]) { registered[ExactText(pushID)] = row[0] as String? ?? "" }
+            }
+            book.rememberApps(registered)
+            apps.merge(registered) { _, new in new }
+        }
+        for app in book.unread(pairs, apps: apps) {
+            book.learn(app: app, admitted: try admitted(app, in: db))
+        }
+        if admit {
+            let insertAction = try db.cachedStatement(sql: """
+                INSERT INTO action_ids (app, action)
+                SELECT ?, ? WHERE (SELECT COUNT(*) FROM action_ids WHERE app = ?) < ? ON CONFLICT DO NOTHING
+                """)
+            let insertValue = try db.cachedStatement(sql: """
+                INSERT INTO dimension_values (app, dimension, value)
+                SELECT ?, ?, ? WHERE (SELECT COUNT(*) FROM dimension_values WHERE app = ? AND dimension = ?) < ?
+                ON CONFLICT DO NOTHING
+                """)
+            let wanted = book.wanted(pairs, apps: apps)
+            for (app, field, values) in wanted {
+                let bound = book.bounds[field]
+                for value in values {
+                    if field == .action {
+                        try insertAction.execute(arguments: [app, value, app, bound])
+                    } else {
+                        try insertValue.execute(arguments: [app, field.rawValue, value, app, field.rawValue, bound])
+                    }
+                }
+            }
+            for app in Set(wanted.map { ExactText($0.app) }) {
+                book.learn(app: app.text, admitted: try admitted(app.text, in: db))
+            }
+        }
+        return book.fold(pairs, apps: apps)
+    }
+
+    /// Every app's admitted names and every registered push's app, for a rebuild that streams all raw events.
+    static func everything(in db: Database) throws -> NameFold {
+        var fold = NameFold()
+        for row in try Row.fetchAll(db, sql: AdmittedNameTables.read(apps: "true")) {
+            guard let field = BoundedField(rawValue: row[1]) else { continue }
+            fold.admitted[ExactText(row[0] as String), default: AdmittedNames()].insert(row[2] as String, as: field)
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT push_id, app FROM pushes WHERE app IS NOT NULL AND app <> ''") {
+            fold.apps[ExactText(row[0] as String)] = row[1] as String
+        }
+        return fold
+    }
+
+    private static func admitted(_ app: String, in db: Database) throws -> AdmittedNames {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: AdmittedNameTables.read(apps: "app = ?1")), arguments: [app])
+        return AdmittedNames(rows.compactMap { row in BoundedField(rawValue: row[1]).map { ($0, row[2] as String) } })
+    }
+}
