@@ -54,7 +54,8 @@ struct MediaOutcomeTests {
 
     /// Only unique displays count, each into its push, its bucket and its named versions.
     @Test func theCounterCountsUniqueDisplaysOnly() {
-        var counter = RollupCounter(maturityWindow: 0, names: NameFold())
+        // App version 2.0 admitted by the pushes' app (none), as ingest would have admitted it.
+        var counter = RollupCounter(maturityWindow: 0, names: NameFold(admitted: [ExactText(""): AdmittedNames([(.appVersion, "2.0")])]))
         func display(_ media: ReceiptMedia?, _ millis: Int64?, app: String? = "2.0") -> StoredEvent {
             var event = StoredEvent(
                 pushID: "p", kind: .display, action: "", receivedAt: 1_000, eventTime: 1_000, duplicate: nil, appVersion: app,
@@ -81,5 +82,19 @@ struct MediaOutcomeTests {
         #expect(named.counts == [1, 0, 0, 0, 0] && counter.accumulator.mediaVersions.count == 1)
         let versions = MediaOutcomes.byVersion(named: [("2.0", named)], total: media)
         #expect(versions[""]?.counts == [0, 0, 1, 0, 0] && versions[""]?.extensionTime.total == 1)
+    }
+
+    /// A version its app did not admit counts its media under `other`, as its receipts do.
+    @Test func aVersionPastTheBoundCountsItsMediaAsOther() {
+        var counter = RollupCounter(maturityWindow: 0, names: NameFold(admitted: [ExactText(""): AdmittedNames([(.osVersion, "17.1")])]))
+        var event = StoredEvent(
+            pushID: "p", kind: .display, action: "", receivedAt: 1_000, eventTime: 1_000, duplicate: nil, appVersion: "9.9",
+            osVersion: "17.1")
+        event.media = .attached
+        counter.add(event, duplicate: false) { _ in nil }
+        let keys = counter.accumulator.mediaVersions.keys.map { "\($0.dimension):\($0.version)" }.sorted()
+        #expect(keys == ["0:\(ActionIDs.overflow)", "1:17.1"])
+        let versions = counter.accumulator.versions.keys.map { "\($0.dimension):\($0.version)" }.sorted()
+        #expect(versions == ["0:\(ActionIDs.overflow)", "1:17.1"])
     }
 }
