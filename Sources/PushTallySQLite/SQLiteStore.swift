@@ -38,9 +38,11 @@ public final class SQLiteStore: Sendable {
         self.deviceSecretPath = deviceSecretPath ?? path + ".secret"
         self.configuration = configuration
         var config = Configuration()
-        // A lock another process holds (a `sqlite3` shell in a transaction, a backup) is waited for within the
-        // commit's own deadline, not before it: SQLite answers `SQLITE_BUSY` (503, the lock named) at the deadline.
-        config.busyMode = .timeout(Double(commitTimeout.components.seconds) + Double(commitTimeout.components.attoseconds) / 1e18)
+        // A lock another process holds (a `sqlite3` shell in a transaction, a backup) is waited for half the
+        // commit's deadline: SQLite then answers `SQLITE_BUSY` (503, the lock named) well before the writer's
+        // watchdog would call the same commit stalled, however slowly a loaded machine runs the busy handler.
+        let deadlineSeconds = Double(commitTimeout.components.seconds) + Double(commitTimeout.components.attoseconds) / 1e18
+        config.busyMode = .timeout(deadlineSeconds / 2)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
         }

@@ -97,9 +97,9 @@ func kitConfiguration(maxQueued: Int = 1000) -> PushTallyClient.Configuration {
         // Over a second: Linux's URLSession truncates the request timeout to whole seconds, so a deadline under
         // one second fails the request at once and the hang would go untested.
         let report = await client.recordDisplay(userInfo: ["push_id": "hang"], deadline: started.addingTimeInterval(2.5))
-        // The deadline is kept by the client itself (the request is cancelled when it passes), not left to
-        // URLSession's idle timeout; the margin is for a loaded machine, not for the client.
-        #expect(Date().timeIntervalSince(started) < 6)
+        // The deadline ended it, not the 30 s cap the client puts on any request nor URLSession's idle timeout;
+        // the margin between 2.5 s and 20 s is for a loaded machine, not for the client.
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(report.recorded && report.sent == 0 && report.pending == 1)
     }
 
