@@ -8,7 +8,7 @@ enum SQLiteNames {
     /// The fold for events carrying `pairs`, admitting their new names first when `admit` (ingest and import;
     /// pruning and rebuilds only read).
     static func fold(_ pairs: [BoundedNames.Pair], book: NameBook, admit: Bool, in db: Database) throws -> NameFold {
-        guard !pairs.isEmpty else { return NameFold() }
+        guard !pairs.isEmpty else { return NameFold(overflows: false) }
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
             let lookup = try db.cachedStatement(sql: "SELECT app FROM pushes WHERE push_id = ?")

@@ -93,7 +93,8 @@ package enum BoundedNames {
     package struct Collector {
         package private(set) var pairs: [Pair] = []
         private var seen = Set<Pair>()
-        private var last: Pair?
+        /// The last pair of each field, by raw value.
+        private var last: [Pair?] = Array(repeating: nil, count: BoundedField.allCases.count)
 
         package init() {}
 
@@ -118,8 +119,8 @@ package enum BoundedNames {
         @inline(__always)
         private mutating func add(_ pair: Pair) {
             // A batch's events mostly repeat their neighbour's names: one comparison instead of a hash.
-            if let last, last == pair { return }
-            last = pair
+            if let last = last[pair.field.rawValue], last == pair { return }
+            last[pair.field.rawValue] = pair
             if seen.insert(pair).inserted { pairs.append(pair) }
         }
     }

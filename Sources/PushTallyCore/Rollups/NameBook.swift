@@ -94,10 +94,11 @@ package final class NameBook: @unchecked Sendable {
     /// The fold of `pairs`' pushes, their apps being `apps` (absent: none).
     package func fold(_ pairs: [BoundedNames.Pair], apps: [ExactText: String]) -> NameFold {
         lock.withLock {
-            var fold = NameFold(apps: apps)
+            var fold = NameFold(apps: apps, overflows: false)
             for pair in pairs {
                 let app = ExactText(apps[ExactText(pair.pushID)] ?? "")
                 if fold.admitted[app] == nil { fold.admitted[app] = admitted[app] ?? AdmittedNames() }
+                if !fold.overflows, fold.admitted[app]?.contains(pair.value, as: pair.field) != true { fold.overflows = true }
             }
             return fold
         }
@@ -110,6 +111,7 @@ package final class NameBook: @unchecked Sendable {
 
     /// ``recordOverflow(_:fold:)`` for a commit's stored events.
     package func recordOverflow(_ events: [StoredEvent], fold: NameFold) {
+        guard fold.overflows else { return }
         var tally = OverflowTally()
         for event in events {
             tally.add(
@@ -121,6 +123,7 @@ package final class NameBook: @unchecked Sendable {
 
     /// ``recordOverflow(_:fold:)`` for a commit's incoming batches.
     package func recordOverflow(_ batches: [[IncomingEvent]], fold: NameFold) {
+        guard fold.overflows else { return }
         var tally = OverflowTally()
         for event in batches.joined() {
             tally.add(

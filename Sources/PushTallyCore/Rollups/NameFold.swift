@@ -31,10 +31,14 @@ package struct AdmittedNames: Sendable {
 package struct NameFold: Sendable {
     package var apps: [ExactText: String]
     package var admitted: [ExactText: AdmittedNames]
+    /// Whether a name of the events it was made for folds into ``ActionIDs/overflow``: when not, a commit's
+    /// overflow count has nothing to look at.
+    package var overflows: Bool
 
-    package init(apps: [ExactText: String] = [:], admitted: [ExactText: AdmittedNames] = [:]) {
+    package init(apps: [ExactText: String] = [:], admitted: [ExactText: AdmittedNames] = [:], overflows: Bool = true) {
         self.apps = apps
         self.admitted = admitted
+        self.overflows = overflows
     }
 
     /// The app of `pushID` (`""` for none or unregistered).

@@ -19,7 +19,7 @@ enum PostgresNames {
         _ pairs: [BoundedNames.Pair], book: NameBook, admit: Bool, inTransaction: Bool, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> NameFold {
-        guard !pairs.isEmpty else { return NameFold() }
+        guard !pairs.isEmpty else { return NameFold(overflows: false) }
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
             var registered: [ExactText: String] = [:]

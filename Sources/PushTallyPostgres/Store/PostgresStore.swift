@@ -196,7 +196,7 @@ public final class PostgresStore: Sendable {
         _ events: [StoredEvent], book: NameBook, client: PostgresClient, timeout: Duration, logger: Logger
     ) async throws -> NameFold {
         let pairs = BoundedNames.pairs(events)
-        guard !pairs.isEmpty else { return NameFold() }
+        guard !pairs.isEmpty else { return NameFold(overflows: false) }
         @Sendable func fold(_ connection: PostgresConnection) async throws -> NameFold {
             try await PostgresNames.fold(pairs, book: book, admit: true, inTransaction: false, on: connection, logger: logger)
         }
