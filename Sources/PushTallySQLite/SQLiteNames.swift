@@ -23,24 +23,14 @@ enum SQLiteNames {
             book.learn(app: app, admitted: try admitted(app, in: db))
         }
         if admit {
-            let insertAction = try db.cachedStatement(sql: """
-                INSERT INTO action_ids (app, action)
-                SELECT ?, ? WHERE (SELECT COUNT(*) FROM action_ids WHERE app = ?) < ? ON CONFLICT DO NOTHING
-                """)
-            let insertValue = try db.cachedStatement(sql: """
-                INSERT INTO dimension_values (app, dimension, value)
-                SELECT ?, ?, ? WHERE (SELECT COUNT(*) FROM dimension_values WHERE app = ? AND dimension = ?) < ?
-                ON CONFLICT DO NOTHING
-                """)
             let wanted = book.wanted(pairs, apps: apps)
             for (app, field, values) in wanted {
-                let bound = book.bounds[field]
-                for value in values {
-                    if field == .action {
-                        try insertAction.execute(arguments: [app, value, app, bound])
-                    } else {
-                        try insertValue.execute(arguments: [app, field.rawValue, value, app, field.rawValue, bound])
-                    }
+                // The slot's room as the database has it, in this transaction of the one writer: values are
+                // admitted in arrival order until it is used up, and the rest are not even tried.
+                var room = book.bounds[field] - (try count(app, field, in: db))
+                for value in values where room > 0 {
+                    try insert(value, app: app, field: field, in: db)
+                    if db.changesCount > 0 { room -= 1 }
                 }
             }
             for app in Set(wanted.map { ExactText($0.app) }) {
@@ -61,6 +51,20 @@ enum SQLiteNames {
             fold.apps[ExactText(row[0] as String)] = row[1] as String
         }
         return fold
+    }
+
+    private static func count(_ app: String, _ field: BoundedField, in db: Database) throws -> Int {
+        let sql = field == .action
+            ? "SELECT COUNT(*) FROM action_ids WHERE app = ?"
+            : "SELECT COUNT(*) FROM dimension_values WHERE app = ? AND dimension = \(field.rawValue)"
+        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [app]) ?? 0
+    }
+
+    private static func insert(_ value: String, app: String, field: BoundedField, in db: Database) throws {
+        let sql = field == .action
+            ? "INSERT INTO action_ids (app, action) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            : "INSERT INTO dimension_values (app, dimension, value) VALUES (?, \(field.rawValue), ?) ON CONFLICT DO NOTHING"
+        try db.cachedStatement(sql: sql).execute(arguments: [app, value])
     }
 
     private static func admitted(_ app: String, in db: Database) throws -> AdmittedNames {
