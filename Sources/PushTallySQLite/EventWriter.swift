@@ -13,7 +13,7 @@ enum EventWriter {
 
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
     /// New events of subscribed types go into the webhook outbox in the same transaction.
-    /// Also returns how custom action ids were folded, for the overflow metric once committed.
+    /// Also returns how the events' names were folded, for the overflow metrics once committed.
     static func commit(
         _ batches: [[IncomingEvent]], receivedAt: Int64, maturityWindow: Int64, attributionWindows: AttributionWindows,
         nameBook: NameBook, statements: RollupStatements, in db: Database

@@ -16,7 +16,8 @@ public final class SQLiteStore: Sendable {
     let deviceHasher: DeviceHasher
     /// The most a commit may take before its requests are answered 503: SQLite's lock wait and the commit timeout.
     let commitDeadline: Duration
-    /// The admitted custom action ids and pushes' apps the writer folds by (``ActionIDs``).
+    /// The admitted names (custom action ids, platforms, versions) and pushes' apps the writer folds by
+    /// (``BoundedField``).
     let nameBook: NameBook
     /// The writer connection's rollup statements, kept across commits.
     let rollupStatements = RollupStatements()

@@ -34,7 +34,8 @@ public final class PostgresStore: Sendable {
     let subscriptions: SubscriptionCache
     /// What one-statement group commits predict from, and how many took each path.
     package let oneStatement = OneStatementState()
-    /// The admitted custom action ids and pushes' apps the writers fold by (``ActionIDs``).
+    /// The admitted names (custom action ids, platforms, versions) and pushes' apps the writers fold by
+    /// (``BoundedField``).
     let nameBook: NameBook
     /// Creates the raw event partitions of the coming days as the clock reaches them.
     let partitions: PartitionKeeper
