@@ -26,15 +26,8 @@ package enum BoundedField: Int, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The name settings and logs call it by.
-    package var name: String {
-        switch self {
-        case .appVersion: "app_version"
-        case .osVersion: "os_version"
-        case .platform: "platform"
-        case .action: "action"
-        }
-    }
+    /// The name settings and logs call it by: the version dimension's, or `action`.
+    package var name: String { VersionDimension(rawValue: rawValue)?.name ?? "action" }
 }
 
 /// How many names of each field an app admits.

@@ -48,13 +48,6 @@ package struct NameFold: Sendable {
     @inline(__always)
     package func names(of pushID: String) -> AdmittedNames? { admitted[ExactText(app(of: pushID))] }
 
-    /// The action a rollup counts `action` of `pushID` under.
-    @inline(__always)
-    package func folded(pushID: String, kind: EventKind, action: String) -> String {
-        guard ActionIDs.isCustom(kind: kind, action: action) else { return action }
-        return names(of: pushID)?.contains(action, as: .action) == true ? action : ActionIDs.overflow
-    }
-
     /// The name a rollup counts `value` of `field` under, for an event of a push whose app admitted `names`.
     @inline(__always)
     package static func folded(_ value: String?, as field: BoundedField, names: AdmittedNames?) -> String? {

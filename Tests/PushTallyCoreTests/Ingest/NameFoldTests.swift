@@ -9,6 +9,11 @@ import Testing
     static let composed = "Caf\u{E9}"
     static let decomposed = "Cafe\u{301}"
 
+    /// The action a rollup counts `action` of `pushID` under.
+    static func action(_ fold: NameFold, _ pushID: String, _ action: String) -> String {
+        fold.folded(pushID: pushID, kind: .action, action: action, appVersion: nil, osVersion: nil, platform: nil).action
+    }
+
     static func event(_ pushID: String, action: String = "", kind: EventKind = .display, appVersion: String? = nil, osVersion: String? = nil, platform: String? = nil) -> StoredEvent {
         StoredEvent(
             IncomingEvent(pushID: pushID, kind: kind, action: action, platform: platform, appVersion: appVersion, osVersion: osVersion),
@@ -29,14 +34,14 @@ import Testing
         #expect(book.unread(pairs, apps: apps).map { Array($0.utf8) } == [Array(Self.decomposed.utf8)])
         #expect(book.wanted(pairs, apps: apps).map { Array($0.app.utf8) } == [Array(Self.decomposed.utf8)])
         let fold = book.fold(pairs, apps: apps)
-        #expect(fold.folded(pushID: "a", kind: .action, action: "buy") == "buy")
-        #expect(fold.folded(pushID: "b", kind: .action, action: "buy") == ActionIDs.overflow)
+        #expect(Self.action(fold, "a", "buy") == "buy")
+        #expect(Self.action(fold, "b", "buy") == ActionIDs.overflow)
     }
 
     @Test func anIDAdmittedInOneSpellingDoesNotAdmitTheOther() {
         let fold = NameFold(admitted: [ExactText(""): AdmittedNames([(.action, Self.composed)])])
-        #expect(fold.folded(pushID: "p", kind: .action, action: Self.composed) == Self.composed)
-        #expect(fold.folded(pushID: "p", kind: .action, action: Self.decomposed) == ActionIDs.overflow)
+        #expect(Self.action(fold, "p", Self.composed) == Self.composed)
+        #expect(Self.action(fold, "p", Self.decomposed) == ActionIDs.overflow)
     }
 
     @Test func standardPlatformsAndOtherTakeNoSlot() {

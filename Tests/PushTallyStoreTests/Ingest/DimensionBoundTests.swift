@@ -128,4 +128,27 @@ import Testing
             #expect(after[ActionIDs.overflow] == (expected[2][ActionIDs.overflow] ?? 0) + 1)
         }
     }
+
+    /// A name that overflowed under one bound is admitted by the next receipt once the bound is raised; a
+    /// rollup rebuild then counts its earlier receipts under it too, and names admitted before stay admitted.
+    @Test(arguments: StoreKind.allCases) func aRaisedBoundAndARebuildGiveNewNamesTheirRows(_ kind: StoreKind) async throws {
+        try await FreshStore.with(kind) { fresh in
+            do {
+                let store = try await fresh.testStore(nameBounds: Self.bounds)
+                defer { store.closeInBackground() }
+                try await store.register(PushRegistration(pushID: "a1", campaign: "spring", app: "com.example.a"))
+                _ = try await store.ingest(Self.displays("a1", "a", count: 4))
+                #expect(try await Self.counts(store, .platform)["a-tv-2"] == nil)
+            }
+            let raised = try await fresh.testStore(nameBounds: NameBounds(actions: 4, platforms: 3, versions: 3))
+            defer { raised.closeInBackground() }
+            _ = try await raised.ingest(Self.single("a1", "a-tv-2"))
+            let live = try await Self.counts(raised, .platform)
+            #expect(live["a-tv-0"] == 1 && live["a-tv-1"] == 1 && live["a-tv-2"] == 1 && live["a-tv-3"] == nil)
+            try await raised.rebuildRollups()
+            let rebuilt = try await Self.counts(raised, .platform)
+            #expect(rebuilt["a-tv-0"] == 1 && rebuilt["a-tv-1"] == 1 && rebuilt["a-tv-2"] == 2 && rebuilt["a-tv-3"] == nil)
+            #expect(rebuilt.values.reduce(0, +) == live.values.reduce(0, +))
+        }
+    }
 }
