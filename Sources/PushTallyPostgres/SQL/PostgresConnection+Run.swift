@@ -31,7 +31,9 @@ extension PostgresConnection {
     }
 
     /// Returns once the statement run before it on this connection, outside `BEGIN`, has committed (see
-    /// ``runCommitted(_:logger:)``); throws when its outcome is unknown.
+    /// ``runCommitted(_:logger:)``); throws when its outcome is unknown. A commit that failed closes the
+    /// connection, so the probe may be written after the close: the store's uses of a connection end their
+    /// wait then (``ConnectionCloseWatch``).
     func confirmCommitted(logger: Logger) async throws {
         try await run("SELECT 1", logger: logger)
     }
@@ -65,7 +67,7 @@ extension PostgresConnection {
         // A session that cannot write stays so: closed, the pool makes a new one that may (``PostgresFailure/taintsConnection(_:)``).
         if PostgresFailure.taintsConnection(error) {
             // Awaited, so the next commit of a run that held it sees it closed and leases another.
-            try? await self.close()
+            await ConnectionCloseWatch.shared.close(self)
             return
         }
         _ = try? await self.query("ROLLBACK", logger: logger)
