@@ -22,9 +22,12 @@ enum ReceiptFieldValidator {
     /// Whole milliseconds, as a JSON number or as decimal digits without leading zeros (forms send text).
     static func extensionMillis(_ raw: RawEvent) throws(FieldError) -> Int64? {
         let field = "extension_ms"
-        let wrong = FieldError(
-            "bad_value", "\(field) must be a whole number of milliseconds from 0 to \(ExtensionTime.maximumMillis)",
-            field: field)
+        // Built only when thrown: most receipts are valid, and the message is a string built per call.
+        var wrong: FieldError {
+            FieldError(
+                "bad_value", "\(field) must be a whole number of milliseconds from 0 to \(ExtensionTime.maximumMillis)",
+                field: field)
+        }
         let millis: Int64
         switch raw.value(of: field) {
         case nil:

@@ -66,6 +66,9 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     ///   - watchdog: bounds a commit and a run's start; without one (tests of the policy alone) a commit may
     ///     take as long as its flush does.
     ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
+    // Specialized here for the stores' ingest types: created in the store modules, the class would run generic
+    // code (metadata look-ups and value-witness copies of every job) on every submission and commit.
+    @_specialize(exported: true, where Input == [IncomingEvent], Output == [Bool])
     package init(
         highWaterMark: Int, watchdog: WriterWatchdog? = nil, session: Session? = nil, logger: Logger = FlushAnswers.logger,
         flush: @escaping Flush
@@ -79,6 +82,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
 
     /// Queues `input` and calls `complete` once its transaction committed or failed, or at once when the
     /// queue refuses it.
+    @_specialize(exported: true, where Input == [IncomingEvent], Output == [Bool])
     package func submit(_ input: Input, events: Int, complete: @escaping Completion) {
         lock.lock()
         let action = machine.submit(Job(input: input, complete: complete), events: events)

@@ -61,6 +61,9 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     ///   - watchdog: bounds how long a commit's requests wait for it (its `commitTimeout`); without one they
     ///     wait as long as the commit takes.
     ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
+    // Specialized here for the stores' ingest types: created in the store modules, the class would run generic
+    // code (metadata look-ups and value-witness copies of every job) on every submission and commit.
+    @_specialize(exported: true, where Input == [IncomingEvent], Output == [Bool])
     package init(
         highWaterMark: Int, name: String = "pushtally-writer", watchdog: WriterWatchdog? = nil, logger: Logger = FlushAnswers.logger,
         flush: @escaping Flush
@@ -88,6 +91,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
 
     /// Queues `input` and calls `complete` once its transaction committed or failed, or at once when the
     /// queue refuses it. `complete` runs on the writer thread (or the caller's), so it must only hand off.
+    @_specialize(exported: true, where Input == [IncomingEvent], Output == [Bool])
     package func submit(_ input: Input, events: Int, complete: @escaping Completion) {
         condition.lock()
         // Behind a commit the watchdog gave up on, a request would wait as long as it does.

@@ -16,6 +16,9 @@ final class AnswerMailbox: @unchecked Sendable {
     let eventLoop: any EventLoop
     private let lock = NIOLock()
     private var pending: [Letter] = []
+    /// The array the last drain emptied, handed back to `pending` at the next, so neither reallocates (an array
+    /// emptied while a second reference holds it is copied first).
+    private var spare: [Letter] = []
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
@@ -31,14 +34,19 @@ final class AnswerMailbox: @unchecked Sendable {
     }
 
     private func drain() {
-        let letters = lock.withLock {
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
+        // Drains run one at a time on the mailbox's loop; only `post` runs beside them.
+        var letters = lock.withLock {
+            var taken = spare
+            spare = []
+            swap(&taken, &pending)
+            return taken
         }
         for letter in letters {
             let (handler, context) = letter.connection.value
             handler.answer(letter.response, slot: letter.slot, context)
         }
+        letters.removeAll(keepingCapacity: true)
+        lock.withLock { spare = letters }
     }
 }
 

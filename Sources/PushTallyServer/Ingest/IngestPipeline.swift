@@ -90,12 +90,14 @@ struct IngestPipeline: Sendable {
             return sink.deliver(refusal(error, request))
         }
         guard inFlight.enter() else { return sink.deliver(refusal(WriterError.overloaded, request)) }
-        store.ingest(plan.events) { [inFlight] result in
+        let answer = plan.answer
+        // The completion holds what the answer needs until the commit, not the whole pipeline.
+        store.ingest(plan.events) { [inFlight, cors = configuration.cors] result in
             inFlight.leave()
             do {
-                sink.deliver(allowingOrigin(try plan.answer(duplicates: try result.get(), route: request.route), request))
+                sink.deliver(Self.allowingOrigin(try answer.response(duplicates: try result.get(), route: request.route), request, cors))
             } catch {
-                sink.deliver(refusal(error, request))
+                sink.deliver(Self.refusal(error, request, cors))
             }
         }
     }
@@ -103,11 +105,15 @@ struct IngestPipeline: Sendable {
     /// The JSON error answer for anything that stopped a request, logged and counted as a rejection when it
     /// is the client's (``JSONErrorMiddleware/answer(_:method:path:logger:)``, shared with every other route).
     func refusal(_ error: any Error, _ request: Request) -> IngestResponse {
+        Self.refusal(error, request, configuration.cors)
+    }
+
+    private static func refusal(_ error: any Error, _ request: Request, _ cors: CORSPolicy) -> IngestResponse {
         let apiError = JSONErrorMiddleware<BasicRequestContext>.answer(
             error, method: request.route.method, path: request.route.path, logger: request.logger)
         return allowingOrigin(
             IngestResponse(route: request.route, status: apiError.status, headers: apiError.responseHeaders, body: apiError.body),
-            request)
+            request, cors)
     }
 
     /// The `403` for a browser on an origin `serve --cors-origin` does not list, before anything else of the
@@ -119,8 +125,8 @@ struct IngestPipeline: Sendable {
 
     /// `response` with the CORS headers when the request came from a listed origin, so its scripts can read
     /// the answer (errors too); unchanged otherwise.
-    private func allowingOrigin(_ response: IngestResponse, _ request: Request) -> IngestResponse {
-        guard case .allowed(let origin) = configuration.cors.verdict(request.headers) else { return response }
+    private static func allowingOrigin(_ response: IngestResponse, _ request: Request, _ cors: CORSPolicy) -> IngestResponse {
+        guard case .allowed(let origin) = cors.verdict(request.headers) else { return response }
         var headers = response.headers
         headers.append(contentsOf: CORSPolicy.answerHeaders(for: origin))
         return IngestResponse(route: response.route, status: response.status, headers: headers, body: response.body)

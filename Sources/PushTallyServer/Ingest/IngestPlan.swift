@@ -43,26 +43,18 @@ enum IngestPlan: Sendable {
         }
     }
 
+    /// What the answer needs once the events committed: their count and refusals, not the events, so the
+    /// completion the store holds until its commit carries no copy of them.
+    var answer: IngestAnswer {
+        switch self {
+        case .single: .single
+        case .batch(let events, let rejected): .batch(accepted: events.count, rejected: rejected)
+        }
+    }
+
     /// The answer, given the store's per-event retry flags.
     func answer(duplicates: [Bool], route: APIRoute) throws -> IngestResponse {
-        switch self {
-        case .single:
-            return IngestResponse(route: route, status: .noContent, headers: HTTPFields(), body: nil)
-        case .batch(let events, let rejected):
-            struct Body: Encodable {
-                let accepted: Int
-                let duplicates: Int
-                let rejected: [RejectedItem]
-            }
-            let repeated = duplicates.reduce(0) { $1 ? $0 + 1 : $0 }
-            // The common answer, every element taken, is written as JSONEncoder would write it (sorted keys)
-            // without setting one up per request.
-            let body = rejected.isEmpty
-                ? ByteBuffer(string: "{\"accepted\":\(events.count),\"duplicates\":\(repeated),\"rejected\":[]}")
-                : try encodeJSON(Body(accepted: events.count, duplicates: repeated, rejected: rejected))
-            return IngestResponse(
-                route: route, status: events.isEmpty ? .badRequest : .ok, headers: [.contentType: jsonContentType], body: body)
-        }
+        try answer.response(duplicates: duplicates, route: route)
     }
 
     /// The body's shape from its media type; a missing type is sniffed, since some HTTP stacks drop it.
@@ -103,6 +95,36 @@ enum IngestPlan: Sendable {
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type",
                 "Content-Type \(other) is not accepted; use application/x-www-form-urlencoded, application/json or application/x-ndjson")
+        }
+    }
+}
+
+/// How an ingest request is answered once its events committed (``IngestPlan/answer``).
+enum IngestAnswer: Sendable {
+    /// One form body or JSON object: `204`.
+    case single
+    /// A JSON array or NDJSON: `200` with what was accepted, recognised as retries, and refused.
+    case batch(accepted: Int, rejected: [RejectedItem])
+
+    /// The answer, given the store's per-event retry flags.
+    func response(duplicates: [Bool], route: APIRoute) throws -> IngestResponse {
+        switch self {
+        case .single:
+            return IngestResponse(route: route, status: .noContent, headers: HTTPFields(), body: nil)
+        case .batch(let accepted, let rejected):
+            struct Body: Encodable {
+                let accepted: Int
+                let duplicates: Int
+                let rejected: [RejectedItem]
+            }
+            let repeated = duplicates.reduce(0) { $1 ? $0 + 1 : $0 }
+            // The common answer, every element taken, is written as JSONEncoder would write it (sorted keys)
+            // without setting one up per request.
+            let body = rejected.isEmpty
+                ? ByteBuffer(string: "{\"accepted\":\(accepted),\"duplicates\":\(repeated),\"rejected\":[]}")
+                : try encodeJSON(Body(accepted: accepted, duplicates: repeated, rejected: rejected))
+            return IngestResponse(
+                route: route, status: accepted == 0 ? .badRequest : .ok, headers: [.contentType: jsonContentType], body: body)
         }
     }
 }
