@@ -3,18 +3,18 @@ import NIOConcurrencyHelpers
 import PostgresNIO
 import PushTallyCore
 
-/// Ends the wait for work on a connection when the connection closes, whether or not its statements ever
+/// Ends the wait for a statement's answer when its connection closes, whether or not the statement ever
 /// reached it.
 ///
 /// PostgresNIO (1.33) drops a statement written to a connection whose handlers are already gone: its promise
 /// is never completed and its caller waits for good. ``PostgresConnection/ensureOpen()`` narrows that to the
-/// instant between the check and the write, but a statement sent right after the server ended the session (a
-/// commit's confirmation after the commit failed at its end, which closes the connection; any statement when
-/// backends are being terminated) lands in that instant whenever the machine is busy. The work runs in a task
-/// of its own here, and its caller resumes at the first of its result or the connection's close; the work is
-/// left to end on its own.
+/// instant between the check and the write, and a commit's watchdog bounds what remains; but the commit
+/// confirmation is sent right after the server may have ended the session (a commit that failed at its end
+/// closes the connection), so it lands in that instant whenever the machine is busy. Its answer is awaited
+/// here as a future, and its caller resumes at the first of the answer or the connection's close: no task of
+/// its own, a lock and a dictionary entry per wait.
 ///
-/// One close callback per connection, not per use: a pooled connection serves commits for hours, and callbacks
+/// One close callback per connection, not per wait: a pooled connection serves commits for hours, and callbacks
 /// on its close future are only released when it closes.
 final class ConnectionCloseWatch: Sendable {
     static let shared = ConnectionCloseWatch()
@@ -27,32 +27,17 @@ final class ConnectionCloseWatch: Sendable {
         var waiting: [ObjectIdentifier: [ObjectIdentifier: any Closable]] = [:]
     }
 
-    /// Runs `work` on `connection` and returns its result, or throws ``StoreError/unavailable(reason:)`` once
-    /// the connection closes before `work` ended. Cancelling the caller cancels `work` and ends the wait with
-    /// `CancellationError`.
-    func whileOpen<Value: Sendable>(
-        _ connection: PostgresConnection, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
-    ) async throws -> Value {
+    /// `answer`'s value, or ``StoreError/unavailable(reason:)`` once `connection` closes before it came.
+    func answer<Value: Sendable>(_ answer: EventLoopFuture<Value>, on connection: PostgresConnection) async throws -> Value {
         let waiter = Waiter<Value>()
         let key = ObjectIdentifier(connection)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiter.await(continuation)
-                guard watch(waiter, on: connection, key: key) else { return waiter.resolve(.failure(connectionClosed)) }
-                waiter.run {
-                    let outcome: Result<Value, any Error>
-                    do {
-                        outcome = .success(try await work(connection))
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    self.state.withLockedValue { state in _ = state.waiting[key]?.removeValue(forKey: ObjectIdentifier(waiter)) }
-                    waiter.resolve(outcome)
-                }
+        return try await withCheckedThrowingContinuation { continuation in
+            waiter.await(continuation)
+            guard watch(waiter, on: connection, key: key) else { return waiter.resolve(.failure(connectionClosed)) }
+            answer.whenComplete { outcome in
+                self.state.withLockedValue { state in _ = state.waiting[key]?.removeValue(forKey: ObjectIdentifier(waiter)) }
+                waiter.resolve(outcome.mapError { $0 })
             }
-        } onCancel: {
-            waiter.cancel()
-            waiter.resolve(.failure(CancellationError()))
         }
     }
 
@@ -66,14 +51,6 @@ final class ConnectionCloseWatch: Sendable {
         // A close future already completed runs the callback at once, which answers the waiter just added.
         if first { connection.closeFuture.whenComplete { _ in self.closed(key) } }
         return open
-    }
-
-    /// Closes `connection` for a reason its users are about to give (a session that can no longer write):
-    /// their waits are left to their own error rather than ended by the close.
-    func close(_ connection: PostgresConnection) async {
-        let key = ObjectIdentifier(connection)
-        state.withLockedValue { state in _ = state.waiting.removeValue(forKey: key) }
-        try? await connection.close()
     }
 
     private func closed(_ key: ObjectIdentifier) {
@@ -98,29 +75,9 @@ private final class Waiter<Value: Sendable>: Closable, @unchecked Sendable {
     private let lock = NIOLock()
     private var continuation: CheckedContinuation<Value, any Error>?
     private var done = false
-    private var task: Task<Void, Never>?
-    private var cancelled = false
 
     func await(_ continuation: CheckedContinuation<Value, any Error>) {
         lock.withLock { self.continuation = continuation }
-    }
-
-    /// Starts the work, unless the wait was cancelled first.
-    func run(_ work: @escaping @Sendable () async -> Void) {
-        let task = Task { await work() }
-        let cancel = lock.withLock {
-            self.task = task
-            return cancelled
-        }
-        if cancel { task.cancel() }
-    }
-
-    func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
-        }
-        task?.cancel()
     }
 
     func closed() {

@@ -32,10 +32,12 @@ extension PostgresConnection {
 
     /// Returns once the statement run before it on this connection, outside `BEGIN`, has committed (see
     /// ``runCommitted(_:logger:)``); throws when its outcome is unknown. A commit that failed closes the
-    /// connection, so the probe may be written after the close: the store's uses of a connection end their
-    /// wait then (``ConnectionCloseWatch``).
+    /// connection, so the probe may be written after the close: the close then ends its wait
+    /// (``ConnectionCloseWatch``).
     func confirmCommitted(logger: Logger) async throws {
-        try await run("SELECT 1", logger: logger)
+        try ensureOpen()
+        let probe: EventLoopFuture<PostgresQueryResult> = query("SELECT 1", logger: logger)
+        _ = try await ConnectionCloseWatch.shared.answer(probe, on: self)
     }
 
     /// Commits, and throws unless the server says it committed: a transaction that failed answers `COMMIT`
@@ -67,7 +69,7 @@ extension PostgresConnection {
         // A session that cannot write stays so: closed, the pool makes a new one that may (``PostgresFailure/taintsConnection(_:)``).
         if PostgresFailure.taintsConnection(error) {
             // Awaited, so the next commit of a run that held it sees it closed and leases another.
-            await ConnectionCloseWatch.shared.close(self)
+            try? await self.close()
             return
         }
         _ = try? await self.query("ROLLBACK", logger: logger)

@@ -28,7 +28,7 @@ extension PostgresStore {
                 firstResult = try await first(connection)
             } catch {
                 // A statement that commits on its own has no rollback to close a read-only session in.
-                if PostgresFailure.taintsConnection(error) { await ConnectionCloseWatch.shared.close(connection) }
+                if PostgresFailure.taintsConnection(error) { try? await connection.close() }
                 throw error
             }
             if let firstResult { return (firstResult, true) }
@@ -45,7 +45,7 @@ extension PostgresStore {
         var attempt = 1
         while true {
             do {
-                if let held { return try await ConnectionCloseWatch.shared.whileOpen(held, run) }
+                if let held { return try await run(held) }
                 return try await withConnection(client, timeout: timeout, run)
             } catch where PostgresFailure.isRetryable(error) && attempt < 5 {
                 logger.debug("transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
@@ -122,11 +122,9 @@ extension PostgresStore {
     /// cancelled must not hold the caller past its deadline. Cancelling the caller closes the connection
     /// `body` runs on: a statement in flight on a server that stopped answering would otherwise never end,
     /// and a connection with a statement in flight cannot go back to the pool. The close is PostgresNIO's
-    /// channel close, which does not wait for the server. `body`'s wait ends when the connection closes
-    /// (``ConnectionCloseWatch``) unless `watched` is `false` (a caller that watches each of its own uses).
+    /// channel close, which does not wait for the server.
     static func withConnection<Result: Sendable>(
-        _ client: PostgresClient, timeout: Duration, watched: Bool = true,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+        _ client: PostgresClient, timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         // Whether the lease or its deadline came first, decided once for both sides.
         let outcome = NIOLockedValueBox<LeaseOutcome?>(nil)
@@ -143,7 +141,7 @@ extension PostgresStore {
             // a few times, rather than failing a statement that never reached the server.
             for pause in Self.closedLeasePauses {
                 do {
-                    return try await leaseOnce(client, settle: settle, late: late, watched: watched, body)
+                    return try await leaseOnce(client, settle: settle, late: late, body)
                 } catch is ClosedOnLease {
                     // The pool drops a closed connection once its close event is handled; until then it may
                     // hand the same one out again.
@@ -162,7 +160,7 @@ extension PostgresStore {
     private struct ClosedOnLease: Error {}
 
     private static func leaseOnce<Result: Sendable>(
-        _ client: PostgresClient, settle: @escaping @Sendable (LeaseOutcome) -> Bool, late: StoreError, watched: Bool,
+        _ client: PostgresClient, settle: @escaping @Sendable (LeaseOutcome) -> Bool, late: StoreError,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         try await client.withConnection { connection in
@@ -171,10 +169,10 @@ extension PostgresStore {
             guard !connection.isClosed else { throw ClosedOnLease() }
             return try await withTaskCancellationHandler {
                 do {
-                    return try await watched ? ConnectionCloseWatch.shared.whileOpen(connection, body) : body(connection)
+                    return try await body(connection)
                 } catch {
                     // Not back to the pool in a state that fails every write (``PostgresFailure/taintsConnection(_:)``).
-                    if PostgresFailure.taintsConnection(error) { await ConnectionCloseWatch.shared.close(connection) }
+                    if PostgresFailure.taintsConnection(error) { try? await connection.close() }
                     throw error
                 }
             } onCancel: {

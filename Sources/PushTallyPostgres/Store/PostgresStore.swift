@@ -136,8 +136,7 @@ public final class PostgresStore: Sendable {
                 highWaterMark: max(1, configuration.writerHighWaterMark / writerCount), watchdog: watchdog,
                 session: { [client, connectionTimeout] commits in
                     do {
-                        // Each commit of the run watches the connection's close itself (``transaction``).
-                        try await Self.withConnection(client, timeout: connectionTimeout, watched: false) { connection in
+                        try await Self.withConnection(client, timeout: connectionTimeout) { connection in
                             await HeldLease.$current.withValue(HeldLease(connection)) { await commits() }
                         }
                     } catch {
