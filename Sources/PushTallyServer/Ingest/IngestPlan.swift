@@ -52,11 +52,6 @@ enum IngestPlan: Sendable {
         }
     }
 
-    /// The answer, given the store's per-event retry flags.
-    func answer(duplicates: [Bool], route: APIRoute) throws -> IngestResponse {
-        try answer.response(duplicates: duplicates, route: route)
-    }
-
     /// The body's shape from its media type; a missing type is sniffed, since some HTTP stacks drop it.
     static func decode(_ body: ByteBuffer, contentType: String?) throws -> EventBody {
         switch try shape(contentType: contentType) {

@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: [(0, 0), (1, 0), (100, 0), (100, 37), (1_000, 1_000)])
     func allAcceptedIsByteForByteTheEncodersAnswer(accepted: Int, duplicates: Int) throws {
         let flags = (0..<accepted).map { $0 < duplicates }
-        let response = try IngestPlan.batch(Self.events(accepted), rejected: []).answer(duplicates: flags, route: .receipts)
+        let response = try IngestPlan.batch(Self.events(accepted), rejected: []).answer.response(duplicates: flags, route: .receipts)
         let expected = try encodeJSON(Reference(accepted: accepted, duplicates: duplicates, rejected: []))
         #expect(response.body == expected)
         #expect(response.status == (accepted == 0 ? .badRequest : .ok))
@@ -30,7 +30,7 @@ import Testing
 
     @Test func rejectedItemsAreListedAsBefore() throws {
         let rejected = [RejectedItem(index: 2, error: "missing_field", message: "push_id is required and must not be empty", field: "push_id")]
-        let response = try IngestPlan.batch(Self.events(2), rejected: rejected).answer(duplicates: [true, false], route: .receipts)
+        let response = try IngestPlan.batch(Self.events(2), rejected: rejected).answer.response(duplicates: [true, false], route: .receipts)
         #expect(response.body == (try encodeJSON(Reference(accepted: 2, duplicates: 1, rejected: rejected))))
         let text = response.body.map { String(buffer: $0) }
         #expect(text == #"{"accepted":2,"duplicates":1,"rejected":[{"error":"missing_field","field":"push_id","index":2,"message":"push_id is required and must not be empty"}]}"#)
