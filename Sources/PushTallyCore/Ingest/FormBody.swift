@@ -11,9 +11,35 @@ public enum FormBody {
         return try result.get()
     }
 
-    /// One pass over the bytes, no intermediate arrays: this runs for every extension receipt.
+    /// One pass over the bytes, no intermediate arrays.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> [String: String] {
         var result: [String: String] = [:]
+        try scan(bytes) { name, value throws(FieldError) in
+            if result[name] == nil { result[name] = try value.map(decode) ?? "" }
+        }
+        return result
+    }
+
+    /// The raw event of a form body, as `RawEvent(form: parse(bytes))` reads it (the first of a repeated name,
+    /// the names a receipt knows, every name and first value checked) without the dictionary of every pair
+    /// between them: this runs for every extension receipt.
+    public static func rawEvent(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> RawEvent {
+        var fields: [String: RawValue] = [:]
+        var unknown: Set<String> = []
+        try scan(bytes) { name, value throws(FieldError) in
+            if RawEvent.isKnown(name) {
+                if fields[name] == nil { fields[name] = .string(try value.map(decode) ?? "") }
+            } else if unknown.insert(name).inserted, let value {
+                _ = try decode(value)
+            }
+        }
+        return RawEvent(fields: fields)
+    }
+
+    /// Calls `visit` with each pair's decoded name and its value's bytes (`nil` without `=`), in order.
+    private static func scan(
+        _ bytes: UnsafeRawBufferPointer, _ visit: (String, UnsafeRawBufferPointer?) throws(FieldError) -> Void
+    ) throws(FieldError) {
         var start = 0
         while start <= bytes.count {
             var end = start
@@ -25,13 +51,10 @@ public enum FormBody {
             if end > start {
                 let nameEnd = equals ?? end
                 let name = try decode(UnsafeRawBufferPointer(rebasing: bytes[start..<nameEnd]))
-                if result[name] == nil {
-                    result[name] = equals == nil ? "" : try decode(UnsafeRawBufferPointer(rebasing: bytes[(nameEnd + 1)..<end]))
-                }
+                try visit(name, equals.map { UnsafeRawBufferPointer(rebasing: bytes[($0 + 1)..<end]) })
             }
             start = end + 1
         }
-        return result
     }
 
     /// Encodes pairs as browsers do (WHATWG `application/x-www-form-urlencoded`, like `URLSearchParams` and

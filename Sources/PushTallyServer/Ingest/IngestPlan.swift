@@ -56,7 +56,7 @@ enum IngestPlan: Sendable {
     static func decode(_ body: ByteBuffer, contentType: String?) throws -> EventBody {
         switch try shape(contentType: contentType) {
         case .form:
-            return .single(RawEvent(form: try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.parse(buffer) }))
+            return .single(try body.withUnsafeReadableBytes { buffer throws(FieldError) in try FormBody.rawEvent(buffer) })
         case .json:
             return try body.withUnsafeReadableBytes { buffer throws(FieldError) in try EventBody.json(buffer) }
         case .ndjson:
@@ -65,7 +65,7 @@ enum IngestPlan: Sendable {
             return try body.withUnsafeReadableBytes { bytes throws(FieldError) in
                 let first = bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
                 if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try EventBody.json(bytes) }
-                return .single(RawEvent(form: try FormBody.parse(bytes)))
+                return .single(try FormBody.rawEvent(bytes))
             }
         }
     }
