@@ -3,43 +3,12 @@
 /// Hand-written rather than Hummingbird's `URLEncodedFormDecoder` because this runs on the ingest hot path for
 /// every extension receipt, the fields are flat strings, and invalid UTF-8 must be a 400, not a 500.
 public enum FormBody {
-    /// Decodes `a=1&b=x%20y` into a dictionary; the first occurrence of a repeated name wins.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(FieldError) -> [String: String] {
-        let result = Array(bytes).withUnsafeBytes { buffer in
-            Result { () throws(FieldError) -> [String: String] in try parse(buffer) }
-        }
-        return try result.get()
-    }
-
-    /// One pass over the bytes, no intermediate arrays.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> [String: String] {
-        var result: [String: String] = [:]
-        try scan(bytes) { name, value throws(FieldError) in
-            if result[name] == nil { result[name] = try value.map(decode) ?? "" }
-        }
-        return result
-    }
-
-    /// The raw event of a form body, as `RawEvent(form: parse(bytes))` reads it (the first of a repeated name,
-    /// the names a receipt knows, every name and first value checked) without the dictionary of every pair
-    /// between them: this runs for every extension receipt.
+    /// The raw event of a form body in one pass over its bytes, with no dictionary of every pair: this runs for
+    /// every extension receipt. The first of a repeated name wins; names a receipt does not know are left out,
+    /// though each one's name and first value must still decode.
     public static func rawEvent(_ bytes: UnsafeRawBufferPointer) throws(FieldError) -> RawEvent {
         var fields: [String: RawValue] = [:]
         var unknown: Set<String> = []
-        try scan(bytes) { name, value throws(FieldError) in
-            if RawEvent.isKnown(name) {
-                if fields[name] == nil { fields[name] = .string(try value.map(decode) ?? "") }
-            } else if unknown.insert(name).inserted, let value {
-                _ = try decode(value)
-            }
-        }
-        return RawEvent(fields: fields)
-    }
-
-    /// Calls `visit` with each pair's decoded name and its value's bytes (`nil` without `=`), in order.
-    private static func scan(
-        _ bytes: UnsafeRawBufferPointer, _ visit: (String, UnsafeRawBufferPointer?) throws(FieldError) -> Void
-    ) throws(FieldError) {
         var start = 0
         while start <= bytes.count {
             var end = start
@@ -49,12 +18,17 @@ public enum FormBody {
                 end += 1
             }
             if end > start {
-                let nameEnd = equals ?? end
-                let name = try decode(UnsafeRawBufferPointer(rebasing: bytes[start..<nameEnd]))
-                try visit(name, equals.map { UnsafeRawBufferPointer(rebasing: bytes[($0 + 1)..<end]) })
+                let name = try decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(equals ?? end)]))
+                let value = equals.map { UnsafeRawBufferPointer(rebasing: bytes[($0 + 1)..<end]) }
+                if RawEvent.isKnown(name) {
+                    if fields[name] == nil { fields[name] = .string(try value.map(decode) ?? "") }
+                } else if unknown.insert(name).inserted, let value {
+                    _ = try decode(value)
+                }
             }
             start = end + 1
         }
+        return RawEvent(fields: fields)
     }
 
     /// Encodes pairs as browsers do (WHATWG `application/x-www-form-urlencoded`, like `URLSearchParams` and

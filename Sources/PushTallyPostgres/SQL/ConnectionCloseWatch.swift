@@ -36,7 +36,7 @@ final class ConnectionCloseWatch: Sendable {
             guard watch(waiter, on: connection, key: key) else { return waiter.resolve(.failure(connectionClosed)) }
             answer.whenComplete { outcome in
                 self.state.withLockedValue { state in _ = state.waiting[key]?.removeValue(forKey: ObjectIdentifier(waiter)) }
-                waiter.resolve(outcome.mapError { $0 })
+                waiter.resolve(outcome)
             }
         }
     }

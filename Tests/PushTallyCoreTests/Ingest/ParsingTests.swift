@@ -3,27 +3,47 @@ import Testing
 
 @testable import PushTallyCore
 
+/// The extension's form body read into its raw event (`FormBody.rawEvent`): what it keeps, and what it refuses.
 @Suite struct FormBodyTests {
-    @Test func parsesTheExtensionsBody() throws {
-        #expect(try FormBody.parse(Array("push_id=2018001".utf8)) == ["push_id": "2018001"])
+    /// A body and the fields its raw event holds, or the code it is refused with.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let body: String
+        let outcome: Result<[String: String], FieldError>
+        var testDescription: String { body.isEmpty ? "(empty)" : body }
+
+        static func reads(_ body: String, _ fields: [String: String]) -> Case { Case(body: body, outcome: .success(fields)) }
+        static func refuses(_ body: String, _ code: String) -> Case { Case(body: body, outcome: .failure(FieldError(code, ""))) }
     }
 
-    @Test func decodesPercentAndPlus() throws {
-        let fields = try FormBody.parse(Array("push_id=a%20b+c&device_id=%E6%96%B0&empty=&flag".utf8))
-        #expect(fields == ["push_id": "a b c", "device_id": "新", "empty": "", "flag": ""])
-    }
+    static let cases: [Case] = [
+        .reads("push_id=2018001", ["push_id": "2018001"]),
+        .reads("push_id=a%20b+c&device_id=%E6%96%B0&app=&platform", ["push_id": "a b c", "device_id": "新", "app": "", "platform": ""]),
+        .reads("push_id=1&push_id=2", ["push_id": "1"]),
+        .reads("push_id=1&receipt_id=r&ts=1700000000000&utm_source=x&flag", ["push_id": "1", "receipt_id": "r", "ts": "1700000000000"]),
+        // An unknown name is checked once, as the first of a repeated known name is read once.
+        .reads("push_id=1&utm_source=x&utm_source=%ZZ", ["push_id": "1"]),
+        .reads("&&push_id=1&&", ["push_id": "1"]),
+        .reads("=1&push_id=2", ["push_id": "2"]),
+        .reads("", [:]),
+        .refuses("push_id=%G1", "malformed_form"),
+        .refuses("push_id=%4", "malformed_form"),
+        .refuses("push_id=1&unknown=%ZZ", "malformed_form"),
+        .refuses("push_id=%FF%FE", "invalid_utf8"),
+        .refuses("%FF=1&push_id=2", "invalid_utf8"),
+    ]
 
-    @Test func firstOccurrenceWins() throws {
-        #expect(try FormBody.parse(Array("push_id=1&push_id=2".utf8)) == ["push_id": "1"])
-    }
-
-    @Test func rejectsBadPercentEncoding() {
-        #expect(throws: FieldError.self) { try FormBody.parse(Array("push_id=%G1".utf8)) }
-        #expect(throws: FieldError.self) { try FormBody.parse(Array("push_id=%4".utf8)) }
-    }
-
-    @Test func rejectsInvalidUTF8() {
-        #expect { try FormBody.parse(Array("push_id=%FF%FE".utf8)) } throws: { ($0 as? FieldError)?.code == "invalid_utf8" }
+    @Test(arguments: cases)
+    func readsTheBody(_ expected: Case) {
+        let bytes = Array(expected.body.utf8)
+        let read = bytes.withUnsafeBytes { buffer in Result { () throws(FieldError) -> RawEvent in try FormBody.rawEvent(buffer) } }
+        switch (read, expected.outcome) {
+        case (.success(let event), .success(let fields)):
+            #expect(event == RawEvent(fields: fields.mapValues { .string($0) }))
+        case (.failure(let error), .failure(let refusal)):
+            #expect(error.code == refusal.code)
+        default:
+            Issue.record("read \(read), expected \(expected.outcome)")
+        }
     }
 }
 
