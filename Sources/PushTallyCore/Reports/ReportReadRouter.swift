@@ -71,22 +71,43 @@ public final class ReportReadRouter: @unchecked Sendable {
         return (.replica, lag)
     }
 
-    /// Runs `read` on the replica when the last sample allows it, else on the primary. A failure on the replica
-    /// other than the report's own refusal (a missing push, a bad field) is retried on the primary.
+    /// Runs `read` on the replica when the last sample allows it, else on the primary.
+    ///
+    /// - The report's own errors (a missing push, a bad field, a total past 64 bits) and the end of the caller's
+    ///   wait (its deadline or its client gone, which cancel it) say nothing of the replica: they are thrown as
+    ///   they are, the replica stays in use, and the report is not run a second time.
+    /// - A failure of the replica itself (``isReplicaFailure(_:)``) marks it down until the next good sample,
+    ///   and the report is read from the primary.
+    /// - Any other error (a statement the replica's older schema cannot run yet) is read again from the primary
+    ///   without marking the replica down: whether it was the replica's fault, the primary's answer tells.
     public func read<Value: Sendable>(_ read: (any ReportReader) async throws -> Value) async throws -> Answer<Value> {
         let (source, lag) = currentSource
         if source == .replica, let replica {
             do {
                 return Answer(value: try await read(replica), source: .replica, lagSeconds: lag)
-            } catch let refusal as ReportNotFound {
-                throw refusal
-            } catch let refusal as FieldError {
-                throw refusal
-            } catch {
+            } catch where Task.isCancelled || Self.isTheReportsOwn(error) {
+                throw error
+            } catch where Self.isReplicaFailure(error) {
                 lock.withLock { sampled = ReplicaState(reachable: false, lagSeconds: nil) }
-            }
+            } catch {}
         }
         return Answer(value: try await read(primary), source: .primary, lagSeconds: 0)
+    }
+
+    /// Whether `error` says the database read from is at fault, not the report: it cannot be reached or did
+    /// not answer in time (``StoreError/unavailable(reason:)``), its storage failed, or it holds a schema this
+    /// collector cannot read.
+    public static func isReplicaFailure(_ error: any Error) -> Bool {
+        switch error {
+        case StoreError.unavailable, StoreError.misconfigured, StoreError.databaseNewerThanCode: true
+        case is any StorageUnavailableError: true
+        default: false
+        }
+    }
+
+    /// Whether `error` is the report's answer whatever database it is read from.
+    static func isTheReportsOwn(_ error: any Error) -> Bool {
+        error is ReportNotFound || error is FieldError || error is TotalOutOfRange || error is CancellationError
     }
 
     /// Seconds to the millisecond, without trailing zeros: `0`, `0.25`, `12.5`.
