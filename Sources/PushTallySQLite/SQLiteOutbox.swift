@@ -54,7 +54,7 @@ enum SQLiteOutbox {
     /// its commit noted.
     static func outboxRows(_ stored: [Queries.SelectOutboxRows.Stored], in db: Database) throws -> [OutboxRow] {
         let events = try db.cachedStatement(sql: """
-            SELECT push_id, kind, action, received_at, event_time, device_id, receipt_id, platform, app_version, os_version
+            SELECT \(EventColumns.names(Outbox.eventColumns))
             FROM events WHERE rowid BETWEEN ? AND ? AND kind = ? AND NOT duplicate ORDER BY rowid
             """)
         var rows: [OutboxRow] = []
@@ -66,9 +66,7 @@ enum SQLiteOutbox {
             }
             let kind: EventKind = type == .receiptDisplayed ? .display : .action
             let found = try Row.fetchAll(events, arguments: [first, last, kind.rawValue]).map { event in
-                StoredEvent(
-                    pushID: event[0], kind: kind, action: event[2], receivedAt: event[3], eventTime: event[4], duplicate: false,
-                    deviceID: event[5], receiptID: event[6], platform: event[7], appVersion: event[8], osVersion: event[9])
+                try StoredEvent(row: FetchedRow(row: event), columns: Outbox.eventColumns)
             }
             let noted = row.items
             // A row with no labels noted (`items` empty) reads them when packed.

@@ -17,19 +17,12 @@ extension SQLiteStore {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT rowid, \(StoredEvent.storedColumns) FROM events WHERE received_at >= ? AND received_at < ? ORDER BY rowid
+                    SELECT rowid, \(EventColumns.names(EventColumns.exported)) FROM events WHERE received_at >= ? AND received_at < ? ORDER BY rowid
                     """,
                 arguments: [sinceMillis ?? .min, untilMillis ?? .max])
             var count = 0
             while let row = try rows.next() {
-                var event = StoredEvent(
-                    pushID: row[1], kind: EventKind(rawValue: row[2]) ?? .display, action: row[3], receivedAt: row[4],
-                    eventTime: row[5], duplicate: row[6] as Bool, deviceID: row[7], receiptID: row[8], platform: row[9],
-                    appVersion: row[10], osVersion: row[11])
-                event.media = (row[12] as String?).flatMap(ReceiptMedia.init(rawValue:))
-                event.extensionMillis = row[13]
-                (event.app, event.name, event.valueMicros, event.currency) = (row[14], row[15], row[16], row[17])
-                event.notificationPermission = (row[18] as String?).flatMap(NotificationPermission.init(rawValue:))
+                let event = try StoredEvent(row: FetchedRow(row: row), columns: EventColumns.exported, offset: 1)
                 try write(ExportedEvent(event, seq: row[0]))
                 count += 1
             }

@@ -61,9 +61,6 @@ package struct StoredEvent: Sendable, Hashable {
         DedupeKeys.of(kind: kind, action: action, deviceID: deviceID, receiptID: receiptID)
     }
 
-    /// The columns an export reads (``EventColumns/exported``), in ``EventColumn``'s order.
-    package static let storedColumns = EventColumns.names(EventColumns.exported)
-
     /// The columns a prune or rebuild reads an event back by (``init(countedRow:offset:)``): only what counting
     /// needs.
     package static let counted: [EventColumn] = [
@@ -74,12 +71,19 @@ package struct StoredEvent: Sendable, Hashable {
     /// ``counted``'s names, for a `SELECT`.
     package static let countedColumns = EventColumns.names(counted)
 
-    /// An event read back by ``countedColumns``, from column `offset` of `row` on: each column decoded by its
-    /// declared type and set by its ``EventColumn`` case, the same on both engines.
-    package init(countedRow row: some ReportRow, offset: Int = 0) throws {
+    /// An event read back by ``countedColumns``, from column `offset` of `row` on.
+    package init(countedRow row: some QueryRow, offset: Int = 0) throws {
+        try self.init(row: row, columns: Self.counted, offset: offset)
+    }
+
+    /// An event read back from a `SELECT` of `columns` (``EventColumns/names(_:)``), from cell `offset` of `row`
+    /// on: each cell decoded by its column's declared type and set by its ``EventColumn`` case, the same on both
+    /// engines, so a statement's column list and its reading cannot disagree. Columns not read keep their
+    /// defaults (no device, no credit).
+    package init(row: some QueryRow, columns: [EventColumn], offset: Int = 0) throws {
         self.init(pushID: "", kind: .display, action: "", receivedAt: 0, eventTime: 0, duplicate: false, appVersion: nil, osVersion: nil)
         var credit: (code: Int64?, pushID: String?) = (nil, nil)
-        for (index, column) in Self.counted.enumerated() {
+        for (index, column) in columns.enumerated() {
             let value: EventValue =
                 switch column.type {
                 case .text: .text(try row.optionalText(offset + index))

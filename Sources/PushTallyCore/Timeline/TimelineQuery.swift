@@ -1,9 +1,12 @@
-/// The statement both engines read a device's timeline with, in each one's dialect. The columns come in
-/// ``columnCount`` cells, in ``TimelineEntry``'s order: row, kind, push_id, action, event_time,
-/// received_at, duplicate, receipt_id, app, app_version, os_version, name, value_micros, currency,
-/// attribution, attributed_push, campaign, sent_at, media, extension_ms, notification_permission.
+/// The statement both engines read a device's timeline with, in each one's dialect, and how its rows become
+/// entries: the row id, then ``eventColumns`` read by their declarations, then the push's campaign, `sent_at`
+/// and app.
 package enum TimelineQuery {
-    package static let columnCount = 21
+    /// The raw-event columns an entry shows.
+    package static let eventColumns: [EventColumn] = [
+        .kind, .pushID, .action, .eventTime, .receivedAt, .duplicate, .receiptID, .app, .appVersion, .osVersion, .name,
+        .valueMicros, .currency, .attribution, .attributedPush, .media, .extensionMillis, .notificationPermission,
+    ]
 
     /// Binds, in order: the keyed device id, the cursor's time (twice on SQLite), its row id, the row limit.
     package static func sql(dialect: SQLDialect) -> String {
@@ -12,9 +15,7 @@ package enum TimelineQuery {
         // The device's events by `events_by_device` (device_id, event_time); the row id breaks ties, so a
         // cursor never skips or repeats an event of the same millisecond.
         return """
-            SELECT \(row), e.kind, e.push_id, e.action, e.event_time, e.received_at, e.duplicate, e.receipt_id,
-                COALESCE(e.app, p.app), e.app_version, e.os_version, e.name, e.value_micros, e.currency,
-                e.attribution, e.attributed_push, p.campaign, p.sent_at, e.media, e.extension_ms, e.notification_permission
+            SELECT \(row), \(eventColumns.map { "e.\($0.name)" }.joined(separator: ", ")), p.campaign, p.sent_at, p.app
             FROM events e
             LEFT JOIN pushes p ON p.push_id = CASE WHEN e.kind <= \(EventKind.action.rawValue) THEN e.push_id ELSE e.attributed_push END
             WHERE e.device_id = \(placeholders[0])
@@ -23,36 +24,37 @@ package enum TimelineQuery {
             LIMIT \(placeholders[4])
             """
     }
+
+    /// The entry one row of ``sql(dialect:)`` holds.
+    package static func entry(_ row: some QueryRow) throws -> TimelineEntry {
+        let event = try StoredEvent(row: row, columns: eventColumns, offset: 1)
+        let push = 1 + eventColumns.count
+        return TimelineEntry(
+            row: try row.int64(0), event: event, campaign: try row.optionalText(push), sentAt: try row.optionalInt64(push + 1),
+            pushApp: try row.optionalText(push + 2))
+    }
 }
 
 extension TimelineEntry {
-    /// An entry from the statement's cells, decoded by the engine.
-    package init(
-        row: Int64, kind: Int, pushID: String, action: String, eventTime: Int64, receivedAt: Int64, duplicate: Bool,
-        clientID: String?, app: String?, appVersion: String?, osVersion: String?, name: String?, valueMicros: Int64?,
-        currency: String?, attribution: Int?, attributedPush: String?, campaign: String?, sentAt: Int64?
-    ) {
-        let kind = EventKind(rawValue: kind) ?? .display
-        self.init(row: row, kind: kind, eventTimeMillis: eventTime, receivedAtMillis: receivedAt, duplicate: duplicate)
-        if kind.namesPush, !pushID.isEmpty { self.pushID = pushID }
-        if kind == .action { self.action = action }
+    /// The entry of `event`, stored as row `row`, whose push (its own, or the one credited for a session or
+    /// conversion) is of `campaign`, sent at `sentAt` by `pushApp`.
+    package init(row: Int64, event: StoredEvent, campaign: String?, sentAt: Int64?, pushApp: String?) {
+        let kind = event.kind
+        self.init(row: row, kind: kind, eventTimeMillis: event.eventTime, receivedAtMillis: event.receivedAt, duplicate: event.duplicate ?? false)
+        if kind.namesPush, !event.pushID.isEmpty { self.pushID = event.pushID }
+        if kind == .action { self.action = event.action }
         self.campaign = campaign
-        self.app = app
-        self.appVersion = appVersion
-        self.osVersion = osVersion
+        self.app = event.app ?? pushApp
+        self.appVersion = event.appVersion
+        self.osVersion = event.osVersion
         self.sentAtMillis = sentAt
-        if !kind.namesPush { self.clientID = clientID }
-        self.name = name
-        self.valueMicros = valueMicros
-        self.currency = currency
-        self.attribution = kind.namesPush ? nil : Attribution(code: attribution, pushID: attributedPush)
-    }
-
-    /// Adds the statement's last three cells: a display's media outcome and extension time, a session's
-    /// notification setting (values this version does not know are left out).
-    package mutating func addReported(media: String?, extensionMillis: Int64?, permission: String?) {
-        self.media = media.flatMap(ReceiptMedia.init(rawValue:))
-        self.extensionMillis = extensionMillis
-        self.notificationPermission = permission.flatMap(NotificationPermission.init(rawValue:))
+        if !kind.namesPush { self.clientID = event.receiptID }
+        self.name = event.name
+        self.valueMicros = event.valueMicros
+        self.currency = event.currency
+        self.attribution = kind.namesPush ? nil : event.attribution
+        self.media = event.media
+        self.extensionMillis = event.extensionMillis
+        self.notificationPermission = event.notificationPermission
     }
 }

@@ -101,6 +101,12 @@ package struct Outbox: Sendable {
         return rows
     }
 
+    /// The raw-event columns a message says of an event: an engine that builds the JSON when packing reads
+    /// them back by these declarations.
+    package static let eventColumns: [EventColumn] = [
+        .pushID, .kind, .action, .receivedAt, .eventTime, .deviceID, .receiptID, .platform, .appVersion, .osVersion,
+    ]
+
     /// Outbox rows of `type` for `events` of its kind, whoever subscribes: for an engine that builds the
     /// JSON when packing, from the events a stored row names.
     package static func rows(_ type: WebhookEventType, events: [StoredEvent], labels: (String) -> PushLabels?) -> [OutboxRow] {

@@ -18,7 +18,7 @@ extension PostgresStore {
             return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
                 let rows = try await connection.query(
                     """
-                    SELECT id, \(unescaped: StoredEvent.storedColumns)
+                    SELECT id, \(unescaped: EventColumns.names(EventColumns.exported))
                     FROM events WHERE received_at >= \(sinceMillis ?? .min) AND received_at < \(untilMillis ?? .max) ORDER BY id
                     """, logger: logger)
                 return try await Self.write(rows, to: write)
@@ -31,19 +31,8 @@ extension PostgresStore {
     private static func write(_ rows: PostgresRowSequence, to write: (ExportedEvent) throws -> Void) async throws -> Int {
         var count = 0
         for try await row in rows {
-            let (seq, pushID, rawKind, action, receivedAt, eventTime, duplicate) = try row.decode(
-                (Int64, String, Int, String, Int64, Int64, Bool).self)
-            let cells = row.makeRandomAccess()
-            var event = StoredEvent(
-                pushID: pushID, kind: EventKind(rawValue: rawKind) ?? .display, action: action, receivedAt: receivedAt,
-                eventTime: eventTime, duplicate: duplicate, deviceID: try cells[7].decode(String?.self),
-                receiptID: try cells[8].decode(String?.self), platform: try cells[9].decode(String?.self),
-                appVersion: try cells[10].decode(String?.self), osVersion: try cells[11].decode(String?.self))
-            event.media = try cells[12].decode(String?.self).flatMap(ReceiptMedia.init(rawValue:))
-            event.extensionMillis = try cells[13].decode(Int64?.self)
-            (event.app, event.name) = (try cells[14].decode(String?.self), try cells[15].decode(String?.self))
-            (event.valueMicros, event.currency) = (try cells[16].decode(Int64?.self), try cells[17].decode(String?.self))
-            event.notificationPermission = try cells[18].decode(String?.self).flatMap(NotificationPermission.init(rawValue:))
+            let cells = PostgresReportRow(row)
+            let (seq, event) = (try cells.int64(0), try StoredEvent(row: cells, columns: EventColumns.exported, offset: 1))
             try write(ExportedEvent(event, seq: seq))
             count += 1
         }
