@@ -26,8 +26,8 @@ extension SQLDialect {
     }
 
     /// Whether the per-push reads sum a key's rows in SQL. PostgreSQL's rows are per collector (``shards(_:)``)
-    /// and each row crosses the wire; SQLite's `SUM … GROUP BY` took three times its plain scan, and the
-    /// sinks add a key's rows up themselves.
+    /// and each row crosses the wire; SQLite's `SUM … GROUP BY` cost more than its plain scan, and the sinks
+    /// add a key's rows up themselves.
     var sumsPushRows: Bool { self == .postgres }
 
     /// `select` over the rows `scope` selects (and `condition`, if any), grouped by `groupBy` when ``sumsPushRows``

@@ -45,15 +45,9 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private var watchTask: Task<Void, Never>?
     /// The jobs of the commit in flight, so the watchdog can answer them when it gives the commit up.
     private var inFlight: [Job] = []
-    /// When the current run last moved (started, began a commit after its first, ended one), and whether it is
-    /// in a commit. A run's first commit counts from the run's start: the wait for its connection is part of
-    /// its requests' one deadline, not a wait before it.
-    private var lastMovement = ContinuousClock.now
-    private var inCommit = false
-    private var committedInRun = false
-    /// The last stall, and whether a commit has succeeded since (``health``).
-    private var lastStall: (at: ContinuousClock.Instant, reason: String)?
-    private var committedSinceStall = true
+    /// The watchdog's and `/healthz`'s view of the current run: when it last moved (started, began a commit
+    /// after its first, ended one) and whether it is in a commit; `nil` without a watchdog.
+    private var progress: WriterHealthState?
     /// `close()` calls waiting for the committing task to finish.
     private var closeWaiters = 0
     private let finished = DispatchSemaphore(value: 0)
@@ -75,6 +69,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     ) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.watchdog = watchdog
+        self.progress = watchdog.map(WriterHealthState.init)
         self.logger = logger
         self.session = session
         self.flush = flush
@@ -91,9 +86,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
             committing = true
             generation += 1
             run = generation
-            lastMovement = .now
-            inCommit = false
-            committedInRun = false
+            progress?.runStarted(at: .now)
         }
         lock.unlock()
         switch action {
@@ -123,22 +116,11 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         if wait { finished.wait() }
     }
 
-    /// Whether the commit chain is moving, for `/healthz`: stalled while its work has not moved for half the
-    /// commit timeout, and after a stall until a commit succeeds (for at most a minute, so an idle collector
-    /// does not stay unhealthy for want of traffic).
+    /// Whether the commit chain is moving, for `/healthz` (``WriterHealthState/health(at:)``).
     package var health: WriterHealth {
-        guard let watchdog else { return .ok }
         lock.lock()
         defer { lock.unlock() }
-        let now = ContinuousClock.now
-        if committing, now - lastMovement > watchdog.commitTimeout / 2 {
-            let what = inCommit ? "a commit has been in flight" : "no commit has started"
-            return .stalled(reason: "\(what) for \((now - lastMovement).secondsText) s with work waiting")
-        }
-        if let lastStall, !committedSinceStall, now - lastStall.at < max(.seconds(60), watchdog.commitTimeout * 2) {
-            return .stalled(reason: "stalled \((now - lastStall.at).secondsText) s ago (\(lastStall.reason)); nothing committed since")
-        }
-        return .ok
+        return progress?.health(at: .now) ?? .ok
     }
 
     private func start(_ run: Int) {
@@ -193,12 +175,12 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         }
         if case .flush(let jobs) = machine.next() {
             inFlight = jobs
-            if committedInRun { lastMovement = .now }
-            inCommit = true
+            progress?.commitBegan(at: .now)
             lock.unlock()
             return jobs
         }
         committing = false
+        progress?.runEnded()
         runTask = nil
         let watch = watchTask
         watchTask = nil
@@ -217,10 +199,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         guard generation == run else { return nil }
         let jobs = inFlight
         inFlight = []
-        lastMovement = .now
-        inCommit = false
-        committedInRun = true
-        if committed { committedSinceStall = true }
+        progress?.commitEnded(committed: committed, at: .now, runGoesOn: true)
         return jobs
     }
 
@@ -230,7 +209,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         var wake = ContinuousClock.now + min(watchdog.startTimeout, watchdog.commitTimeout)
         while true {
             do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
-            switch check(run, watchdog) {
+            switch check(run) {
             case .ended: return
             case .moved(let due): wake = due
             case .stalled(let stall):
@@ -268,15 +247,13 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
 
     /// Gives the run up when it has not moved for its limit: its commit's jobs and everything queued are taken
     /// to be answered 503, and the next submission starts a new run.
-    private func check(_ run: Int, _ watchdog: WriterWatchdog) -> Check {
+    private func check(_ run: Int) -> Check {
         lock.lock()
         defer { lock.unlock() }
-        guard generation == run, committing else { return .ended }
-        let limit = inCommit ? watchdog.commitTimeout : watchdog.startTimeout
-        let due = lastMovement + limit
-        guard ContinuousClock.now >= due else { return .moved(due) }
+        guard generation == run, committing, let progress else { return .ended }
+        guard let limit = progress.overdue(at: .now) else { return .moved(progress.due ?? .now + progress.startTimeout) }
         let queuedEvents = machine.queuedEvents
-        let reason = inCommit
+        let reason = progress.work?.inCommit == true
             ? "a commit of \(inFlight.count) requests did not finish within \(limit.secondsText) s"
             : "no commit started within \(limit.secondsText) s"
         var jobs = inFlight
@@ -286,8 +263,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         committing = false
         let task = runTask
         (runTask, watchTask) = (nil, nil)
-        lastStall = (.now, reason)
-        committedSinceStall = false
+        self.progress?.gaveUp(reason, at: .now)
         let waiters = closeWaiters
         closeWaiters = 0
         return .stalled(Stall(jobs: jobs, task: task, reason: reason, queuedEvents: queuedEvents, closeWaiters: waiters))

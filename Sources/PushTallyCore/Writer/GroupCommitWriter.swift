@@ -38,19 +38,18 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     /// Commits a batch of inputs in one transaction, returning one output per input in order.
     package typealias Flush = @Sendable ([Input]) throws -> [Output]
 
-    // Guards everything below it down to `lastStall`.
+    // Guards everything below it down to `progress`.
     private let condition = NSCondition()
     private var machine: WriterStateMachine<Job>
     private var thread: Thread?
-    /// The commit in flight: its number, jobs and start; `givenUp` is the number of the last one the watchdog
-    /// answered, so that commit's own answers are never sent.
+    /// The commit in flight: its number and jobs, and whether one is; `givenUp` is the number of the last one
+    /// the watchdog answered, so that commit's own answers are never sent.
     private var commitNumber = 0
     private var inFlight: [Job] = []
-    private var commitStarted: ContinuousClock.Instant?
+    private var inCommit = false
     private var givenUp = 0
-    /// The last stall, and whether a commit has succeeded since (``health``).
-    private var lastStall: (at: ContinuousClock.Instant, reason: String)?
-    private var committedSinceStall = true
+    /// The watchdog's and `/healthz`'s view of the commits; `nil` without a watchdog.
+    private var progress: WriterHealthState?
     private let flush: Flush
     private let finished = DispatchSemaphore(value: 0)
     private let watchdog: WriterWatchdog?
@@ -72,6 +71,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         self.flush = flush
         self.logger = logger
         self.watchdog = watchdog
+        self.progress = watchdog.map(WriterHealthState.init)
         self.timer = watchdog.map { watchdog in
             // A check a quarter of the limit apart answers a stalled commit's requests at most 1.25 limits late.
             let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
@@ -95,7 +95,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     package func submit(_ input: Input, events: Int, complete: @escaping Completion) {
         condition.lock()
         // Behind a commit the watchdog gave up on, a request would wait as long as it does.
-        if givenUp == commitNumber, commitStarted != nil {
+        if givenUp == commitNumber, inCommit {
             condition.unlock()
             return complete(.failure(WriterError.stalled))
         }
@@ -116,20 +116,11 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         return machine.queuedEvents
     }
 
-    /// Whether commits are moving, for `/healthz`: stalled while one has been in flight for half the watchdog's
-    /// limit, and after a stall until a commit succeeds (for at most a minute).
+    /// Whether commits are moving, for `/healthz` (``WriterHealthState/health(at:)``).
     package var health: WriterHealth {
-        guard let watchdog else { return .ok }
         condition.lock()
         defer { condition.unlock() }
-        let now = ContinuousClock.now
-        if let commitStarted, now - commitStarted > watchdog.commitTimeout / 2 {
-            return .stalled(reason: "a commit has been in flight for \((now - commitStarted).secondsText) s")
-        }
-        if let lastStall, !committedSinceStall, now - lastStall.at < max(.seconds(60), watchdog.commitTimeout * 2) {
-            return .stalled(reason: "stalled \((now - lastStall.at).secondsText) s ago (\(lastStall.reason)); nothing committed since")
-        }
-        return .ok
+        return progress?.health(at: .now) ?? .ok
     }
 
     /// Stops taking submissions, commits everything already queued, and waits for the thread to end.
@@ -158,7 +149,8 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
                 commitNumber += 1
                 let number = commitNumber
                 inFlight = jobs
-                commitStarted = .now
+                inCommit = true
+                progress?.commitBegan(at: .now)
                 condition.unlock()
                 commit(jobs, number: number)
                 condition.lock()
@@ -182,8 +174,8 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         condition.lock()
         let answered = givenUp == number
         inFlight = []
-        commitStarted = nil
-        if case .success = outcome { committedSinceStall = true }
+        inCommit = false
+        if case .success = outcome { progress?.commitEnded(committed: true, at: .now) } else { progress?.commitEnded(committed: false, at: .now) }
         // A commit that failed for the database's state (locked by another process, a full disk) failed at its
         // deadline; what queued behind it meanwhile would wait a deadline more for the same answer.
         var queued: [Job] = []
@@ -208,7 +200,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     private func check() {
         guard let watchdog else { return }
         condition.lock()
-        guard let commitStarted, givenUp != commitNumber, ContinuousClock.now - commitStarted >= watchdog.commitTimeout else {
+        guard givenUp != commitNumber, let limit = progress?.overdue(at: .now) else {
             condition.unlock()
             return
         }
@@ -217,9 +209,8 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
         let requests = jobs.count
         inFlight = []
         if case .flush(let queued) = machine.next() { jobs += queued }
-        let reason = "a commit of \(requests) requests did not finish within \(watchdog.commitTimeout.secondsText) s"
-        lastStall = (.now, reason)
-        committedSinceStall = false
+        let reason = "a commit of \(requests) requests did not finish within \(limit.secondsText) s"
+        progress?.gaveUp(reason, at: .now, workGoesOn: true)
         condition.unlock()
         for job in jobs { job.complete(.failure(WriterError.stalled)) }
         StoreMetrics.recordStall()

@@ -34,7 +34,8 @@ public struct ServerConfiguration: Sendable {
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies); everyone else is their TCP address.
     public var trustedProxies: [String] = []
     /// Answer the ingest routes on the event loop (``IngestFastPath``) rather than through the router: the same
-    /// code and promises, about twice the throughput. Off only to compare the two (`serve --no-fast-path`).
+    /// code and promises, at less cost a request (docs/PERFORMANCE.md). Off only to compare the two
+    /// (`serve --no-fast-path`).
     public var ingestFastPath = true
     /// Let webhook URLs reach loopback, private, link-local and other special-purpose addresses (`serve --allow-private-webhooks`).
     public var allowPrivateWebhooks = false

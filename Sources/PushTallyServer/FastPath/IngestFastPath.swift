@@ -7,9 +7,8 @@ import PushTallyCore
 
 /// Answers ``APIRoute/receipts`` and ``APIRoute/actions`` on the event loop, beside Hummingbird on the same port.
 ///
-/// Measured here, Hummingbird's per-request machinery (an async channel, a task and a router per request)
-/// caps durable ingest at about half of what a bare SwiftNIO server reaches with the same group-commit writer
-/// (see docs/PERFORMANCE.md). This handler sits in Hummingbird's pipeline after HTTP/1 decoding
+/// Hummingbird's per-request machinery (an async channel, a task and a router per request) costs more than a
+/// receipt's whole durable commit share (docs/PERFORMANCE.md has the figures). This handler sits in Hummingbird's pipeline after HTTP/1 decoding
 /// and before the conversion to HTTPTypes (``FastPathHTTP1Channel``); it takes the ingest routes and passes every
 /// other request on untouched.
 ///
