@@ -193,7 +193,7 @@ let package = Package(
         // The rules alone: no engine in this test target's graph.
         .testTarget(
             name: "PushTallyCoreTests",
-            dependencies: ["PushTallyCore", server("InMemoryLogging", "swift-log")]
+            dependencies: ["PushTallyCore", "PushTallyTestSupport", server("InMemoryLogging", "swift-log")]
         ),
         // Every store test runs on both engines.
         .testTarget(

@@ -1,6 +1,6 @@
 /// The campaign list's rows, the one implementation of them: the campaigns report's rows are a store's rows
 /// summed straight into their campaign's funnel as they are read (``PushRowSink``), with no figures per push,
-/// whatever the filter. Figures a caller already holds are added whole (``add(_:)``, ``CampaignsReport/rows(_:by:)``).
+/// whatever the filter. Figures a caller already holds are added whole (``add(_:)``).
 /// Either way the rows are keyed, grouped, ordered and given their push ids and supersessions here.
 ///
 /// Building a large figures value per push (a histogram array and dictionaries each) and then adding them up
@@ -227,8 +227,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         built[row].funnel.media.add(outcomes)
     }
 
-    /// The campaign rows as ``CampaignsReport/rows(_:by:)`` orders them, each superseded push's loss counted in
-    /// its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
+    /// The campaign rows, sorted by name then attribute value with orphans last, each superseded push's loss
+    /// counted in its row as ``Superseding/apply(_:to:)`` counts it; the assembly is spent afterwards.
     /// A row whose figures did not add up in 64 bits throws (``Funnel/checkRange()``).
     package mutating func rows(supersessions: [String: Supersession] = [:]) throws(TotalOutOfRange) -> [CampaignRow] {
         let sorted = order.flatMap { $0.positions.count == pushes.count ? $0.positions : nil }

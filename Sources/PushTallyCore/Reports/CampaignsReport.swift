@@ -35,16 +35,6 @@ public struct Maturity: Sendable, Hashable {
 /// The campaigns list (`/v1/reports/campaigns`, ``CampaignsReportKind``): sent vs displayed vs opened, pooled
 /// over each campaign's pushes, a row per campaign. One campaign's pushes are ``PushReport``'s.
 public enum CampaignsReport {
-    /// Groups figures a caller already holds by campaign (and by `grouping`'s value within one), sorted by name
-    /// then value; orphans, if any, come last in one row (their attribute is `null`: nobody registered them).
-    /// The rows are ``CampaignListAssembly``'s, given each push's figures whole; the report itself sums a
-    /// store's rows (``ReportReader/campaignRows(_:by:)``).
-    public static func rows(_ pushes: [PushFigures], by grouping: ReportGrouping? = nil) throws(TotalOutOfRange) -> [CampaignRow] {
-        var assembly = CampaignListAssembly(ReportFilter(), by: grouping, expectedPushes: pushes.count)
-        for push in pushes { assembly.add(push) }
-        return try assembly.rows()
-    }
-
     /// The report as a table: the contract's columns in order, then extras, then actions. With a grouping, its
     /// attribute's column follows `campaign`.
     public static func table(_ rows: [CampaignRow], maturity: Maturity, by grouping: ReportGrouping? = nil) -> ReportTable {

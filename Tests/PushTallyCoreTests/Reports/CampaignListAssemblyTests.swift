@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PushTallyCore
+import PushTallyTestSupport
 
 /// The campaign list summed while rows are read equals the figures assembled per push and then grouped, for
 /// rows in any order, orphans, pushes the filter leaves out (a time range included), groupings and superseded

@@ -1,4 +1,5 @@
 import PushTallyCore
+import PushTallyTestSupport
 import Testing
 
 /// The superseding rule itself (``Superseding``), free of any store: which later push replaces which.

@@ -53,6 +53,9 @@ import Testing
         let numbers = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
         #expect(names.count < numbers.count)
         #expect(architecture.contains("composition of \(numbers[names.count]) roles"), "ARCHITECTURE.md counts \(names.count) roles")
+        let counted = try Regex("\\b(" + numbers.dropFirst().joined(separator: "|") + ") roles\\b")
+        let quoted = architecture.matches(of: counted).map { String(architecture[$0.range]) }
+        #expect(quoted.count > 1 && quoted.allSatisfy { $0 == "\(numbers[names.count]) roles" }, "every count of roles: \(quoted)")
         for name in names {
             #expect(architecture.contains("| `\(name)`"), "ARCHITECTURE.md's table of roles has a row for \(name)")
         }

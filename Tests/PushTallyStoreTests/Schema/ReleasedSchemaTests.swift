@@ -153,6 +153,8 @@ import Testing
         #expect(
             files.contains("\(version)-sqlite.txt") && files.contains("\(version)-postgres.txt"),
             "no recorded schemas of \(version) in \(files): PUSHTALLY_RECORD_RELEASED_SCHEMA=\(version) swift test --filter ReleasedSchemaTests")
+        // A migration the tree holds past the version's recorded last belongs to the next version: VERSION moves.
+        let newest = ["sqlite": Migrations.migrator.migrations.last ?? "", "postgres": PostgresSchema.migrations.last.map { "\($0.version)" } ?? ""]
         for file in files {
             let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").map(String.init)
                 .drop { $0.hasPrefix(Self.generated) }
@@ -161,6 +163,11 @@ import Testing
                 continue
             }
             let through = String(header.dropFirst("# through ".count))
+            for (engine, last) in newest where file == "\(version)-\(engine).txt" {
+                #expect(
+                    through == last,
+                    "\(file) runs through \(through), the tree through \(last): the new migrations are the next version's; move VERSION and record it")
+            }
             let recorded = Array(lines.dropFirst())
             let built = file.hasSuffix("-sqlite.txt")
                 ? try Self.sqliteSchema(through: through) : try await Self.postgresSchema(through: Int(through) ?? -1)
