@@ -1,3 +1,4 @@
+import Foundation
 import PushTallyCore
 import PushTallyStores
 import PushTallyTestSupport
@@ -22,13 +23,18 @@ import Testing
 
     /// Each database a read went to, in order.
     final class Reads: @unchecked Sendable {
-        private(set) var sources: [ReadSource] = []
+        // Guards `noted`: a read may run in another task than the test's.
+        private let lock = NSLock()
+        private var noted: [ReadSource] = []
         let replica: any ReportReader
 
         init(_ router: ReportReadRouter) { replica = router.replica! }
 
+        var sources: [ReadSource] { lock.withLock { noted } }
+
         func note(_ reader: any ReportReader) {
-            sources.append((reader as AnyObject) === (replica as AnyObject) ? .replica : .primary)
+            let source: ReadSource = (reader as AnyObject) === (replica as AnyObject) ? .replica : .primary
+            lock.withLock { noted.append(source) }
         }
     }
 
