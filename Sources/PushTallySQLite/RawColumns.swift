@@ -5,9 +5,9 @@ import PushTallyCore
 
 /// The current row of a statement read through SQLite's C API, by position.
 ///
-/// A campaign report reads a few thousand rows; GRDB's `Row` subscripts (a generic decode per value, with
-/// its type checks) would cost more than reading them. Only valid while the statement
-/// stands on a row, as in ``forEachRow(_:arguments:_:)``.
+/// A campaign report reads a row per push, kind and action; GRDB's `Row` subscripts (a generic decode per
+/// value, with its type checks) would cost more than reading them. Only valid while the statement stands on a
+/// row, as in ``forEachRow(_:arguments:_:)``.
 struct RawColumns: ReportRow {
     let handle: SQLiteStatement
 

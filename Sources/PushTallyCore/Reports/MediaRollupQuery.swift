@@ -1,6 +1,6 @@
 /// The reads of the media rollups, written once and rendered per engine by ``SQLDialect``: each row's values
 /// (``MediaOutcomes/countColumns``, then the extension-time buckets) come as one column each on SQLite and as
-/// one `bigint[]` on PostgreSQL, which decodes an array in one step where it would decode sixty columns.
+/// one `bigint[]` on PostgreSQL, which decodes an array in one step where it would decode a column per bucket.
 package enum MediaRollupQuery {
     /// A statement and the values of its placeholders, in order.
     package struct Rendered: Sendable {

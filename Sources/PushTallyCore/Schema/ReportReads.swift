@@ -20,7 +20,7 @@ extension SQLDialect {
     func sum(_ column: String) -> String { self == .sqlite ? "SUM(\(column))" : "SUM(\(column))::bigint" }
 
     /// A histogram's bucket columns as one read renders them: SQLite's are read in place, column by column,
-    /// with no allocation per row; PostgreSQL's come as one `ARRAY`, one value to decode instead of forty.
+    /// with no allocation per row; PostgreSQL's come as one `ARRAY`, one value to decode instead of one per bucket.
     func histogram(_ columns: [String]) -> String {
         self == .sqlite ? columns.joined(separator: ", ") : "ARRAY[\(columns.joined(separator: ", "))]"
     }

@@ -5,7 +5,7 @@ import PushTallyCore
 /// statement: every raw row and rollup row travels as a column array that `unnest` turns back into rows, so
 /// the text is the same whatever the batch. PostgreSQL parses and plans it once per connection instead of
 /// once per commit, as a text that varied with the batch would need, and the collector
-/// binds some sixty arrays instead of building a statement of a few hundred placeholders.
+/// binds a fixed list of arrays instead of building a statement of a placeholder per value.
 ///
 /// It does what ``PostgresOneStatementCommit``'s built statement does: the `pushtally_ingest_guard` call (`g`)
 /// runs first, because every data-modifying clause reads its answer before its first row (an order the
@@ -29,12 +29,12 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         let upserts = PostgresRollupWriter.Upserts.rollups
         func keyed(_ table: RollupTable) -> String { parameters.arrays(for: table) }
         let (push, bucket, time) = (keyed(.push), keyed(.bucket), keyed(.time))
-        let (timingPushes, timingCounts) = (arrays(["text"]), parameters.next())
+        let (timingPushes, timingCounts) = (arrays(RollupTable.timing.key.map(\.type.arrayElement)), parameters.next())
         let histogram = TimingColumns.names.indices.map { index in
             "($\(timingCounts)::bigint[])[(u.o - 1) * \(TimingColumns.count) + \(index + 1)]"
         }
         let (version, pending) = (keyed(.version), keyed(.pending))
-        // The media rollups: key columns as arrays, every value of a row in one flat array (sixty-odd columns).
+        // The media rollups: key columns as arrays, every value of a row in one flat array (one per histogram bucket).
         func flat(_ table: RollupTable) -> (keys: String, values: String) {
             let keys = arrays(table.key.map { $0.type == .text ? "text" : "bigint" })
             let values = arrays(["bigint"])
@@ -46,10 +46,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         let media = [RollupTable.media, .mediaBucket, .mediaVersion].map(flat)
         let platformBucket = keyed(.platformBucket)
         let shard = "$\(parameters.next())::bigint"
-        let guardArguments = (0..<12).map { _ in "$\(parameters.next())" }
-        let guardTypes = [
-            "text[]", "text[]", "boolean", "text[]", "text[]", "text[]", "boolean[]", "bigint[]", "text[]", "bigint[]", "bigint", "bigint",
-        ]
+        let guardCasts = guardArguments.map { "$\(parameters.next())::\($0.type)" }
         let gate = SQLBuilder.gate
         func rows(_ upsert: RollupUpsert, _ arrays: String) -> String {
             "\(upsert.head)\n    SELECT *, \(shard) FROM unnest(\(arrays)) \(gate)\n    \(upsert.conflict)"
@@ -57,7 +54,7 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         func flatRows(_ upsert: RollupUpsert, _ rows: (keys: String, values: String)) -> String {
             "\(upsert.head)\n    SELECT \(rows.values), \(shard) FROM \(rows.keys) \(gate)\n    \(upsert.conflict)"
         }
-        let guardCall = "pushtally_ingest_guard(\(zip(guardArguments, guardTypes).map { "\($0)::\($1)" }.joined(separator: ", ")))"
+        let guardCall = "pushtally_ingest_guard(\(guardCasts.joined(separator: ", ")))"
         return """
             WITH \(SQLBuilder.guardName) AS MATERIALIZED (SELECT \(guardCall) AS ok), w0 AS (
                 \(SQLDialect.eventInsert(EventColumns.receipt)) SELECT * FROM unnest(\(events)) \(gate)
@@ -105,6 +102,23 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         var rollupShard: Int64
     }
 
+    /// The guard's arguments in its parameters' order, each with its SQL type and its value: the text's casts
+    /// and the binds both walk this one list.
+    static let guardArguments: [(type: String, bind: @Sendable (Guard, inout PostgresBindings) -> Void)] = [
+        ("text[]", { $1.append($0.lockPushes) }),
+        ("text[]", { $1.append($0.lockDevices) }),
+        ("boolean", { $1.append($0.perDevice) }),
+        ("text[]", { $1.append($0.keyPushes) }),
+        ("text[]", { $1.append($0.keyValues) }),
+        ("text[]", { $1.append($0.timedPushes) }),
+        ("boolean[]", { $1.append($0.timedKnown) }),
+        ("bigint[]", { $1.append($0.timedSent) }),
+        ("text[]", { $1.append($0.probeDevices) }),
+        ("bigint[]", { $1.append($0.probeFrom) }),
+        ("bigint", { $1.append(Int64(EventKind.session.rawValue)) }),
+        ("bigint", { $1.append($0.rollupShard) }),
+    ]
+
     private let bindings: PostgresBindings
 
     /// The statement for `receipts` (each with whether it is a retry) and their counted `rollups`, written to
@@ -114,59 +128,30 @@ struct ReceiptCommitStatement: PostgresPreparedStatement {
         binds.appendEventColumns(EventColumns.receipt, of: receipts.map { ($0.0, $0.1, nil) })
         let sorted = SortedRollups(rollups)
         let fields = PostgresRollupWriter.Fields.self
-        binds.append(sorted.pushes.map(\.key.pushID))
-        binds.append(sorted.pushes.map { Int64($0.key.kind.rawValue) })
-        binds.append(sorted.pushes.map(\.key.action))
+        // Each table's key columns, then its values, in the order the text numbered them (``sql``): keys by
+        // their declaration (``RollupTable/key``), values by their table's fields, flat counts last.
+        binds.appendKeys(of: sorted.pushes, .push)
         binds.appendValues(of: sorted.pushes, fields.push)
-        binds.append(sorted.buckets.map(\.key.push.pushID))
-        binds.append(sorted.buckets.map(\.key.bucket))
-        binds.append(sorted.buckets.map { Int64($0.key.push.kind.rawValue) })
-        binds.append(sorted.buckets.map(\.key.push.action))
+        binds.appendKeys(of: sorted.buckets, .bucket)
         binds.appendValues(of: sorted.buckets, fields.bucket)
-        binds.append(sorted.times.map(\.key.bucket))
-        binds.append(sorted.times.map { Int64($0.key.kind.rawValue) })
-        binds.append(sorted.times.map(\.key.action))
+        binds.appendKeys(of: sorted.times, .time)
         binds.appendValues(of: sorted.times, fields.time)
-        binds.append(sorted.latency.map(\.key))
+        binds.appendKeys(of: sorted.latency, .timing)
         binds.append(sorted.latency.flatMap(\.value.counts))
-        binds.append(sorted.versions.map(\.key.push.pushID))
-        binds.append(sorted.versions.map { Int64($0.key.dimension) })
-        binds.append(sorted.versions.map(\.key.version))
-        binds.append(sorted.versions.map { Int64($0.key.push.kind.rawValue) })
-        binds.append(sorted.versions.map(\.key.push.action))
+        binds.appendKeys(of: sorted.versions, .version)
         binds.appendValues(of: sorted.versions, fields.version)
-        binds.append(sorted.pending.map(\.key.pushID))
-        binds.append(sorted.pending.map { Int64($0.key.clock) })
-        binds.append(sorted.pending.map(\.key.second))
+        binds.appendKeys(of: sorted.pending, .pending)
         binds.append(sorted.pending.map(\.value))
-        binds.append(sorted.media.map(\.key))
+        binds.appendKeys(of: sorted.media, .media)
         binds.append(sorted.media.flatMap { $0.value.counts + $0.value.extensionTime.counts })
-        binds.append(sorted.mediaBuckets.map(\.key.pushID))
-        binds.append(sorted.mediaBuckets.map(\.key.bucket))
+        binds.appendKeys(of: sorted.mediaBuckets, .mediaBucket)
         binds.append(sorted.mediaBuckets.flatMap(\.value.counts))
-        binds.append(sorted.mediaVersions.map(\.key.pushID))
-        binds.append(sorted.mediaVersions.map { Int64($0.key.dimension) })
-        binds.append(sorted.mediaVersions.map(\.key.version))
+        binds.appendKeys(of: sorted.mediaVersions, .mediaVersion)
         binds.append(sorted.mediaVersions.flatMap { $0.value.counts + $0.value.extensionTime.counts })
-        binds.append(sorted.platformBuckets.map(\.key.bucket.push.pushID))
-        binds.append(sorted.platformBuckets.map(\.key.bucket.bucket))
-        binds.append(sorted.platformBuckets.map(\.key.platform))
-        binds.append(sorted.platformBuckets.map { Int64($0.key.bucket.push.kind.rawValue) })
-        binds.append(sorted.platformBuckets.map(\.key.bucket.push.action))
+        binds.appendKeys(of: sorted.platformBuckets, .platformBucket)
         binds.appendValues(of: sorted.platformBuckets, fields.platformBucket)
         binds.append(shard)
-        binds.append(guarding.lockPushes)
-        binds.append(guarding.lockDevices)
-        binds.append(guarding.perDevice)
-        binds.append(guarding.keyPushes)
-        binds.append(guarding.keyValues)
-        binds.append(guarding.timedPushes)
-        binds.append(guarding.timedKnown)
-        binds.append(guarding.timedSent)
-        binds.append(guarding.probeDevices)
-        binds.append(guarding.probeFrom)
-        binds.append(Int64(EventKind.session.rawValue))
-        binds.append(guarding.rollupShard)
+        for argument in Self.guardArguments { argument.bind(guarding, &binds) }
         bindings = binds
     }
 

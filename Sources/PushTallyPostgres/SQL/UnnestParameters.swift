@@ -50,6 +50,21 @@ extension PostgresBindings {
         }
     }
 
+    /// One array per key column of `table`, in its declared order (the order ``UnnestParameters/arrays(for:)``
+    /// numbers them in), each read from `rows`' keys by the column's name (``RollupKeyCells``).
+    mutating func appendKeys<Key: RollupKeyCells, Value>(of rows: [(key: Key, value: Value)], _ table: RollupTable) {
+        for column in table.key {
+            switch column.type {
+            case .text:
+                guard let read = Key.text(column.name) else { preconditionFailure("\(Key.self) holds no \(column.name)") }
+                append(rows.map { read($0.key) })
+            case .integer, .boolean:
+                guard let read = Key.integer(column.name) else { preconditionFailure("\(Key.self) holds no \(column.name)") }
+                append(rows.map { read($0.key) })
+            }
+        }
+    }
+
     /// One array per value column of `rows`, in `fields`' order (their table's declared order,
     /// ``RollupTable/deltaFields``).
     mutating func appendValues<Key>(of rows: [(key: Key, value: RollupAccumulator.Delta)], _ fields: [RollupAccumulator.Delta.Field]) {
