@@ -21,9 +21,7 @@ extension Database {
     }
 
     private func forEachRow(of query: some StoreQuery, _ body: (RawColumns) throws -> Void) throws {
-        let rendered = query.statement(.sqlite)
-        try RawColumns.forEachRow(
-            cachedStatement(sql: rendered.sql), arguments: StatementArguments(rendered.values.map(\.databaseValue)), body)
+        try RawColumns.forEachRow(query.statement(.sqlite), in: self, body)
     }
 }
 

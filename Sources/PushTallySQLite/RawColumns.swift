@@ -64,18 +64,12 @@ struct RawColumns: ReportRow {
 
     /// Runs `statement` (cached by the connection, so a report does not compile its statements, nor GRDB's
     /// authorizer pass over each, on every read), calling `body` on each row.
-    static func forEachRow(_ statement: ReportStatement, in db: Database, _ body: (RawColumns) throws -> Void) throws {
-        let values: [any DatabaseValueConvertible] = statement.values.map { value in
-            switch value {
-            case .text(let text): text
-            case .integer(let integer): integer
-            }
-        }
-        try forEachRow(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(values), body)
+    static func forEachRow(_ statement: RenderedQuery, in db: Database, _ body: (RawColumns) throws -> Void) throws {
+        try forEachRow(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(statement.values.map(\.databaseValue)), body)
     }
 
     /// `transform` of each row of `statement`.
-    static func map<T>(_ statement: ReportStatement, in db: Database, _ transform: (RawColumns) throws -> T) throws -> [T] {
+    static func map<T>(_ statement: RenderedQuery, in db: Database, _ transform: (RawColumns) throws -> T) throws -> [T] {
         var results: [T] = []
         try forEachRow(statement, in: db) { results.append(try transform($0)) }
         return results

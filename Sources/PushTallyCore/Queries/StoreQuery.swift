@@ -1,11 +1,10 @@
 import Foundation
 
-/// The statements of the management tables (tokens, alerts, webhooks), one type a file under `Queries/<area>/`,
-/// each a ``StoreQuery`` both engines run.
+/// The store's statements, one type a file named for what it does: those both engines run under
+/// `Queries/<area>/`, one engine's own under that engine's `SQL/<area>/`. Each is a ``StoreQuery``.
 package enum Queries {}
 
-/// A statement of the store's, written once for both engines: its SQL, with a `?` where each of its values goes,
-/// and those values in order. Each lives in a file of its own under `Queries/<area>/`, named as its type.
+/// A statement of the store's: its SQL, with a `?` where each of its values goes, and those values in order.
 ///
 /// ``sql(_:)`` spells the statement for a dialect; where the engines' SQL differs, the difference is written in
 /// that one place. ``statement(_:)`` renders it with the engine's placeholders (`?` for SQLite, `$1`, `$2`, …
@@ -14,7 +13,7 @@ package enum Queries {}
 /// changed.
 package protocol StoreQuery: Sendable {
     /// The statement as `dialect` spells it, a `?` for each of ``values`` in order.
-    static func sql(_ dialect: SQLDialect) -> String
+    func sql(_ dialect: SQLDialect) -> String
     /// The values the placeholders stand for, in order.
     var values: [QueryValue] { get }
 }
@@ -39,7 +38,8 @@ package enum QueryValue: Sendable, Hashable {
     case texts([String])
 }
 
-/// A ``StoreQuery`` rendered for one engine.
+/// A statement rendered for one engine: its SQL in the engine's placeholders and the values they stand for, in
+/// order. Every statement an engine runs through its runner comes to it in this one shape.
 package struct RenderedQuery: Sendable, Hashable {
     package let sql: String
     package let values: [QueryValue]
@@ -48,7 +48,7 @@ package struct RenderedQuery: Sendable, Hashable {
 extension StoreQuery {
     /// The statement with `dialect`'s placeholders and its values.
     package func statement(_ dialect: SQLDialect) -> RenderedQuery {
-        RenderedQuery(sql: dialect.placeholders(Self.sql(dialect)), values: values)
+        RenderedQuery(sql: dialect.placeholders(sql(dialect)), values: values)
     }
 }
 

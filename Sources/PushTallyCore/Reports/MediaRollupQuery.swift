@@ -2,12 +2,6 @@
 /// (``MediaOutcomes/countColumns``, then the extension-time buckets) come as one column each on SQLite and as
 /// one `bigint[]` on PostgreSQL, which decodes an array in one step where it would decode a column per bucket.
 package enum MediaRollupQuery {
-    /// A statement and the values of its placeholders, in order.
-    package struct Rendered: Sendable {
-        package var sql: String
-        package var values: [ScopeValue]
-    }
-
     /// Values a row carries: the counts and the extension-time buckets.
     package static let width = MediaOutcomes.countColumns.count + ExtensionTimeHistogram.count
 
@@ -15,33 +9,33 @@ package enum MediaRollupQuery {
 
     /// Every media row (`push_id`, values) of the pushes `scope` selects; a push may have several (one per
     /// shard on PostgreSQL), which its figures add up.
-    package static func pushRows(_ scope: PushScope, dialect: SQLDialect) -> Rendered {
+    package static func pushRows(_ scope: PushScope, dialect: SQLDialect) -> RenderedQuery {
         let table = RollupTarget.rollups.media
         let (clause, values) = scope.clause(dialect, key: "\(table).push_id")
-        return Rendered(
-            sql: "SELECT push_id, \(dialect.integerRow(columns)) FROM \(table) \(clause)", values: values.map(ScopeValue.text))
+        return RenderedQuery(
+            sql: "SELECT push_id, \(dialect.integerRow(columns)) FROM \(table) \(clause)", values: values.map { QueryValue.text($0) })
     }
 
     /// The sums per named version of `dimension` (`version`, values) over the pushes `filter` selects.
     package static func versionRows(
-        _ filter: ReportFilter, dimension: VersionDimension, dialect: SQLDialect, placeholder: (Int) -> String
-    ) -> Rendered {
+        _ filter: ReportFilter, dimension: VersionDimension, dialect: SQLDialect
+    ) -> RenderedQuery {
         let scope = RollupScope(filter).requiring("b.dimension =", .integer(Int64(dimension.rawValue)))
-        return Rendered(
+        return RenderedQuery(
             sql: """
                 SELECT b.version, \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
-                FROM \(RollupTarget.rollups.mediaVersion) b \(scope.sql(placeholder: placeholder)) GROUP BY b.version
+                FROM \(RollupTarget.rollups.mediaVersion) b \(scope.sql(placeholder: dialect.placeholder)) GROUP BY b.version
                 """,
             values: scope.conditions.map(\.value))
     }
 
     /// The sums over the pushes `filter` selects (one row of values): named versions and the rest together.
-    package static func totals(_ filter: ReportFilter, dialect: SQLDialect, placeholder: (Int) -> String) -> Rendered {
+    package static func totals(_ filter: ReportFilter, dialect: SQLDialect) -> RenderedQuery {
         let scope = RollupScope(filter)
-        return Rendered(
+        return RenderedQuery(
             sql: """
                 SELECT \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
-                FROM \(RollupTarget.rollups.media) b \(scope.sql(placeholder: placeholder))
+                FROM \(RollupTarget.rollups.media) b \(scope.sql(placeholder: dialect.placeholder))
                 """,
             values: scope.conditions.map(\.value))
     }

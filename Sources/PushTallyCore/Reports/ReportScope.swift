@@ -54,12 +54,6 @@ package enum ReportPage: Sendable, Hashable {
     case orphans(after: String?, through: String?)
 }
 
-/// A value a scope compares with.
-package enum ScopeValue: Sendable, Hashable {
-    case text(String)
-    case integer(Int64)
-}
-
 /// Conditions narrowing rollup rows (table alias `b`) to the pushes a filter selects, and optionally to an
 /// event-time range of 15-minute buckets. Orphans have no `pushes` row, so they drop out once campaign, app
 /// or environment is set.
@@ -67,7 +61,7 @@ package struct RollupScope: Sendable {
     /// Whether the rows must be joined with `pushes` (alias `p`).
     package var joinsPushes = false
     /// `column operator` and the value it is compared with, ANDed.
-    package var conditions: [(test: String, value: ScopeValue)] = []
+    package var conditions: [(test: String, value: QueryValue)] = []
     /// The table bucket counts are summed from: with no push condition, the rollup over every push
     /// (``RollupTarget/time``, a row per bucket), else the per-push one (a row per push and bucket).
     package private(set) var bucketTable = RollupTarget.rollups.time
@@ -101,7 +95,7 @@ package struct RollupScope: Sendable {
     }
 
     /// This scope with one more condition.
-    package func requiring(_ test: String, _ value: ScopeValue) -> RollupScope {
+    package func requiring(_ test: String, _ value: QueryValue) -> RollupScope {
         var scope = self
         scope.conditions.append((test, value))
         return scope

@@ -13,12 +13,12 @@ extension SQLDialect {
 
     /// The names of up to `limit` campaigns with a registered push, in byte order, after `after` (from the
     /// first when `nil`).
-    package func campaignNames(after: String?, limit: Int) -> ReportStatement {
+    package func campaignNames(after: String?, limit: Int) -> RenderedQuery {
         let order = "ORDER BY \(campaignBytes()) LIMIT \(placeholder(after == nil ? 0 : 1))"
         guard let after else {
-            return ReportStatement(sql: "SELECT DISTINCT \(campaignBytes()) FROM pushes \(order)", values: [.integer(Int64(limit))])
+            return RenderedQuery(sql: "SELECT DISTINCT \(campaignBytes()) FROM pushes \(order)", values: [.integer(Int64(limit))])
         }
-        return ReportStatement(
+        return RenderedQuery(
             sql: "SELECT DISTINCT \(campaignBytes()) FROM pushes WHERE \(campaignBytes()) > \(placeholder(0)) \(order)",
             values: [.text(after), .integer(Int64(limit))])
     }
@@ -41,13 +41,13 @@ extension SQLDialect {
 
     /// The push id at the end of the next page of unregistered pushes after `after` (from the first when `nil`):
     /// the `rows`-th of their `rollup_push` rows; `nil` when fewer are left (the last page).
-    package func orphanPageEnd(after: String?, rows: Int) -> ReportStatement {
+    package func orphanPageEnd(after: String?, rows: Int) -> RenderedQuery {
         let (clause, values) = orphans(key: "rollup_push.push_id", after: after, through: nil)
-        return ReportStatement(
+        return RenderedQuery(
             sql: """
                 SELECT push_id FROM rollup_push \(clause) ORDER BY push_id \
                 LIMIT 1 OFFSET \(placeholder(values.count))
                 """,
-            values: values.map(ScopeValue.text) + [.integer(Int64(max(0, rows - 1)))])
+            values: values.map { QueryValue.text($0) } + [.integer(Int64(max(0, rows - 1)))])
     }
 }

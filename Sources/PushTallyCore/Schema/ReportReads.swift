@@ -1,9 +1,3 @@
-/// A report read rendered for one engine: its SQL and the values its placeholders stand for, in order.
-package struct ReportStatement: Sendable, Hashable {
-    package let sql: String
-    package let values: [ScopeValue]
-}
-
 /// One row of a report read as its engine hands it over (``QueryRow``), with the histograms reports read. The
 /// reads below decode through it, so the order of a statement's columns and their meaning stand in one place.
 package protocol ReportRow: QueryRow {
@@ -36,16 +30,16 @@ extension SQLDialect {
     func pushRows(
         _ select: String, _ scope: PushScope, key: String, where condition: String? = nil, groupBy: String? = nil,
         alwaysGrouped: Bool = false
-    ) -> ReportStatement {
+    ) -> RenderedQuery {
         var (clause, values) = scope.clause(self, key: key)
         if let condition { clause += clause.isEmpty ? "WHERE \(condition)" : " AND \(condition)" }
         let grouping = sumsPushRows || alwaysGrouped ? groupBy.map { " GROUP BY \($0)" } ?? "" : ""
-        return ReportStatement(sql: "\(select) \(clause)\(grouping)", values: values.map(ScopeValue.text))
+        return RenderedQuery(sql: "\(select) \(clause)\(grouping)", values: values.map { QueryValue.text($0) })
     }
 
     /// `select` over a rollup table aliased `b`, narrowed by `scope` and grouped by `groupBy`.
-    func rollupRows(_ select: String, _ scope: RollupScope, groupBy: String) -> ReportStatement {
-        ReportStatement(sql: "\(select) \(scope.sql(placeholder: placeholder)) GROUP BY \(groupBy)", values: scope.conditions.map(\.value))
+    func rollupRows(_ select: String, _ scope: RollupScope, groupBy: String) -> RenderedQuery {
+        RenderedQuery(sql: "\(select) \(scope.sql(placeholder: placeholder)) GROUP BY \(groupBy)", values: scope.conditions.map(\.value))
     }
 }
 
@@ -73,7 +67,7 @@ package enum PushRowRead: CaseIterable, Sendable {
     static let rollupFields = RollupTable.push.deltaFields
 
     /// This read of the pushes `scope` selects, rendered for `dialect`.
-    package func statement(_ dialect: SQLDialect, _ scope: PushScope) -> ReportStatement {
+    package func statement(_ dialect: SQLDialect, _ scope: PushScope) -> RenderedQuery {
         let sum = dialect.sumsPushRows ? dialect.sum : { $0 }
         switch self {
         case .registrations:
@@ -183,8 +177,8 @@ package enum PushRowRead: CaseIterable, Sendable {
 /// The report reads over rollups summed across pushes, each with the decoding of its rows.
 extension SQLDialect {
     /// Sessions and conversions by credit whose 15-minute bucket falls in `range`.
-    package func outcomeTotals(_ range: OutcomeTimeRange) -> ReportStatement {
-        ReportStatement(
+    package func outcomeTotals(_ range: OutcomeTimeRange) -> RenderedQuery {
+        RenderedQuery(
             sql: """
                 SELECT measure, currency, \(sum("count")), \(sum("value_micros")), \(sum("value_units")) FROM rollup_outcome_time
                 WHERE bucket >= \(placeholder(0)) AND bucket <= \(placeholder(1)) GROUP BY measure, currency
@@ -196,9 +190,9 @@ extension SQLDialect {
     /// its platform: the counts to add up, then those to take from them (``BucketCount/subtracting(_:from:)``).
     /// A named platform's counts are its rows of the per-bucket platform rollup; `unknown`'s are every event's
     /// less the rows of the other named platforms, as a campaigns report's `unknown` row is its push's rest.
-    package func bucketCounts(_ filter: ReportFilter) -> (counts: ReportStatement, less: ReportStatement?) {
+    package func bucketCounts(_ filter: ReportFilter) -> (counts: RenderedQuery, less: RenderedQuery?) {
         let scope = RollupScope(filter, bucketRange: true)
-        func counts(_ scope: RollupScope) -> ReportStatement {
+        func counts(_ scope: RollupScope) -> RenderedQuery {
             rollupRows(
                 "SELECT b.bucket, b.kind, b.action, \(sum("b.total")), \(sum("b.duplicates")) FROM \(scope.bucketTable) b",
                 scope, groupBy: "b.bucket, b.kind, b.action")
@@ -212,7 +206,7 @@ extension SQLDialect {
 
     /// Receipts and actions per value of `dimension` over the pushes `filter` selects, then their totals
     /// over every value (``VersionCount/completing(_:pushTotals:)``), both read in one snapshot.
-    package func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) -> (named: ReportStatement, totals: ReportStatement) {
+    package func versionCounts(_ filter: ReportFilter, dimension: VersionDimension) -> (named: RenderedQuery, totals: RenderedQuery) {
         let counts = "\(sum("b.total")), \(sum("b.duplicates"))"
         return (
             rollupRows(
@@ -224,9 +218,9 @@ extension SQLDialect {
     }
 
     /// Pushes sharing an app and collapse id with those `filter` selects (``CollapsePeersQuery``).
-    package func collapsePeers(_ filter: ReportFilter) -> ReportStatement {
+    package func collapsePeers(_ filter: ReportFilter) -> RenderedQuery {
         let (sql, values) = CollapsePeersQuery.sql(PushScope(filter), dialect: self)
-        return ReportStatement(sql: sql, values: values.map(ScopeValue.text))
+        return RenderedQuery(sql: sql, values: values.map { QueryValue.text($0) })
     }
 }
 

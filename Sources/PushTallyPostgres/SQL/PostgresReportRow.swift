@@ -28,14 +28,18 @@ struct PostgresReportRow: ReportRow {
 
 extension PostgresQuery {
     /// `statement` with its values bound in order.
-    init(_ statement: ReportStatement) {
-        var bindings = PostgresBindings()
+    init(_ statement: RenderedQuery) {
+        var binds = PostgresBindings()
         for value in statement.values {
             switch value {
-            case .text(let text): bindings.append(text)
-            case .integer(let integer): bindings.append(integer)
+            case .text(let text): binds.append(text)
+            case .integer(let integer): binds.append(integer)
+            case .real(let real): binds.append(real)
+            case .bytes(let bytes): binds.append(ByteBuffer(bytes: bytes))
+            case .integers(let list): binds.append(list)
+            case .texts(let list): binds.append(list)
             }
         }
-        self.init(unsafeSQL: statement.sql, binds: bindings)
+        self.init(unsafeSQL: statement.sql, binds: binds)
     }
 }

@@ -5,19 +5,7 @@ import PushTallyCore
 extension PostgresQuery {
     /// `query` rendered for PostgreSQL, its values bound in order.
     init(_ query: some StoreQuery) {
-        let rendered = query.statement(.postgres)
-        var binds = PostgresBindings()
-        for value in rendered.values {
-            switch value {
-            case .text(let text): binds.append(text)
-            case .integer(let integer): binds.append(integer)
-            case .real(let real): binds.append(real)
-            case .bytes(let bytes): binds.append(ByteBuffer(bytes: bytes))
-            case .integers(let list): binds.append(list)
-            case .texts(let list): binds.append(list)
-            }
-        }
-        self.init(unsafeSQL: rendered.sql, binds: binds)
+        self.init(query.statement(.postgres))
     }
 }
 

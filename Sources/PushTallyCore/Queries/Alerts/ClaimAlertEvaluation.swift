@@ -10,7 +10,7 @@ extension Queries {
 
         package init(now: Int64, intervalMillis: Int64) { (self.now, self.intervalMillis) = (now, intervalMillis) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "UPDATE alert_evaluation SET evaluated_at = ? WHERE id = 1 AND evaluated_at <= ? RETURNING id"
         }
 

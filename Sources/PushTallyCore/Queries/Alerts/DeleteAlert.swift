@@ -5,7 +5,7 @@ extension Queries {
 
         package init(id: String) { self.id = id }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "DELETE FROM alerts WHERE id = ? RETURNING id"
         }
 

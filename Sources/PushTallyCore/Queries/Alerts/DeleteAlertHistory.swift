@@ -5,7 +5,7 @@ extension Queries {
 
         package init(alertID: String) { self.alertID = alertID }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "DELETE FROM alert_history WHERE alert_id = ?"
         }
 

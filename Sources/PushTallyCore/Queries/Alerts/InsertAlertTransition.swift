@@ -6,7 +6,7 @@ extension Queries {
 
         package init(alertID: String, _ transition: AlertTransition) { (self.alertID, self.transition) = (alertID, transition) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "INSERT INTO alert_history (alert_id, at, state, value, detail) VALUES (?, ?, ?, ?, ?)"
         }
 

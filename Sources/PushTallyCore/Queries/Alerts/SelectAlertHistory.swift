@@ -7,7 +7,7 @@ extension Queries {
         package init(alertID: String, limit: Int) { (self.alertID, self.limit) = (alertID, limit) }
 
         /// SQLite breaks a tie between transitions at the same instant by insertion order, newest first.
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             SELECT alert_id, state, at, value, detail FROM alert_history WHERE alert_id = ?
             ORDER BY at DESC\(dialect == .sqlite ? ", rowid DESC" : "") LIMIT ?

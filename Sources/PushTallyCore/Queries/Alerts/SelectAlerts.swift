@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectAlerts: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT \(WebhookSchema.alertColumns) FROM alerts ORDER BY created_at, id"
         }
 

@@ -5,7 +5,7 @@ extension Queries {
 
         package init(_ alert: Alert) { self.alert = alert }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "UPDATE alerts SET state = ?, since = ?, value = ?, detail = ?, evaluated_at = ? WHERE id = ? RETURNING id"
         }
 

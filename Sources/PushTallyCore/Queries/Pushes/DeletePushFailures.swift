@@ -6,7 +6,7 @@ extension Queries {
 
         package init(pushID: String, batchID: String) { (self.pushID, self.batchID) = (pushID, batchID) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "DELETE FROM push_failures WHERE push_id = ? AND batch_id = ?"
         }
 

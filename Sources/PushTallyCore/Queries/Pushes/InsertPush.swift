@@ -6,7 +6,7 @@ extension Queries {
 
         package init(_ push: PushRegistration, now: Int64) { (self.push, self.now) = (push, now) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             INSERT INTO pushes (push_id, campaign, title, sent_at, app, environment, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -9,7 +9,7 @@ extension Queries {
             (self.pushID, self.batchID, self.rows) = (pushID, batchID, rows)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "INSERT INTO push_failures (push_id, batch_id, reason, count) SELECT ?, ?, c0, c1 FROM \(dialect.zipped([.text, .integer]))"
         }
 

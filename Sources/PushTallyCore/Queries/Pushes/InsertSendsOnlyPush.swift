@@ -7,7 +7,7 @@ extension Queries {
 
         package init(pushID: String, campaign: String, now: Int64) { (self.pushID, self.campaign, self.now) = (pushID, campaign, now) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "INSERT INTO pushes (push_id, campaign, created_at, updated_at) VALUES (?, ?, ?, ?)"
         }
 

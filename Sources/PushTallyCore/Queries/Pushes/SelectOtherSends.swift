@@ -7,7 +7,7 @@ extension Queries {
         package init(pushID: String, batchID: String) { (self.pushID, self.batchID) = (pushID, batchID) }
 
         /// `CAST` keeps PostgreSQL's sums 64-bit integers (it sums `BIGINT` into `NUMERIC`).
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             SELECT (SELECT CAST(COALESCE(SUM(targeted), 0) AS BIGINT) FROM push_sends WHERE push_id = ? AND batch_id <> ?),
                    (SELECT CAST(COALESCE(SUM(sent), 0) AS BIGINT) FROM push_sends WHERE push_id = ? AND batch_id <> ?),

@@ -5,7 +5,7 @@ extension Queries {
 
         package init(pushID: String) { self.pushID = pushID }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT sent_at FROM pushes WHERE push_id = ?"
         }
 

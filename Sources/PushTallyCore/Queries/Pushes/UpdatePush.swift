@@ -6,7 +6,7 @@ extension Queries {
 
         package init(_ push: PushRegistration, now: Int64) { (self.push, self.now) = (push, now) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             UPDATE pushes SET campaign = ?, title = ?, sent_at = COALESCE(sent_at, ?), app = ?, environment = ?, updated_at = ?
             WHERE push_id = ?

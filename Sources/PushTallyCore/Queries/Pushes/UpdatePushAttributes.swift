@@ -6,7 +6,7 @@ extension Queries {
 
         package init(pushID: String, _ attributes: SendAttributes) { (self.pushID, self.attributes) = (pushID, attributes) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "UPDATE pushes SET \(SendAttributeColumns.names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE push_id = ?"
         }
 

@@ -9,7 +9,7 @@ extension Queries {
             (self.pushID, self.batchID, self.counts) = (pushID, batchID, counts)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             INSERT INTO push_sends (push_id, batch_id, targeted, sent) VALUES (?, ?, ?, ?)
             ON CONFLICT (push_id, batch_id) DO UPDATE SET targeted = excluded.targeted, sent = excluded.sent

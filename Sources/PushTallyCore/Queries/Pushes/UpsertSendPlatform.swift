@@ -9,7 +9,7 @@ extension Queries {
             (self.pushID, self.batchID, self.platform) = (pushID, batchID, platform)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             INSERT INTO \(SendPlatformSchema.table) (push_id, batch_id, platform) VALUES (?, ?, ?)
             ON CONFLICT (push_id, batch_id) DO UPDATE SET platform = excluded.platform

@@ -12,7 +12,7 @@ extension Queries {
             (self.id, self.secretHash, self.label, self.createdAt) = (id, secretHash, label, createdAt)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             INSERT INTO tokens (id, role, secret_hash, label, created_at)
             SELECT ?, ?, ?, ?, ?

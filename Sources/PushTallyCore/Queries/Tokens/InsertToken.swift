@@ -13,7 +13,7 @@ extension Queries {
             (self.id, self.role, self.secretHash, self.label, self.createdAt) = (id, role, secretHash, label, createdAt)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "INSERT INTO tokens (id, role, secret_hash, label, created_at) VALUES (?, ?, ?, ?, ?)"
         }
 

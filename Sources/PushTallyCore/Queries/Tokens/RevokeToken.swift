@@ -8,7 +8,7 @@ extension Queries {
             (self.id, self.revokedAt) = (id, revokedAt)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING id"
         }
 

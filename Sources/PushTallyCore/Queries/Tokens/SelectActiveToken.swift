@@ -7,7 +7,7 @@ extension Queries {
 
         package init(id: String) { self.id = id }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT role, secret_hash FROM tokens WHERE id = ? AND revoked_at IS NULL"
         }
 

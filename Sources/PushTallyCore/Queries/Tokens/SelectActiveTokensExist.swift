@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectActiveTokensExist: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT EXISTS (SELECT 1 FROM tokens WHERE revoked_at IS NULL)"
         }
 

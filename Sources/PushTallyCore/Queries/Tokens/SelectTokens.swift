@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectTokens: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT id, role, label, created_at, revoked_at FROM tokens ORDER BY created_at, id"
         }
 

@@ -13,7 +13,7 @@ extension Queries {
             (self.now, self.leaseMillis, self.limit) = (now, leaseMillis, limit)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             let due = """
                 WITH due AS (
                     SELECT d.message_id, d.endpoint_id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.endpoint_id

@@ -5,7 +5,7 @@ extension Queries {
 
         package init(endpointID: String) { self.endpointID = endpointID }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "DELETE FROM webhook_deliveries WHERE endpoint_id = ?"
         }
 

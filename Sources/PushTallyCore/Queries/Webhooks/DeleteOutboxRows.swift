@@ -5,7 +5,7 @@ extension Queries {
 
         package init(seqs: [Int64]) { self.seqs = seqs }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "DELETE FROM webhook_outbox WHERE \(dialect.contains("seq"))"
         }
 

@@ -3,7 +3,7 @@ extension Queries {
     package struct DeleteUndeliveredMessages: StoreQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             DELETE FROM webhook_messages
             WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = webhook_messages.id)

@@ -8,7 +8,7 @@ extension Queries {
         /// How many deliveries it stores.
         package var count: Int { queued.reduce(0) { $0 + $1.endpointIDs.count } }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             INSERT INTO webhook_deliveries (message_id, endpoint_id, status, created_at, next_attempt_at)
             SELECT c0, c1, 'pending', c2, c2 FROM \(dialect.zipped([.text, .text, .integer]))

@@ -6,7 +6,7 @@ extension Queries {
 
         package init(_ endpoint: WebhookEndpoint, secret: String) { (self.endpoint, self.secret) = (endpoint, secret) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "INSERT INTO webhooks (id, url, events, description, secret, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
         }
 

@@ -5,7 +5,7 @@ extension Queries {
 
         package init(_ messages: [WebhookMessage]) { self.messages = messages }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "INSERT INTO webhook_messages (id, type, body, created_at) SELECT c0, c1, c2, c3 FROM \(dialect.zipped([.text, .text, .text, .integer]))"
         }
 

@@ -5,7 +5,7 @@ extension Queries {
 
         package init(createdBefore cutoffMillis: Int64) { self.cutoffMillis = cutoffMillis }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "DELETE FROM webhook_deliveries WHERE status != 'pending' AND created_at < ? RETURNING 1"
         }
 

@@ -6,7 +6,7 @@ extension Queries {
 
         package init(_ attempt: RecordedAttempt) { self.attempt = attempt }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
                 first_attempt_at = ?, last_attempt_at = ?, next_attempt_at = ?, leased_until = 0, delivered_at = ?

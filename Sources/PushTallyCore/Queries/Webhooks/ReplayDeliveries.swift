@@ -9,7 +9,7 @@ extension Queries {
             (self.endpointID, self.sinceMillis, self.now) = (endpointID, sinceMillis, now)
         }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             UPDATE webhook_deliveries
             SET status = 'pending', next_attempt_at = ?, leased_until = 0, first_attempt_at = NULL, delivered_at = NULL

@@ -10,7 +10,7 @@ extension Queries {
         }
 
         /// `CAST` gives the first status placeholder a type PostgreSQL can read when it stands alone.
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             SELECT \(WebhookSchema.deliveryColumns)
             FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id

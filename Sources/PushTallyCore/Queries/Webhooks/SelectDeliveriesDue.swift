@@ -5,7 +5,7 @@ extension Queries {
 
         package init(now: Int64) { self.now = now }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND leased_until <= ?)"
         }
 

@@ -17,7 +17,7 @@ extension Queries {
 
         package init(limit: Int) { self.limit = limit }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             SELECT seq, type, count, items, first_event, last_event FROM webhook_outbox ORDER BY seq LIMIT ?\
             \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")

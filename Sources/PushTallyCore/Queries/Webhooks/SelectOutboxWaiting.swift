@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectOutboxWaiting: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT min(created_at), \(dialect.sum("count")) FROM webhook_outbox"
         }
 

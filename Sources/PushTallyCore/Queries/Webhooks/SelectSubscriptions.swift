@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectSubscriptions: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT id, events FROM webhooks WHERE status != 'disabled'"
         }
 

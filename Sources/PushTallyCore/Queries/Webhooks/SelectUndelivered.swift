@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectUndelivered: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             """
             SELECT count(*), min(d.created_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.endpoint_id
             WHERE d.status = 'pending' AND w.status != 'disabled'

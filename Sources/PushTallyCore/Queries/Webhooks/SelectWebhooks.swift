@@ -3,7 +3,7 @@ extension Queries {
     package struct SelectWebhooks: RowQuery {
         package init() {}
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "SELECT id, url, events, description, created_at, status FROM webhooks ORDER BY created_at, id"
         }
 

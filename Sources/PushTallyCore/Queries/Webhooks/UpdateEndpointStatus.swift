@@ -7,7 +7,7 @@ extension Queries {
 
         package init(endpointID: String, status: WebhookEndpointStatus) { (self.endpointID, self.status) = (endpointID, status) }
 
-        package static func sql(_ dialect: SQLDialect) -> String {
+        package func sql(_ dialect: SQLDialect) -> String {
             "UPDATE webhooks SET status = ? WHERE id = ? AND status != 'disabled' AND status != ?"
         }
 
