@@ -10,25 +10,17 @@ struct MediaRollupWriter {
     let statements: RollupStatements
 
     func write(_ accumulator: RollupAccumulator, in db: Database) throws {
+        let pushKeys = RollupKeyBinder<String>(.media)
         for (pushID, media) in accumulator.media {
-            try upsert(.media, key: { $0.bind(1, pushID); return 2 }, media, histogram: true, in: db)
+            try upsert(.media, key: { pushKeys.bind(pushID, to: $0) }, media, histogram: true, in: db)
         }
+        let bucketKeys = RollupKeyBinder<RollupAccumulator.MediaBucketKey>(.mediaBucket)
         for (key, media) in accumulator.mediaBuckets {
-            try upsert(
-                .mediaBucket, key: { statement in
-                    statement.bind(1, key.pushID)
-                    statement.bind(2, key.bucket)
-                    return 3
-                }, media, histogram: false, in: db)
+            try upsert(.mediaBucket, key: { bucketKeys.bind(key, to: $0) }, media, histogram: false, in: db)
         }
+        let versionKeys = RollupKeyBinder<RollupAccumulator.MediaVersionKey>(.mediaVersion)
         for (key, media) in accumulator.mediaVersions {
-            try upsert(
-                .mediaVersion, key: { statement in
-                    statement.bind(1, key.pushID)
-                    statement.bind(2, key.dimension)
-                    statement.bind(3, key.version)
-                    return 4
-                }, media, histogram: true, in: db)
+            try upsert(.mediaVersion, key: { versionKeys.bind(key, to: $0) }, media, histogram: true, in: db)
         }
     }
 

@@ -3,7 +3,8 @@ import PushTallyCore
 
 /// Adds a counter's deltas to SQLite's rollup or ledger tables: one ``AdditiveStatement`` per distinct key,
 /// every column additive, never read-modify-write. The per-key statements are bound through
-/// ``BoundStatement``: a commit runs about one per event.
+/// ``BoundStatement``: a commit runs about one per event. Keys bind by their table's declaration
+/// (``RollupKeyBinder``), values by its declared fields.
 enum RollupWriter {
     /// Each count table's value columns as delta fields, in declared order (``RollupTable/deltaFields``).
     private static let pushFields = RollupTable.push.deltaFields
@@ -19,48 +20,29 @@ enum RollupWriter {
     ) throws {
         let push = try statements.statement(.push, into: target, in: db)
         let pushFields = Self.pushFields
+        let pushKeys = RollupKeyBinder<RollupAccumulator.PushKey>(.push)
         for (key, delta) in accumulator.pushes {
-            try push.add { statement in
-                statement.bind(1, key.pushID)
-                statement.bind(2, key.kind.rawValue)
-                statement.bind(3, key.action)
-                statement.bind(delta, pushFields, from: 4)
-            }
+            try push.add { statement in statement.bind(delta, pushFields, from: pushKeys.bind(key, to: statement)) }
         }
         let bucket = try statements.statement(.bucket, into: target, in: db)
         let bucketFields = Self.bucketFields
+        let bucketKeys = RollupKeyBinder<RollupAccumulator.BucketKey>(.bucket)
         for (key, delta) in accumulator.buckets {
-            try bucket.add { statement in
-                statement.bind(1, key.push.pushID)
-                statement.bind(2, key.bucket)
-                statement.bind(3, key.push.kind.rawValue)
-                statement.bind(4, key.push.action)
-                statement.bind(delta, bucketFields, from: 5)
-            }
+            try bucket.add { statement in statement.bind(delta, bucketFields, from: bucketKeys.bind(key, to: statement)) }
         }
         if !accumulator.platformBuckets.isEmpty {
             let platform = try statements.statement(.platformBucket, into: target, in: db)
             let platformFields = Self.platformBucketFields
+            let platformKeys = RollupKeyBinder<RollupAccumulator.PlatformBucketKey>(.platformBucket)
             for (key, delta) in accumulator.platformBuckets {
-                try platform.add { statement in
-                    statement.bind(1, key.bucket.push.pushID)
-                    statement.bind(2, key.bucket.bucket)
-                    statement.bind(3, key.platform)
-                    statement.bind(4, key.bucket.push.kind.rawValue)
-                    statement.bind(5, key.bucket.push.action)
-                    statement.bind(delta, platformFields, from: 6)
-                }
+                try platform.add { statement in statement.bind(delta, platformFields, from: platformKeys.bind(key, to: statement)) }
             }
         }
         let time = try statements.statement(.time, into: target, in: db)
         let timeFields = Self.timeFields
+        let timeKeys = RollupKeyBinder<RollupAccumulator.TimeKey>(.time)
         for (key, delta) in accumulator.times {
-            try time.add { statement in
-                statement.bind(1, key.bucket)
-                statement.bind(2, key.kind.rawValue)
-                statement.bind(3, key.action)
-                statement.bind(delta, timeFields, from: 4)
-            }
+            try time.add { statement in statement.bind(delta, timeFields, from: timeKeys.bind(key, to: statement)) }
         }
         for (pushID, histogram) in accumulator.latency {
             try TimingTable.add(histogram, pushID: pushID, to: target, statements: statements, in: db)
@@ -68,26 +50,16 @@ enum RollupWriter {
         if !accumulator.versions.isEmpty {
             let version = try statements.statement(.version, into: target, in: db)
             let versionFields = Self.versionFields
+            let versionKeys = RollupKeyBinder<RollupAccumulator.VersionKey>(.version)
             for (key, delta) in accumulator.versions {
-                try version.add { statement in
-                    statement.bind(1, key.push.pushID)
-                    statement.bind(2, key.dimension)
-                    statement.bind(3, key.version)
-                    statement.bind(4, key.push.kind.rawValue)
-                    statement.bind(5, key.push.action)
-                    statement.bind(delta, versionFields, from: 6)
-                }
+                try version.add { statement in statement.bind(delta, versionFields, from: versionKeys.bind(key, to: statement)) }
             }
         }
         if !accumulator.pending.isEmpty {
             let pending = try statements.statement(.pending, into: target, in: db)
+            let pendingKeys = RollupKeyBinder<RollupAccumulator.PendingKey>(.pending)
             for (key, count) in accumulator.pending {
-                try pending.add { statement in
-                    statement.bind(1, key.pushID)
-                    statement.bind(2, key.clock)
-                    statement.bind(3, key.second)
-                    statement.bind(4, count)
-                }
+                try pending.add { statement in statement.bind(pendingKeys.bind(key, to: statement), count) }
             }
         }
         try writeOutcomes(accumulator, to: target, statements: statements, in: db)
@@ -100,23 +72,15 @@ enum RollupWriter {
         guard !accumulator.outcomes.isEmpty || !accumulator.outcomeTimes.isEmpty else { return }
         let outcome = try statements.statement(.outcome, into: target, in: db)
         let outcomeFields = Self.outcomeFields
+        let outcomeKeys = RollupKeyBinder<RollupAccumulator.OutcomeKey>(.outcome)
         for (key, delta) in accumulator.outcomes where !delta.isZero {
-            try outcome.add { statement in
-                statement.bind(1, key.pushID)
-                statement.bind(2, key.measure.rawValue)
-                statement.bind(3, key.currency)
-                statement.bind(delta, outcomeFields, from: 4)
-            }
+            try outcome.add { statement in statement.bind(delta, outcomeFields, from: outcomeKeys.bind(key, to: statement)) }
         }
         let time = try statements.statement(.outcomeTime, into: target, in: db)
         let timeFields = Self.outcomeTimeFields
+        let timeKeys = RollupKeyBinder<RollupAccumulator.OutcomeTimeKey>(.outcomeTime)
         for (key, delta) in accumulator.outcomeTimes where !delta.isZero {
-            try time.add { statement in
-                statement.bind(1, key.bucket)
-                statement.bind(2, key.measure.rawValue)
-                statement.bind(3, key.currency)
-                statement.bind(delta, timeFields, from: 4)
-            }
+            try time.add { statement in statement.bind(delta, timeFields, from: timeKeys.bind(key, to: statement)) }
         }
     }
 }
