@@ -1,7 +1,10 @@
 /// The campaign list's rows, the one implementation of them: the campaigns report's rows are a store's rows
 /// summed straight into their campaign's funnel as they are read (``PushRowSink``), with no figures per push,
 /// whatever the filter. Figures a caller already holds are added whole (``add(_:)``).
-/// Either way the rows are keyed, grouped, ordered and given their push ids and supersessions here.
+/// Either way the rows are assembled in named steps: a push is admitted by the filter (by its first event under
+/// a time range when it has no `sent_at`: ``FirstEventAdmission``), its counts go to its row
+/// (``CampaignRowTable``: campaign, grouping value, platform), its platform's events move to their platform's
+/// row, and at the end each row gets its push ids and supersessions and the rows are listed in order.
 ///
 /// Building a large figures value per push (a histogram array and dictionaries each) and then adding them up
 /// was most of a campaign report's Swift time, so rows are summed as read. Per push only
@@ -21,7 +24,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// What one push contributes beyond the sums.
     private struct Push: Sendable {
         let pushID: String
-        /// Index in ``built``; `nil` for a push the filter leaves out.
+        /// Its row in ``CampaignListAssembly/table``; `nil` for a push the filter leaves out.
         var row: Int?
         let sentAtMillis: Int64?
         let collapses: Bool
@@ -34,15 +37,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     }
 
     private let filter: ReportFilter
-    /// Registered pushes with no `sent_at` under a time filter, by position: kept or not by their first event.
-    private var awaitingFirstEvent: [Int: (campaign: String, attributes: SendAttributes)] = [:]
-    private let grouping: ReportGrouping?
-    /// Whether events are split by the platform they named.
-    private let splitsPlatforms: Bool
-    private var built: [CampaignRow] = []
-    /// Each row's platform when split (``built``'s order).
-    private var rowPlatforms: [String?] = []
-    private var rowIndex: [RowKey: Int] = [:]
+    private var admission: FirstEventAdmission
+    private var table: CampaignRowTable
     private var pushes: [Push] = []
     /// Keyed byte for byte (``ExactText``), as storage keys pushes.
     private var index: [ExactText: Int] = [:]
@@ -50,17 +46,10 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// Whether pushes came as whole figures (``add(_:)``): rows list those in the order given.
     private var givenInOrder = false
 
-    /// `campaign` `nil`: an orphan row. Names compare byte for byte (``ExactText``), as storage keys them.
-    private struct RowKey: Hashable, Sendable {
-        let campaign: ExactText?
-        let attribute: ReportValue?
-        let platform: ExactText?
-    }
-
     package init(_ filter: ReportFilter, by grouping: ReportGrouping?, expectedPushes: Int = 1024) {
         self.filter = filter
-        self.grouping = grouping
-        splitsPlatforms = grouping == .platform || filter.platform != nil
+        admission = FirstEventAdmission(filter)
+        table = CampaignRowTable(grouping: grouping, splitsPlatforms: grouping == .platform || filter.platform != nil)
         index.reserveCapacity(expectedPushes)
         pushes.reserveCapacity(expectedPushes)
     }
@@ -77,13 +66,11 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         // The pushes table is keyed by push id: a second registration of one cannot come.
         guard index[ExactText(pushID)] == nil else { return }
         var row: Int?
-        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment) {
-            if filter.includes(referenceMillis: sentAtMillis) {
-                row = self.row(campaign: campaign, attributes: attributes)
-                built[row!].funnel.pushes += 1
-            } else if sentAtMillis == nil {
-                awaitingFirstEvent[pushes.count] = (campaign, attributes)
-            }
+        if filter.includes(campaign: campaign, pushID: pushID, app: app, environment: environment),
+            admission.registered(position: pushes.count, campaign: campaign, attributes: attributes, sentAtMillis: sentAtMillis)
+        {
+            row = table.row(campaign: campaign, attributes: attributes)
+            table[row!].funnel.pushes += 1
         }
         index[ExactText(pushID)] = pushes.count
         pushes.append(Push(pushID: pushID, row: row, sentAtMillis: sentAtMillis, collapses: attributes.collapseID != nil))
@@ -98,9 +85,9 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
             _ = orphan(pushID, kept: filter.includes(referenceMillis: millis))
             return
         }
-        guard let awaiting = awaitingFirstEvent.removeValue(forKey: position), filter.includes(referenceMillis: millis) else { return }
-        let row = self.row(campaign: awaiting.campaign, attributes: awaiting.attributes)
-        built[row].funnel.pushes += 1
+        guard let admitted = admission.firstEvent(position: position, millis: millis) else { return }
+        let row = table.row(campaign: admitted.campaign, attributes: admitted.attributes)
+        table[row].funnel.pushes += 1
         pushes[position].row = row
     }
 
@@ -108,72 +95,47 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// ``Superseding/apply(_:to:)`` counts it in the figures). The filter is the figures' business: every push
     /// given is kept.
     package mutating func add(_ push: PushFigures) {
-        let row = push.campaign.map { self.row(campaign: $0, attributes: push.attributes) } ?? orphanRowIndex()
-        built[row].funnel.add(push.funnel)
+        let row = table.row(campaign: push.campaign, attributes: push.attributes)
+        table[row].funnel.add(push.funnel)
         // No index entry: whole figures get no rows after them to look the push up by.
         givenInOrder = true
         pushes.append(Push(pushID: push.pushID, row: row, sentAtMillis: push.sentAtMillis, collapses: false))
     }
 
-    /// The index of the row of `campaign` (`nil`: the orphans) and the grouping's value of `attributes`, of
-    /// `platform` when split (the `unknown` row by default), made at its first push.
-    private mutating func row(campaign: String?, attributes: SendAttributes?, platform: String = ReportGrouping.unknownPlatform) -> Int {
-        row(campaign: campaign, attribute: campaign == nil ? grouping?.cell(nil) : grouping?.cell(attributes), platform: platform)
-    }
-
-    /// The index of the row of `campaign`, `attribute` (the platform's, by platform) and `platform`.
-    private mutating func row(campaign: String?, attribute: ReportValue?, platform: String) -> Int {
-        let attribute = grouping == .platform ? .text(platform) : attribute
-        let key = RowKey(
-            campaign: campaign.map(ExactText.init), attribute: attribute, platform: splitsPlatforms ? ExactText(platform) : nil)
-        if let row = rowIndex[key] { return row }
-        built.append(CampaignRow(campaign: campaign, funnel: Funnel(), pushIDs: [], attribute: attribute))
-        rowPlatforms.append(key.platform?.text)
-        rowIndex[key] = built.count - 1
-        return built.count - 1
-    }
-
-    /// The index of the orphan row, made at the first orphan kept.
-    private mutating func orphanRowIndex() -> Int {
-        row(campaign: nil, attributes: nil)
-    }
-
     package mutating func sends(pushID: String, targeted: Int64, sent: Int64) {
         guard let position = position(ofRegistered: pushID), let row = pushes[position].row else { return }
         let (total, overflow) = pushes[position].sent.addingReportingOverflow(sent)
-        if overflow { built[row].funnel.markOutOfRange("sent") } else { pushes[position].sent = total }
-        built[row].funnel.addSends(targeted: targeted, sent: sent, timed: pushes[position].sentAtMillis != nil)
+        if overflow { table[row].funnel.markOutOfRange("sent") } else { pushes[position].sent = total }
+        table[row].funnel.addSends(targeted: targeted, sent: sent, timed: pushes[position].sentAtMillis != nil)
     }
 
     package mutating func failures(pushID: String, reason: String, count: Int64) {
         guard let position = position(ofRegistered: pushID), let row = pushes[position].row else { return }
-        built[row].funnel.addFailures(reason: reason, count: count)
+        table[row].funnel.addFailures(reason: reason, count: count)
     }
 
     package mutating func rollup(pushID: String, kind: EventKind, action: String, values: RollupAccumulator.Delta) {
         guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
         if kind == .display { pushes[position].displays.add(EventCount(total: values.total, duplicates: values.duplicates)) }
-        built[row].funnel.addRollup(values, kind: kind, action: action)
+        table[row].funnel.addRollup(values, kind: kind, action: action)
     }
 
     package mutating func timing(pushID: String, count: (_ bucket: Int) -> Int64) {
         guard let position = position(of: pushID), let row = pushes[position].row else { return }
-        built[row].funnel.latency.add(count: count)
+        table[row].funnel.latency.add(count: count)
     }
 
     package mutating func outcome(pushID: String, measure: OutcomeMeasure, currency: String, count: Int64, value: MoneyTotal) {
         guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
-        built[row].funnel.outcomes.add(measure: measure, currency: currency, count: count, value: value)
+        table[row].funnel.outcomes.add(measure: measure, currency: currency, count: count, value: value)
     }
 
-    package var readsPlatforms: Bool { splitsPlatforms }
+    package var readsPlatforms: Bool { table.splitsPlatforms }
 
     /// Moves the events that named `platform` from the push's own row to its campaign's row of that platform.
     package mutating func platform(pushID: String, platform: String, kind: EventKind, action: String, count: EventCount) {
         guard let (home, target) = platformRows(of: pushID, platform: platform, registered: false), target != home else { return }
-        built.withUnsafeMutableBufferPointer { rows in
-            rows[home].funnel.moveEvents(count, kind: kind, action: action, to: &rows[target].funnel)
-        }
+        table.withFunnels(home, target) { home, target in home.moveEvents(count, kind: kind, action: action, to: &target) }
     }
 
     /// Moves a send record's counts that named `platform` from the push's own row to its platform's row.
@@ -185,7 +147,7 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// is the push's own row: a record that named `unknown`).
     private mutating func moveSends(pushID: String, _ sends: PlatformSends) {
         guard let (home, target) = platformRows(of: pushID, platform: sends.platform, registered: true), target != home else { return }
-        built.withUnsafeMutableBufferPointer { rows in rows[home].funnel.moveSends(sends, to: &rows[target].funnel) }
+        table.withFunnels(home, target) { home, target in home.moveSends(sends, to: &target) }
     }
 
     /// Moves a send record's failures that named `platform` from the push's own row to its platform's row.
@@ -196,15 +158,15 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     /// FCM's events go to the row of the platform they were sent to when split, else to the push's own row.
     package mutating func fcm(pushID: String, platform: String, event: String, count: Int64) {
         guard let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
-        let target = splitsPlatforms ? platformRows(of: pushID, platform: platform, registered: false)?.target ?? home : home
-        built[target].funnel.fcm.add(event: event, count: count)
+        let target = table.splitsPlatforms ? platformRows(of: pushID, platform: platform, registered: false)?.target ?? home : home
+        table[target].funnel.fcm.add(event: event, count: count)
     }
 
     /// Displays on a platform FCM did not deliver the push to: out of `displayed_of_delivered` in the push's own
     /// row. Split by platform, that platform's row has no FCM deliveries to be a share of.
     package mutating func fcmOtherPlatformDisplays(pushID: String, platform: String, count: EventCount) {
-        guard !splitsPlatforms, let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
-        built[home].funnel.fcm.otherPlatformDisplays += count.unique
+        guard !table.splitsPlatforms, let position = position(ofOrphan: pushID), let home = pushes[position].row else { return }
+        table[home].funnel.fcm.otherPlatformDisplays += count.unique
     }
 
     /// The push's own row and its campaign's row of `platform` (made at its first count there, the push then
@@ -214,17 +176,17 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         guard let position = registered ? position(ofRegistered: pushID) : position(ofOrphan: pushID), let home = pushes[position].row else {
             return nil
         }
-        let target = row(campaign: built[home].campaign, attribute: built[home].attribute, platform: platform)
+        let target = table.row(besides: home, platform: platform)
         if target != home, !pushes[position].platformRows.contains(target) {
             pushes[position].platformRows.append(target)
-            built[target].funnel.pushes += 1
+            table[target].funnel.pushes += 1
         }
         return (home, target)
     }
 
     package mutating func media(pushID: String, outcomes: MediaOutcomes) {
         guard let position = position(ofOrphan: pushID), let row = pushes[position].row else { return }
-        built[row].funnel.media.add(outcomes)
+        table[row].funnel.media.add(outcomes)
     }
 
     /// The campaign rows, sorted by name then attribute value with orphans last, each superseded push's loss
@@ -236,23 +198,15 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
         for position in sorted {
             let push = pushes[position]
             guard let row = push.row else { continue }
-            built[row].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis)
-            for platformRow in push.platformRows { built[platformRow].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis) }
+            table[row].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis)
+            for platformRow in push.platformRows { table[platformRow].add(pushID: push.pushID, sentAtMillis: push.sentAtMillis) }
             if supersessions[push.pushID] != nil {
-                built[row].funnel.supersededPushes += 1
-                built[row].funnel.addSupersededLoss(max(0, push.sent - push.displays.unique))
+                table[row].funnel.supersededPushes += 1
+                table[row].funnel.addSupersededLoss(max(0, push.sent - push.displays.unique))
             }
         }
-        // A platform filter keeps that platform's rows (`unknown`: the events that named none).
-        let kept = built.indices.filter { filter.platform == nil || rowPlatforms[$0] == filter.platform }
-        var campaigns = kept.filter { built[$0].campaign != nil }.map { built[$0] }
-        campaigns.sort {
-            $0.campaign! != $1.campaign! ? $0.campaign! < $1.campaign! : ReportGrouping.precedes($0.attribute, $1.attribute)
-        }
-        let orphans = kept.filter { built[$0].campaign == nil }.map { built[$0] }
-        campaigns += orphans.sorted { ReportGrouping.precedes($0.attribute, $1.attribute) }
-        built = []
-        rowPlatforms = []
+        let campaigns = table.listed(platform: filter.platform)
+        table = CampaignRowTable(grouping: nil, splitsPlatforms: table.splitsPlatforms)
         for row in campaigns { try row.funnel.checkRange() }
         return campaigns
     }
@@ -284,8 +238,8 @@ package struct CampaignListAssembly: PushRowSink, Sendable {
     private mutating func orphan(_ pushID: String, kept: Bool) -> Int {
         var row: Int?
         if kept, filter.includes(campaign: nil, pushID: pushID, app: nil, environment: nil) {
-            row = orphanRowIndex()
-            built[row!].funnel.pushes += 1
+            row = table.row(campaign: nil, attributes: nil)
+            table[row!].funnel.pushes += 1
         }
         index[ExactText(pushID)] = pushes.count
         pushes.append(Push(pushID: pushID, row: row, sentAtMillis: nil, collapses: false, registered: false))
