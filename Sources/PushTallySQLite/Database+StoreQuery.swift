@@ -7,7 +7,7 @@ extension Database {
     /// by the query.
     func fetch<Query: RowQuery>(_ query: Query) throws -> [Query.Row] {
         var rows: [Query.Row] = []
-        try forEachRow(of: query) { rows.append(try Query.row($0)) }
+        try forEachRow(of: query) { rows.append(try query.row($0)) }
         return rows
     }
 

@@ -22,7 +22,7 @@ package protocol StoreQuery: Sendable {
 package protocol RowQuery: StoreQuery {
     associatedtype Row: Sendable
     /// One row, from its columns by position (0 first).
-    static func row(_ columns: some QueryRow) throws -> Row
+    func row(_ columns: some QueryRow) throws -> Row
 }
 
 /// A value bound to a statement's placeholder. Each case carries its type, so a `NULL` is bound as a typed
@@ -48,7 +48,7 @@ package struct RenderedQuery: Sendable, Hashable {
 extension StoreQuery {
     /// The statement with `dialect`'s placeholders and its values.
     package func statement(_ dialect: SQLDialect) -> RenderedQuery {
-        RenderedQuery(sql: dialect.placeholders(sql(dialect)), values: values)
+        dialect.rendered(sql(dialect), values)
     }
 }
 
@@ -60,7 +60,7 @@ extension SQLDialect {
         var index = 0
         for character in sql {
             if character == "?" {
-                rendered += placeholder(index)
+                rendered += "$\(index + 1)"
                 index += 1
             } else {
                 rendered.append(character)

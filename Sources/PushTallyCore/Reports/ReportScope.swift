@@ -1,5 +1,4 @@
-/// Which rows a report reads, decided once here; each engine only renders it in its SQL dialect (its own
-/// placeholders), so a filter cannot narrow differently on SQLite and PostgreSQL.
+/// Which rows a report reads, decided once here; each engine only renders it in its SQL dialect, so a filter cannot narrow differently on SQLite and PostgreSQL.
 package enum PushScope: Sendable, Equatable {
     /// Every push.
     case all
@@ -34,10 +33,10 @@ package enum PushScope: Sendable, Equatable {
     package func clause(_ dialect: SQLDialect, key: String = "push_id") -> (sql: String, values: [String]) {
         switch self {
         case .all: ("", [])
-        case .push(let id): ("WHERE push_id = \(dialect.placeholder(0))", [id])
-        case .campaign(let name): ("WHERE push_id IN (SELECT push_id FROM pushes WHERE campaign = \(dialect.placeholder(0)))", [name])
+        case .push(let id): ("WHERE push_id = ?", [id])
+        case .campaign(let name): ("WHERE push_id IN (SELECT push_id FROM pushes WHERE campaign = ?)", [name])
         case .campaigns(let first, let last):
-            ("WHERE push_id IN (SELECT push_id FROM pushes WHERE \(dialect.campaignsBetween(first: 0, last: 1)))", [first, last])
+            ("WHERE push_id IN (SELECT push_id FROM pushes WHERE \(dialect.campaignsBetween()))", [first, last])
         case .orphans(let after, let through):
             dialect.orphans(key: key, after: after, through: through)
         }
@@ -101,11 +100,11 @@ package struct RollupScope: Sendable {
         return scope
     }
 
-    /// `JOIN … WHERE …` for rows of `table b`, with each value's placeholder from `placeholder(index)`.
-    package func sql(placeholder: (Int) -> String) -> String {
+    /// `JOIN … WHERE …` for rows of `table b`, a `?` for each condition's value.
+    package var sql: String {
         var sql = joinsPushes ? "JOIN pushes p ON p.push_id = b.push_id" : ""
         if !conditions.isEmpty {
-            sql += " WHERE " + conditions.indices.map { "\(conditions[$0].test) \(placeholder($0))" }.joined(separator: " AND ")
+            sql += " WHERE " + conditions.map { "\($0.test) ?" }.joined(separator: " AND ")
         }
         return sql
     }

@@ -12,13 +12,13 @@ extension PostgresQuery {
 extension PostgresStore {
     /// The rows of a reading `query`, decoded by the query.
     func fetch<Query: RowQuery>(_ query: Query) async throws -> [Query.Row] {
-        try await self.query(PostgresQuery(query)).map { try Query.row(PostgresReportRow($0)) }
+        try await self.query(PostgresQuery(query)).map { try query.row(PostgresReportRow($0)) }
     }
 
     /// Runs a writing `query` outside `BEGIN` (acknowledged once committed, as ``write(_:)`` is) and
     /// returns its rows, decoded by the query.
     func fetchWritten<Query: RowQuery>(_ query: Query) async throws -> [Query.Row] {
-        try await write(PostgresQuery(query)).map { try Query.row(PostgresReportRow($0)) }
+        try await write(PostgresQuery(query)).map { try query.row(PostgresReportRow($0)) }
     }
 
     /// Runs a writing `query` outside `BEGIN`, acknowledged once committed, and returns how many rows it
@@ -32,7 +32,7 @@ extension PostgresStore {
 extension PostgresConnection {
     /// The rows of `query`, run on this connection (inside the caller's transaction), decoded by the query.
     func fetch<Query: RowQuery>(_ query: Query, logger: Logger) async throws -> [Query.Row] {
-        try await run(PostgresQuery(query), logger: logger).map { try Query.row(PostgresReportRow($0)) }
+        try await run(PostgresQuery(query), logger: logger).map { try query.row(PostgresReportRow($0)) }
     }
 
     /// Runs `query` on this connection (inside the caller's transaction) and returns how many rows it returned.

@@ -44,7 +44,7 @@ package enum PostgresSchema {
         // Names stored before they were put in NFC at the door: renamed, or kept and recorded (SpellingMigration),
         // by ``PostgresSpellings`` after the table is made.
         (SpellingMigration.postgresVersion, SpellingMigration.postgresName, [SpellingMigration.createLegacySpellings]),
-        // Campaign names in byte order, the order reports are read in pages by (CampaignPageReads), whatever the
+        // Campaign names in byte order, the order reports are read in pages by (SQLDialect.campaignNames), whatever the
         // database's collation.
         (24, "v24-campaigns-by-bytes", [#"CREATE INDEX pushes_by_campaign_bytes ON pushes (campaign COLLATE "C")"#]),
         // Platforms stored before they were folded at the door: one spelling each, their rows merged.

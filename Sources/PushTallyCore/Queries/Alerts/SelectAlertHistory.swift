@@ -16,7 +16,7 @@ extension Queries {
 
         package var values: [QueryValue] { [.text(alertID), .integer(Int64(limit))] }
 
-        package static func row(_ columns: some QueryRow) throws -> AlertTransition {
+        package func row(_ columns: some QueryRow) throws -> AlertTransition {
             AlertTransition(
                 alertID: try columns.text(0), state: AlertState(rawValue: try columns.text(1)) ?? .ok, atMillis: try columns.int64(2),
                 value: try columns.optionalDouble(3), detail: try columns.optionalText(4))

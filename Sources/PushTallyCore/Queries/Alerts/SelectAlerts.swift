@@ -9,7 +9,7 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> Alert? {
+        package func row(_ columns: some QueryRow) throws -> Alert? {
             Alert(
                 id: try columns.text(0), name: try columns.text(1), kind: try columns.text(2), windowMillis: try columns.int64(3),
                 threshold: try columns.double(4), minSent: try columns.int64(5), graceMillis: try columns.int64(6),

@@ -17,7 +17,7 @@ extension Queries {
 
         package var values: [QueryValue] { Array(repeating: [.text(pushID), .text(batchID)], count: 3).flatMap { $0 } }
 
-        package static func row(_ columns: some QueryRow) throws -> SendCounts {
+        package func row(_ columns: some QueryRow) throws -> SendCounts {
             SendCounts(targeted: try columns.int64(0), sent: try columns.int64(1), failed: ["": try columns.int64(2)])
         }
     }

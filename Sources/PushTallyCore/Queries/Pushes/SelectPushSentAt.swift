@@ -11,6 +11,6 @@ extension Queries {
 
         package var values: [QueryValue] { [.text(pushID)] }
 
-        package static func row(_ columns: some QueryRow) throws -> Int64? { try columns.optionalInt64(0) }
+        package func row(_ columns: some QueryRow) throws -> Int64? { try columns.optionalInt64(0) }
     }
 }

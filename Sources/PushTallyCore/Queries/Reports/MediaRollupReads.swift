@@ -12,32 +12,30 @@ package enum MediaRollupQuery {
     package static func pushRows(_ scope: PushScope, dialect: SQLDialect) -> RenderedQuery {
         let table = RollupTarget.rollups.media
         let (clause, values) = scope.clause(dialect, key: "\(table).push_id")
-        return RenderedQuery(
-            sql: "SELECT push_id, \(dialect.integerRow(columns)) FROM \(table) \(clause)", values: values.map { QueryValue.text($0) })
+        return dialect.rendered(
+            "SELECT push_id, \(dialect.integerRow(columns)) FROM \(table) \(clause)", values.map { QueryValue.text($0) })
     }
 
     /// The sums per named version of `dimension` (`version`, values) over the pushes `filter` selects.
-    package static func versionRows(
-        _ filter: ReportFilter, dimension: VersionDimension, dialect: SQLDialect
-    ) -> RenderedQuery {
+    package static func versionRows(_ filter: ReportFilter, dimension: VersionDimension, dialect: SQLDialect) -> RenderedQuery {
         let scope = RollupScope(filter).requiring("b.dimension =", .integer(Int64(dimension.rawValue)))
-        return RenderedQuery(
-            sql: """
-                SELECT b.version, \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
-                FROM \(RollupTarget.rollups.mediaVersion) b \(scope.sql(placeholder: dialect.placeholder)) GROUP BY b.version
-                """,
-            values: scope.conditions.map(\.value))
+        return dialect.rendered(
+            """
+            SELECT b.version, \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
+            FROM \(RollupTarget.rollups.mediaVersion) b \(scope.sql) GROUP BY b.version
+            """,
+            scope.conditions.map(\.value))
     }
 
     /// The sums over the pushes `filter` selects (one row of values): named versions and the rest together.
     package static func totals(_ filter: ReportFilter, dialect: SQLDialect) -> RenderedQuery {
         let scope = RollupScope(filter)
-        return RenderedQuery(
-            sql: """
-                SELECT \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
-                FROM \(RollupTarget.rollups.media) b \(scope.sql(placeholder: dialect.placeholder))
-                """,
-            values: scope.conditions.map(\.value))
+        return dialect.rendered(
+            """
+            SELECT \(dialect.integerRow(columns.map { dialect.sumOrZero("b.\($0)") })) \
+            FROM \(RollupTarget.rollups.media) b \(scope.sql)
+            """,
+            scope.conditions.map(\.value))
     }
 }
 

@@ -25,6 +25,6 @@ extension Queries {
             [.text(id), .text(Role.admin.rawValue), .bytes(secretHash), .text(label), .integer(createdAt)]
         }
 
-        package static func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
+        package func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
     }
 }

@@ -13,7 +13,7 @@ extension Queries {
 
         package var values: [QueryValue] { [.text(id)] }
 
-        package static func row(_ columns: some QueryRow) throws -> (role: String, secretHash: Data) {
+        package func row(_ columns: some QueryRow) throws -> (role: String, secretHash: Data) {
             (try columns.text(0), try columns.bytes(1))
         }
     }

@@ -9,6 +9,6 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
+        package func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
     }
 }

@@ -9,7 +9,7 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> TokenInfo {
+        package func row(_ columns: some QueryRow) throws -> TokenInfo {
             TokenInfo(
                 id: try columns.text(0), role: Role(rawValue: try columns.text(1)) ?? .read, label: try columns.optionalText(2),
                 createdAtMillis: try columns.int64(3), revokedAtMillis: try columns.optionalInt64(4))

@@ -51,7 +51,7 @@ extension Queries {
 
         package var values: [QueryValue] { [.integer(now), .integer(now), .integer(Int64(limit)), .integer(now + leaseMillis)] }
 
-        package static func row(_ columns: some QueryRow) throws -> ClaimedDelivery {
+        package func row(_ columns: some QueryRow) throws -> ClaimedDelivery {
             ClaimedDelivery(
                 messageID: try columns.text(0), endpointID: try columns.text(1), url: try columns.text(2),
                 secret: try columns.text(3), body: try columns.text(4), attempts: Int(try columns.int64(5)),

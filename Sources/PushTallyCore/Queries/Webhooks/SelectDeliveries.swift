@@ -23,7 +23,7 @@ extension Queries {
             [.text(endpointID), .text(status?.rawValue), .text(status?.rawValue), .integer(Int64(limit))]
         }
 
-        package static func row(_ columns: some QueryRow) throws -> WebhookDelivery {
+        package func row(_ columns: some QueryRow) throws -> WebhookDelivery {
             WebhookDelivery(
                 messageID: try columns.text(0), endpointID: try columns.text(1),
                 type: WebhookEventType(rawValue: try columns.text(2)) ?? .receiptDisplayed,

@@ -11,6 +11,6 @@ extension Queries {
 
         package var values: [QueryValue] { [.integer(now), .integer(now)] }
 
-        package static func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
+        package func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
     }
 }

@@ -26,7 +26,7 @@ extension Queries {
 
         package var values: [QueryValue] { [.integer(Int64(limit))] }
 
-        package static func row(_ columns: some QueryRow) throws -> Stored {
+        package func row(_ columns: some QueryRow) throws -> Stored {
             Stored(
                 seq: try columns.int64(0), type: try columns.text(1), count: Int(try columns.int64(2)), items: try columns.text(3),
                 firstEvent: try columns.optionalInt64(4), lastEvent: try columns.optionalInt64(5))

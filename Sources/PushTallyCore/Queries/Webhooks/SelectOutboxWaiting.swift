@@ -9,7 +9,7 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> (oldest: Int64?, events: Int64) {
+        package func row(_ columns: some QueryRow) throws -> (oldest: Int64?, events: Int64) {
             (try columns.optionalInt64(0), try columns.optionalInt64(1) ?? 0)
         }
     }

@@ -9,7 +9,7 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> WebhookSubscription {
+        package func row(_ columns: some QueryRow) throws -> WebhookSubscription {
             WebhookSubscription(endpointID: try columns.text(0), events: Set(WebhookEndpoint.events(fromList: try columns.text(1))))
         }
     }

@@ -12,7 +12,7 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> (count: Int, oldestMillis: Int64?) {
+        package func row(_ columns: some QueryRow) throws -> (count: Int, oldestMillis: Int64?) {
             (Int(try columns.int64(0)), try columns.optionalInt64(1))
         }
     }

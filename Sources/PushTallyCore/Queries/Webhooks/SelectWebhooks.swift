@@ -9,7 +9,7 @@ extension Queries {
 
         package var values: [QueryValue] { [] }
 
-        package static func row(_ columns: some QueryRow) throws -> WebhookEndpoint {
+        package func row(_ columns: some QueryRow) throws -> WebhookEndpoint {
             WebhookEndpoint(
                 id: try columns.text(0), url: try columns.text(1), events: WebhookEndpoint.events(fromList: try columns.text(2)),
                 description: try columns.optionalText(3), createdAtMillis: try columns.int64(4),

@@ -29,7 +29,7 @@ public protocol ReportReader: Sendable {
     /// its campaign: what ``Superseding`` needs to judge the selected pushes.
     func collapsePeers(_ filter: ReportFilter) async throws -> [CollapsePush]
     /// Devices with a session in the query's range by their latest notification setting, per group
-    /// (``SQLDialect/audienceQuery(_:placeholder:)`` over the audience rollup).
+    /// (``Queries/SelectAudienceCounts`` over the audience rollup).
     func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount]
 }
 
