@@ -78,14 +78,12 @@ enum PostgresAttribution {
         let codes = ordered.map { Int64($0.new.code) }
         // Unattributed stores no push: '' in the array, NULL in the row.
         let pushes = ordered.map { $0.new.pushID ?? "" }
-        let rows = try await connection.run(
-            """
-            UPDATE events AS e SET attribution = u.a, attributed_push = NULLIF(u.p, '')
-            FROM unnest(\(ids)::bigint[], \(codes)::bigint[], \(pushes)::text[]) AS u(id, a, p)
-            WHERE e.id = u.id RETURNING e.id, e.received_at
-            """, logger: logger)
         var updated: [Int64: Int64] = [:]
-        for (id, receivedAt) in try rows.decode((Int64, Int64).self) { updated[id] = receivedAt }
+        for (id, receivedAt) in try await connection.fetch(
+            Queries.UpdateEventCredits(ids: ids, codes: codes, pushes: pushes), logger: logger)
+        {
+            updated[id] = receivedAt
+        }
         return updated
     }
 

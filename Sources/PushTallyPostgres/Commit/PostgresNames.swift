@@ -23,9 +23,7 @@ enum PostgresNames {
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
             var registered: [ExactText: String] = [:]
-            for (pushID, app) in try await connection.run(
-                "SELECT push_id, app FROM pushes WHERE push_id = ANY(\(unknown)::text[])", logger: logger
-            ).decode((String, String?).self) {
+            for (pushID, app) in try await connection.fetch(Queries.SelectPushApps(pushIDs: unknown), logger: logger) {
                 registered[ExactText(pushID)] = app ?? ""
             }
             book.rememberApps(registered)
@@ -56,10 +54,7 @@ enum PostgresNames {
     /// Every name `apps` admitted (an entry for each, empty when it admitted none).
     private static func read(_ apps: [String], on connection: PostgresConnection, logger: Logger) async throws -> [ExactText: AdmittedNames] {
         var admitted: [ExactText: AdmittedNames] = Dictionary(uniqueKeysWithValues: apps.map { (ExactText($0), AdmittedNames()) })
-        var binds = PostgresBindings()
-        binds.append(apps, context: .default)
-        let query = PostgresQuery(unsafeSQL: AdmittedNameTables.read(apps: "app = ANY($1::text[])"), binds: binds)
-        for (app, field, value) in try await connection.run(query, logger: logger).decode((String, Int, String).self) {
+        for (app, field, value) in try await connection.fetch(Queries.SelectAdmittedNames(apps: apps), logger: logger) {
             guard let field = BoundedField(rawValue: field) else { continue }
             admitted[ExactText(app), default: AdmittedNames()].insert(value, as: field)
         }
@@ -74,31 +69,15 @@ enum PostgresNames {
     ) async throws -> AdmittedNames {
         if !inTransaction { try await connection.run("BEGIN", logger: logger) }
         do {
-            try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(app)))", logger: logger)
+            try await connection.run(Queries.LockAppAdmissions(key: lockKey, app: app), logger: logger)
             // A statement begun after the lock was granted sees every admission committed before it.
             for (field, values) in slots {
                 let bound = Int64(bounds[field])
                 if field == .action {
-                    try await connection.run(
-                        """
-                        INSERT INTO action_ids (app, action)
-                        SELECT \(app), u.a FROM unnest(\(values)::text[]) WITH ORDINALITY AS u(a, o)
-                        WHERE NOT EXISTS (SELECT 1 FROM action_ids x WHERE x.app = \(app) AND x.action = u.a)
-                        ORDER BY u.o LIMIT GREATEST(\(bound) - (SELECT count(*) FROM action_ids WHERE app = \(app)), 0)
-                        ON CONFLICT DO NOTHING
-                        """, logger: logger)
+                    try await connection.run(Queries.AdmitActionIDs(app: app, actions: values, bound: bound), logger: logger)
                 } else {
-                    let dimension = field.rawValue
                     try await connection.run(
-                        """
-                        INSERT INTO dimension_values (app, dimension, value)
-                        SELECT \(app), \(dimension), u.a FROM unnest(\(values)::text[]) WITH ORDINALITY AS u(a, o)
-                        WHERE NOT EXISTS (
-                            SELECT 1 FROM dimension_values x WHERE x.app = \(app) AND x.dimension = \(dimension) AND x.value = u.a)
-                        ORDER BY u.o LIMIT GREATEST(
-                            \(bound) - (SELECT count(*) FROM dimension_values WHERE app = \(app) AND dimension = \(dimension)), 0)
-                        ON CONFLICT DO NOTHING
-                        """, logger: logger)
+                        Queries.AdmitDimensionValues(app: app, dimension: field.rawValue, names: values, bound: bound), logger: logger)
                 }
             }
             let admitted = try await read([app], on: connection, logger: logger)[ExactText(app)] ?? AdmittedNames()

@@ -34,9 +34,7 @@ public struct StoreMigration: Sendable {
 
     /// Refuses a target that already holds pushes, events or tokens: a copy never merges.
     public func checkTargetIsEmpty() async throws {
-        let rows = try await target.textRows(
-            "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM pushes) + (SELECT count(*) FROM tokens) + (SELECT count(*) FROM rollup_push)")
-        guard rows.first?.first == "0" else {
+        guard try await target.fetch(Queries.SelectStoredRowCount()).first == 0 else {
             throw StoreError.misconfigured("\(target.location) already holds data; migrate-store copies into an empty database")
         }
     }
@@ -66,9 +64,7 @@ public struct StoreMigration: Sendable {
                     after = Array(last.prefix(table.keyCount))
                 }
                 if name == "events" {
-                    try await connection.run(
-                        "SELECT setval(pg_get_serial_sequence('events', 'id'), GREATEST((SELECT max(id) FROM events), 1))",
-                        logger: target.logger)
+                    try await connection.run(Queries.SetNextEventIDPastCopied(), logger: target.logger)
                 }
             }
             // The copied rollups carry no day: the copied days fold from their events.
@@ -170,11 +166,7 @@ extension PostgresStore {
     /// Column name → type name (`bigint`, `text`, `boolean`, `bytea`) of a table.
     func columnTypes(_ table: String) async throws -> [String: String] {
         var types: [String: String] = [:]
-        for row in try await textRows(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '\(table)'")
-        {
-            if let name = row[0], let type = row[1] { types[name] = type }
-        }
+        for (column, type) in try await fetch(Queries.SelectColumnTypes(table: table)) { types[column] = type }
         return types
     }
 }

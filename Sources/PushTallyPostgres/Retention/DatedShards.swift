@@ -19,7 +19,7 @@ import PushTallyCore
 /// those counted before dating began, fold from their events (``RetiredFold``).
 enum DatedShards {
     /// Plain shards are below this; a day's shards are 16 consecutive values above it.
-    private static let base: Int64 = 1 << 40
+    static let base: Int64 = 1 << 40
     static let collectorShards: Int64 = 16
     static let datedFromKey = "rollups_dated_from"
 
@@ -68,61 +68,42 @@ enum DatedShards {
     /// migration that dates rows.
     static func markUndated(_ days: Set<Int64>, on connection: PostgresConnection, logger: Logger) async throws {
         guard !days.isEmpty, try await hasSchema(on: connection, logger: logger) else { return }
-        try await connection.run(
-            """
-            INSERT INTO undated_days (day) SELECT unnest(\(days.sorted())::bigint[]) ORDER BY 1 ON CONFLICT DO NOTHING
-            """, logger: logger)
+        try await connection.run(Queries.MarkDaysUndated(days: Array(days)), logger: logger)
     }
 
     /// Whether the migration that dates rows was applied.
     static func hasSchema(on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await connection.run("SELECT to_regclass('undated_days') IS NOT NULL", logger: logger).first?.decode(Bool.self) ?? false
+        try await connection.fetch(Queries.SelectUndatedDaysExists(), logger: logger).first ?? false
     }
 
     /// Whether `day`'s rows hold exactly what its events count.
     static func isDated(_ day: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         guard try await hasSchema(on: connection, logger: logger) else { return false }
+        // `NULL` without the meta key: a nullable flag, which rows decoded by position do not offer.
         let rows = try await connection.run(
-            """
-            SELECT (SELECT value FROM meta WHERE key = \(datedFromKey))::bigint <= \(day)
-                AND NOT EXISTS (SELECT 1 FROM undated_days WHERE day = \(day))
-            """, logger: logger)
+            PostgresQuery(Queries.SelectDayIsDated(day: day, datedFromKey: datedFromKey)), logger: logger)
         return try rows.first?.decode(Bool?.self) ?? false
     }
 
     /// Declares every day dated, after a rebuild counted every raw event into its day's rows.
     static func resetDated(on connection: PostgresConnection, logger: Logger) async throws {
         guard try await hasSchema(on: connection, logger: logger) else { return }
-        try await connection.run("DELETE FROM undated_days", logger: logger)
-        try await connection.run(
-            "UPDATE meta SET value = \(String(Int64.min)) WHERE key = \(datedFromKey)", logger: logger)
+        try await connection.run(Queries.ClearUndatedDays(), logger: logger)
+        try await connection.run(Queries.DateEveryDay(datedFromKey: datedFromKey), logger: logger)
     }
 
     /// Dates only the days after every raw event stored: rows copied in whole carry no day.
     static func undateStored(on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run(
-            PostgresQuery(unsafeSQL: """
-                UPDATE meta SET value = GREATEST(value::bigint,
-                    floor(COALESCE((SELECT max(received_at) FROM events), 0)::numeric / \(EventPartitions.dayMillis))::bigint + 1)::text
-                WHERE key = '\(datedFromKey)'
-                """), logger: logger)
+            Queries.UndateStoredDays(datedFromKey: datedFromKey, dayMillis: EventPartitions.dayMillis), logger: logger)
     }
 
     /// Adds the rows of `days` of every rollup table to the ledger, summed per key (`least`/`greatest` columns
     /// by their own merge), in the caller's transaction: one pass over each table however many days.
     static func fold(days: Set<Int64>, on connection: PostgresConnection, logger: Logger) async throws {
-        guard let first = days.min(), let last = days.max() else { return }
-        let (lower, upper) = (range(day: first).lower, range(day: last).upper)
-        let listed = days.sorted().map(String.init).joined(separator: ", ")
+        guard !days.isEmpty else { return }
         for table in RollupTable.allCases {
-            let upsert = SQLDialect.postgres.upsert(table, into: .ledger)
-            let key = table.key.map(\.name).joined(separator: ", ")
-            let sql = """
-                \(upsert.head) SELECT \(key), \(aggregates(table)) FROM \(table.name(in: .rollups))
-                WHERE shard >= \(lower) AND shard < \(upper) AND (shard - \(base)) / \(collectorShards) IN (\(listed))
-                GROUP BY \(key) ORDER BY \(key) \(upsert.conflict)
-                """
-            try await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)
+            try await connection.run(Queries.FoldDatedRows(table: table, days: days), logger: logger)
         }
     }
 
@@ -130,21 +111,13 @@ enum DatedShards {
     /// table (atomic by itself, so sums never change and no lock is held across tables). Tables keyed by time
     /// bucket are left: a bucket's rows are of the day it falls in, so moving them would merge none.
     static func compact(before day: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-        let upper = of(day: day, shard: 0)
         for table in RollupTable.allCases where !table.key.contains(where: { $0.name == "bucket" }) {
-            let upsert = SQLDialect.postgres.upsert(table, into: .rollups)
-            let key = table.key.map(\.name).joined(separator: ", ")
-            let sql = """
-                WITH moved AS (DELETE FROM \(table.name(in: .rollups)) WHERE shard >= \(base) AND shard < \(upper) RETURNING *)
-                \(upsert.head) SELECT \(key), \(aggregates(table)), ((shard - \(base)) % \(collectorShards) + \(collectorShards)) % \(collectorShards) AS plain FROM moved
-                GROUP BY \(key), plain ORDER BY \(key), plain \(upsert.conflict)
-                """
-            try await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)
+            try await connection.run(Queries.CompactDatedRows(table: table, day: day), logger: logger)
         }
     }
 
     /// Each value column summed by its merge.
-    private static func aggregates(_ table: RollupTable) -> String {
+    static func aggregates(_ table: RollupTable) -> String {
         table.values.map { column in
             switch column.merge {
             case .add: "SUM(\(column.name))::bigint"

@@ -58,14 +58,8 @@ enum EventPartitions {
 
     /// The day partitions that exist, by day, read from their bounds.
     static func existing(on connection: PostgresConnection, logger: Logger) async throws -> [Int64: String] {
-        let rows = try await connection.run(
-            """
-            SELECT c.relname::text, pg_get_expr(c.relpartbound, c.oid)
-            FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-            WHERE i.inhparent = 'events'::regclass
-            """, logger: logger)
         var days: [Int64: String] = [:]
-        for (name, bound) in try rows.decode((String, String).self) {
+        for (name, bound) in try await connection.fetch(Queries.SelectEventPartitions(), logger: logger) {
             // FOR VALUES FROM ('1764028800000') TO ('1764115200000'); the default says DEFAULT.
             guard let lower = bound.split(separator: "'").dropFirst().first.flatMap({ Int64($0) }) else { continue }
             days[day(ofMillis: lower)] = name
@@ -79,7 +73,7 @@ enum EventPartitions {
         for day in days {
             try await connection.run("BEGIN", logger: logger)
             do {
-                try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
+                try await connection.run(Queries.AdvisoryTransactionLock(key: PostgresSchema.migrationLock), logger: logger)
                 try await create(day: day, on: connection, logger: logger)
                 try await connection.commit(logger: logger)
             } catch {
@@ -94,32 +88,18 @@ enum EventPartitions {
     /// `SHARE UPDATE EXCLUSIVE` lock on `events`, so ingest goes on meanwhile.
     static func create(day: Int64, on connection: PostgresConnection, logger: Logger) async throws {
         let name = name(ofDay: day)
-        let exists = try await connection.run("SELECT to_regclass(\(name)) IS NOT NULL", logger: logger)
-        guard try exists.first?.decode(Bool.self) == false else { return }
-        let (lower, upper) = (day * dayMillis, (day + 1) * dayMillis)
+        let exists = try await connection.fetch(Queries.SelectRelationExists(name: name), logger: logger)
+        guard exists.first == false else { return }
         let columns = try await columnList(on: connection, logger: logger)
-        for statement in [
-            "CREATE TABLE \(name) (LIKE events INCLUDING DEFAULTS)",
-            """
-            WITH moved AS (
-                DELETE FROM \(defaultPartition) WHERE received_at >= \(lower) AND received_at < \(upper) RETURNING \(columns))
-            INSERT INTO \(name) (\(columns)) SELECT \(columns) FROM moved
-            """,
-            "ALTER TABLE events ATTACH PARTITION \(name) FOR VALUES FROM (\(lower)) TO (\(upper))",
-        ] {
-            try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
-        }
+        try await connection.run(Queries.CreateDayPartition(name: name), logger: logger)
+        try await connection.run(Queries.MoveDefaultRowsToDay(name: name, day: day, columns: columns), logger: logger)
+        try await connection.run(Queries.AttachDayPartition(name: name, day: day), logger: logger)
         logger.debug("created raw event partition", metadata: ["partition": "\(name)"])
     }
 
     /// The parent's columns in order, for statements that move rows between tables column for column
     /// (columns added by later migrations included).
     static func columnList(of table: String = "events", on connection: PostgresConnection, logger: Logger) async throws -> String {
-        let rows = try await connection.run(
-            """
-            SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
-            WHERE attrelid = \(table)::regclass AND attnum > 0 AND NOT attisdropped
-            """, logger: logger)
-        return try rows.first?.decode(String.self) ?? ""
+        try await connection.fetch(Queries.SelectColumnList(table: table), logger: logger).first ?? ""
     }
 }

@@ -1,4 +1,5 @@
 import PostgresNIO
+import PushTallyCore
 
 extension PostgresStore {
     /// Creates the day partitions of `days` that are missing, moving in any rows the default partition holds
@@ -16,12 +17,7 @@ extension PostgresStore {
         let now = configuration.clock()
         let earliest = (EventPartitions.day(ofMillis: now) - PartitionMigration.daysKept) * EventPartitions.dayMillis
         let latest = (EventPartitions.daysAround(now).upperBound + 1) * EventPartitions.dayMillis
-        let days = try await query(
-            """
-            SELECT DISTINCT floor(received_at / 86400000.0)::bigint FROM \(unescaped: EventPartitions.defaultPartition)
-            WHERE received_at >= \(earliest) AND received_at < \(latest) ORDER BY 1
-            """
-        ).decode(Int64.self).map { $0 }
+        let days = try await fetch(Queries.SelectDaysInDefaultPartition(fromMillis: earliest, untilMillis: latest))
         for day in days { try await ensurePartitions(days: day...day) }
     }
 }

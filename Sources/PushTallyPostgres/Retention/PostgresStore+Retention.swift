@@ -18,7 +18,7 @@ extension PostgresStore {
         let logger = logger
         return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
             guard try await PartitionMigration.relationKind("events", on: connection, logger: logger) == "p" else { return 0 }
-            try await connection.run("SELECT pg_advisory_lock(\(Self.retentionLock))", logger: logger)
+            try await connection.run(Queries.AdvisoryLock(key: Self.retentionLock), logger: logger)
             do {
                 let due = try await EventPartitions.existing(on: connection, logger: logger)
                     .filter { day, _ in (day + 1) * EventPartitions.dayMillis <= cutoffMillis }
@@ -26,9 +26,8 @@ extension PostgresStore {
                 if !due.isEmpty {
                     try await PartitionMigration.inTransaction(connection, logger: logger) {
                         for name in due.sorted(by: { $0.key < $1.key }).map(\.value) {
-                            try await connection.run(
-                                PostgresQuery(unsafeSQL: "ALTER TABLE events DETACH PARTITION \(name)"), logger: logger)
-                            try await connection.run("INSERT INTO retired_events (name) VALUES (\(name))", logger: logger)
+                            try await connection.run(Queries.DetachDayPartition(name: name), logger: logger)
+                            try await connection.run(Queries.InsertRetiredPartition(name: name), logger: logger)
                         }
                     }
                 }
@@ -37,10 +36,10 @@ extension PostgresStore {
                 let kept = try await EventPartitions.existing(on: connection, logger: logger).keys.min() ?? .max
                 try await DatedShards.compact(
                     before: min(EventPartitions.day(ofMillis: cutoffMillis), kept), on: connection, logger: logger)
-                try await connection.run("SELECT pg_advisory_unlock(\(Self.retentionLock))", logger: logger)
+                try await connection.run(Queries.AdvisoryUnlock(key: Self.retentionLock), logger: logger)
                 return folded
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.retentionLock))", logger: logger)
+                _ = try? await connection.query(PostgresQuery(Queries.AdvisoryUnlock(key: Self.retentionLock)), logger: logger)
                 throw error
             }
         }
@@ -51,12 +50,12 @@ extension PostgresStore {
         let logger = logger
         try await Self.withConnection(client, timeout: connectionTimeout) { connection in
             guard try await PartitionMigration.relationKind("retired_events", on: connection, logger: logger) != nil else { return }
-            try await connection.run("SELECT pg_advisory_lock(\(Self.retentionLock))", logger: logger)
+            try await connection.run(Queries.AdvisoryLock(key: Self.retentionLock), logger: logger)
             do {
                 _ = try await self.foldRetired(on: connection)
-                try await connection.run("SELECT pg_advisory_unlock(\(Self.retentionLock))", logger: logger)
+                try await connection.run(Queries.AdvisoryUnlock(key: Self.retentionLock), logger: logger)
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.retentionLock))", logger: logger)
+                _ = try? await connection.query(PostgresQuery(Queries.AdvisoryUnlock(key: Self.retentionLock)), logger: logger)
                 throw error
             }
         }
@@ -66,8 +65,7 @@ extension PostgresStore {
     /// from those rows (``DatedShards``, ``foldDated(_:on:)``), the rest each from its events from its mark
     /// (``RetiredFold``); each is dropped with its fold.
     private func foldRetired(on connection: PostgresConnection) async throws -> Int {
-        let retired = try await connection.run("SELECT name, folded_through FROM retired_events ORDER BY name", logger: logger)
-            .decode((String, String?).self).map { $0 }
+        let retired = try await connection.fetch(Queries.SelectRetiredPartitions(), logger: logger)
         let fresh = retired.compactMap { name, mark in mark == nil ? EventPartitions.day(ofName: name).map { ($0, name) } : nil }
         let (dated, total) = try await foldDated(Dictionary(fresh, uniquingKeysWith: { first, _ in first }), on: connection)
         var folded = total
@@ -91,16 +89,9 @@ extension PostgresStore {
         guard !days.isEmpty else { return ([], 0) }
         let logger = logger
         return try await PartitionMigration.inTransaction(connection, logger: logger) { () async throws -> (Set<String>, Int) in
-            try await connection.run(
-                PostgresQuery(unsafeSQL: "LOCK TABLE \(EventPartitions.defaultPartition) IN SHARE MODE"), logger: logger)
-            let strays = try await connection.run(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT DISTINCT floor(received_at::numeric / \(EventPartitions.dayMillis))::bigint \
-                        FROM \(EventPartitions.defaultPartition) WHERE received_at >= \((days.keys.min() ?? 0) * EventPartitions.dayMillis) \
-                        AND received_at < \(((days.keys.max() ?? 0) + 1) * EventPartitions.dayMillis)
-                        """), logger: logger
-            ).decode(Int64.self).reduce(into: Set<Int64>()) { $0.insert($1) }
+            try await connection.run(Queries.LockTables(tables: [EventPartitions.defaultPartition], mode: "SHARE"), logger: logger)
+            let strays = Set(try await connection.fetch(
+                Queries.SelectStrayDays(firstDay: days.keys.min() ?? 0, lastDay: days.keys.max() ?? 0), logger: logger))
             var due: [Int64: String] = [:]
             for (day, table) in days where !strays.contains(day) {
                 if try await DatedShards.isDated(day, on: connection, logger: logger) { due[day] = table }
@@ -108,13 +99,12 @@ extension PostgresStore {
             guard !due.isEmpty else { return ([], 0) }
             var rows = 0
             for table in due.values.sorted() {
-                let count = try await connection.run(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)
-                rows += try count.first?.decode(Int.self) ?? 0
+                rows += try await connection.fetch(Queries.CountTableRows(table: table), logger: logger).first ?? 0
             }
             try await DatedShards.fold(days: Set(due.keys), on: connection, logger: logger)
             for table in due.values.sorted() {
-                try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
-                try await connection.run("DELETE FROM retired_events WHERE name = \(table)", logger: logger)
+                try await connection.run(Queries.DropRetiredPartition(name: table), logger: logger)
+                try await connection.run(Queries.DeleteRetiredPartition(name: table), logger: logger)
                 logger.debug("dropped raw event partition, folded from its day's rollups", metadata: ["partition": "\(table)"])
             }
             return (Set(due.values), rows)

@@ -37,31 +37,16 @@ struct RetiredFold {
     /// whose transaction also drops the table) and the rows folded.
     private func foldBatch(after mark: String?) async throws -> (mark: String?, folded: Int) {
         // From the first push id on, `''` (sessions and conversions credited to no push) included.
-        let after = mark.map { binds($0) } ?? PostgresBindings()
-        let candidates = try await connection.run(
-            PostgresQuery(
-                unsafeSQL: """
-                    SELECT DISTINCT push_id FROM \(table) \(mark == nil ? "" : "WHERE push_id > $1") \
-                    ORDER BY 1 LIMIT \(Self.pushesPerBatch + 1)
-                    """,
-                binds: after),
-            logger: logger
-        ).decode(String.self).map { $0 }
+        let candidates = try await connection.fetch(
+            Queries.SelectRetiredPushIDs(table: table, after: mark, limit: Self.pushesPerBatch + 1), logger: logger)
         let pushIDs = Array(candidates.prefix(Self.pushesPerBatch))
         var folded = 0
         if !pushIDs.isEmpty {
             try await PushLocks.lock(Set(pushIDs), mode: .shared, on: connection, logger: logger)
-            try await connection.run(
-                PostgresQuery(
-                    unsafeSQL: """
-                        DECLARE retired NO SCROLL CURSOR FOR
-                        SELECT \(StoredEvent.countedColumns) FROM \(table) WHERE push_id = ANY($1)
-                        """,
-                    binds: binds(pushIDs)),
-                logger: logger)
+            try await connection.run(Queries.DeclareRetiredEventsCursor(table: table, pushIDs: pushIDs), logger: logger)
             while true {
-                let events = try StoredEvent.counted(
-                    try await connection.run(PostgresQuery(unsafeSQL: "FETCH \(MaintenancePlan.rebuildChunk) FROM retired"), logger: logger))
+                let fetch = Queries.FetchFromCursor(cursor: "retired", rows: MaintenancePlan.rebuildChunk)
+                let events = try StoredEvent.counted(try await connection.run(PostgresQuery(fetch), logger: logger))
                 guard !events.isEmpty else { break }
                 let names = try await PostgresNames.fold(
                     BoundedNames.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
@@ -70,14 +55,14 @@ struct RetiredFold {
                 try await PostgresRollupWriter.write(counter.accumulator, to: .ledger, shard: 0, on: connection, logger: logger)
                 folded += events.count
             }
-            try await connection.run("CLOSE retired", logger: logger)
+            try await connection.run(Queries.CloseCursor(cursor: "retired"), logger: logger)
         }
         guard candidates.count > pushIDs.count, let next = pushIDs.last else {
-            try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
-            try await connection.run("DELETE FROM retired_events WHERE name = \(table)", logger: logger)
+            try await connection.run(Queries.DropRetiredPartition(name: table), logger: logger)
+            try await connection.run(Queries.DeleteRetiredPartition(name: table), logger: logger)
             return (nil, folded)
         }
-        try await connection.run("UPDATE retired_events SET folded_through = \(next) WHERE name = \(table)", logger: logger)
+        try await connection.run(Queries.MarkRetiredFoldedThrough(name: table, pushID: next), logger: logger)
         return (next, folded)
     }
 }

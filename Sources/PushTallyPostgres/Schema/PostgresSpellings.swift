@@ -11,15 +11,10 @@ enum PostgresSpellings {
         func run(_ sql: String) async throws -> [PostgresRow] {
             try await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)
         }
-        let encoding = try await run("SELECT current_setting('server_encoding')").first?.decode(String.self)
+        let encoding = try await connection.fetch(Queries.SelectServerEncoding(), logger: logger).first
         let test = encoding == "UTF8" ? "{} IS NOT NFC NORMALIZED" : "TRUE"
         for statement in SpellingMigration.createScratch(.postgres) { _ = try await run(statement) }
-        var held = Set<String>()
-        for row in try await run(
-            "SELECT table_name || '.' || column_name FROM information_schema.columns WHERE table_schema = current_schema()")
-        {
-            held.insert(try row.decode(String.self))
-        }
+        let held = Set(try await connection.fetch(Queries.SelectColumnsHeld(), logger: logger))
         var kept: [LegacySpelling] = []
         for domain in NameDomain.allCases {
             // Tables and columns made by later migrations are written in NFC from the start.
@@ -34,7 +29,7 @@ enum PostgresSpellings {
             if unnormalized.isEmpty { continue }
             for statement in SpellingMigration.clearScratch { _ = try await run(statement) }
             let candidates = Set(unnormalized.map { ExactText(CanonicalText.nfc($0.text)) }).map(\.text)
-            try await connection.run("INSERT INTO spelling_candidates (name) SELECT unnest(\(candidates)::text[])", logger: logger)
+            try await connection.run(Queries.InsertSpellingCandidates(names: candidates), logger: logger)
             var storedNFC = Set<ExactText>()
             for column in columns {
                 for row in try await run(SpellingMigration.present(column)) { storedNFC.insert(ExactText(try row.decode(String.self))) }
@@ -42,17 +37,12 @@ enum PostgresSpellings {
             let plan = SpellingMigration.plan(domain, unnormalized: unnormalized, storedNFC: storedNFC)
             if !plan.renames.isEmpty {
                 let (stored, nfc) = (plan.renames.map(\.stored), plan.renames.map(\.nfc))
-                try await connection.run(
-                    "INSERT INTO spelling_renames (stored, nfc) SELECT * FROM unnest(\(stored)::text[], \(nfc)::text[])", logger: logger)
+                try await connection.run(Queries.InsertSpellingRenames(stored: stored, nfc: nfc), logger: logger)
                 for column in columns { _ = try await run(SpellingMigration.rename(column)) }
             }
             if !plan.kept.isEmpty {
                 let (domains, stored, nfc) = (plan.kept.map(\.domain), plan.kept.map(\.stored), plan.kept.map(\.nfc))
-                try await connection.run(
-                    """
-                    INSERT INTO legacy_spellings (domain, stored, nfc)
-                    SELECT * FROM unnest(\(domains)::text[], \(stored)::text[], \(nfc)::text[])
-                    """, logger: logger)
+                try await connection.run(Queries.InsertLegacySpellings(domains: domains, stored: stored, nfc: nfc), logger: logger)
             }
             kept += plan.kept
         }

@@ -4,8 +4,7 @@ import PushTallyCore
 extension PostgresStore {
     /// This database's id, as exports name their source.
     public func databaseID() async throws -> String {
-        for id in try await query("SELECT value FROM meta WHERE key = 'database_id'").decode(String.self) { return id }
-        return ""
+        try await fetch(Queries.SelectDatabaseID()).first ?? ""
     }
 
     /// Streams raw events received in [since, until) to `write`, oldest first; one statement, so one snapshot.
@@ -17,10 +16,8 @@ extension PostgresStore {
             // Streamed on one connection, not collected: an export can be every raw event there is.
             return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
                 let rows = try await connection.query(
-                    """
-                    SELECT id, \(unescaped: EventColumns.names(EventColumns.exported))
-                    FROM events WHERE received_at >= \(sinceMillis ?? .min) AND received_at < \(untilMillis ?? .max) ORDER BY id
-                    """, logger: logger)
+                    PostgresQuery(Queries.SelectExportedEvents(sinceMillis: sinceMillis ?? .min, untilMillis: untilMillis ?? .max)),
+                    logger: logger)
                 return try await Self.write(rows, to: write)
             }
         } catch {
@@ -31,9 +28,7 @@ extension PostgresStore {
     private static func write(_ rows: PostgresRowSequence, to write: (ExportedEvent) throws -> Void) async throws -> Int {
         var count = 0
         for try await row in rows {
-            let cells = PostgresReportRow(row)
-            let (seq, event) = (try cells.int64(0), try StoredEvent(row: cells, columns: EventColumns.exported, offset: 1))
-            try write(ExportedEvent(event, seq: seq))
+            try write(try Queries.SelectExportedEvents.row(PostgresReportRow(row)))
             count += 1
         }
         return count
@@ -51,12 +46,7 @@ extension PostgresStore {
         return try await transaction { connection in
             var fresh = Set<Int64>()
             let seqs = Array(Set(events.map(\.seq))).sorted()
-            for seq in try await connection.run(
-                """
-                INSERT INTO imported_events (source, seq) SELECT \(source), s FROM unnest(\(seqs)::bigint[]) AS s ORDER BY 2
-                ON CONFLICT DO NOTHING RETURNING seq
-                """, logger: logger
-            ).decode(Int64.self) {
+            for seq in try await connection.fetch(Queries.InsertImportedSequences(source: source, seqs: seqs), logger: logger) {
                 fresh.insert(seq)
             }
             let stored = events.compactMap { event in fresh.remove(event.seq).map { _ in StoredEvent(imported: event) } }

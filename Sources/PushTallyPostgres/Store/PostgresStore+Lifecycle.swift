@@ -14,7 +14,7 @@ extension PostgresStore: StoreMaintenance {
             try await PostgresAttribution.notePruned(before: cutoffMillis, on: connection, logger: logger)
         }
         let dropped = try await dropPartitions(before: cutoffMillis)
-        return try await dropped + foldIntoLedger(condition: "received_at < $1", binds: binds(cutoffMillis), batchSize: batchSize)
+        return try await dropped + foldIntoLedger(.receivedBefore(cutoffMillis), batchSize: batchSize)
     }
 
     /// Deletes every raw event of one device (by its keyed hash), its dedupe keys and its audience rows; counts stay.
@@ -22,17 +22,15 @@ extension PostgresStore: StoreMaintenance {
     public func forget(deviceID: String) async throws -> Int {
         guard let deviceHasher else { throw StoreError.misconfigured("forget needs the device secret (--device-secret)") }
         let hashed = deviceHasher.hash(deviceID)
-        let forgotten = try await foldIntoLedger(condition: "device_id = $1", binds: binds(hashed), batchSize: MaintenancePlan.batchSize)
-        let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
-        try await write("DELETE FROM dedupe WHERE right(key, \(Int32(suffix.count))) = \(suffix)")
-        try await write(PostgresQuery(unsafeSQL: SQLDialect.postgres.forgetAudience(placeholder: "$1"), binds: binds(hashed)))
+        let forgotten = try await foldIntoLedger(.device(keyedID: hashed), batchSize: MaintenancePlan.batchSize)
+        try await write(Queries.DeleteDeviceDedupeKeys(suffix: DedupeKeys.deviceSuffix(keyedDeviceID: hashed)))
+        try await write(Queries.ForgetAudience(deviceID: hashed))
         return forgotten
     }
 
     /// Each transaction deletes a batch and folds exactly the rows it deleted (`DELETE … RETURNING`), so an
-    /// event another collector commits meanwhile is never deleted uncounted. The condition is stated on the
-    /// outer `DELETE` too, so PostgreSQL looks only in the partitions it can match.
-    private func foldIntoLedger(condition: String, binds: PostgresBindings, batchSize: Int) async throws -> Int {
+    /// event another collector commits meanwhile is never deleted uncounted.
+    private func foldIntoLedger(_ condition: Queries.DeleteEventsToFold.Condition, batchSize: Int) async throws -> Int {
         let window = configuration.maturityWindowMillis
         let logger = logger
         let book = nameBook
@@ -40,14 +38,7 @@ extension PostgresStore: StoreMaintenance {
         while true {
             let count = try await transaction { connection in
                 let rows = try await connection.run(
-                    PostgresQuery(
-                        unsafeSQL: """
-                            DELETE FROM events WHERE \(condition) AND id IN (
-                                SELECT id FROM events WHERE \(condition) ORDER BY id LIMIT \(batchSize) FOR UPDATE SKIP LOCKED)
-                            RETURNING \(StoredEvent.countedColumns)
-                            """,
-                        binds: binds),
-                    logger: logger)
+                    PostgresQuery(Queries.DeleteEventsToFold(condition: condition, batchSize: batchSize)), logger: logger)
                 let events = try StoredEvent.counted(rows)
                 guard !events.isEmpty else { return 0 }
                 try await PushLocks.lock(
@@ -79,30 +70,20 @@ extension PostgresStore: StoreMaintenance {
         try await foldRetiredPartitions()
         try await transaction { connection in
             // Events in a mode that also keeps other rebuilds out: this one updates the stored credits.
-            try await connection.run("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE", logger: logger)
-            try await connection.run(
-                """
-                LOCK TABLE pushes, \(unescaped: RollupTarget.ledger.tables.joined(separator: ", ")) IN SHARE MODE
-                """, logger: logger)
+            try await connection.run(Queries.LockTables(tables: ["events"], mode: "SHARE ROW EXCLUSIVE"), logger: logger)
+            try await connection.run(Queries.LockTables(tables: ["pushes"] + RollupTarget.ledger.tables, mode: "SHARE"), logger: logger)
             try await PostgresAttribution.reattributeAll(windows: windows, on: connection, logger: logger)
             for (rollup, ledger) in MaintenancePlan.rebuildPairs {
-                try await connection.run(PostgresQuery(unsafeSQL: "DELETE FROM \(rollup)"), logger: logger)
-                // The ledger has the rollups' columns but `shard`: this collector's, like the rest. By name: a
-                // column added by a later migration stands after `shard` in the live table, last in the ledger.
+                try await connection.run(Queries.EmptyTable(table: rollup), logger: logger)
+                // The ledger's rows go to this collector's shard, like the rest.
                 let columns = try await EventPartitions.columnList(of: ledger, on: connection, logger: logger)
                 try await connection.run(
-                    PostgresQuery(
-                        unsafeSQL: "INSERT INTO \(rollup) (\(columns), shard) SELECT \(columns), $1 FROM \(ledger)", binds: binds(shard)),
-                    logger: logger)
+                    Queries.CopyLedgerIntoRollup(rollup: rollup, ledger: ledger, columns: columns, shard: shard), logger: logger)
             }
-            try await connection.run(
-                """
-                DECLARE rebuild NO SCROLL CURSOR FOR
-                SELECT \(unescaped: StoredEvent.countedColumns) FROM events ORDER BY id
-                """, logger: logger)
+            try await connection.run(Queries.DeclareRebuildCursor(), logger: logger)
+            let fetch = Queries.FetchFromCursor(cursor: "rebuild", rows: MaintenancePlan.rebuildChunk)
             while true {
-                let events = try StoredEvent.counted(try await connection.run(
-                    PostgresQuery(unsafeSQL: "FETCH \(MaintenancePlan.rebuildChunk) FROM rebuild"), logger: logger))
+                let events = try StoredEvent.counted(try await connection.run(PostgresQuery(fetch), logger: logger))
                 guard !events.isEmpty else { break }
                 let names = try await PostgresNames.fold(
                     BoundedNames.pairs(events.lazy.map(\.0)), book: book, admit: false, inTransaction: true, on: connection, logger: logger)
@@ -115,14 +96,13 @@ extension PostgresStore: StoreMaintenance {
                         logger: logger)
                 }
             }
-            try await connection.run("CLOSE rebuild", logger: logger)
+            try await connection.run(Queries.CloseCursor(cursor: "rebuild"), logger: logger)
             try await DatedShards.resetDated(on: connection, logger: logger)
         }
     }
 
     /// Raw events still stored (not pruned).
     public func rawEventCount() async throws -> Int {
-        for count in try await query("SELECT count(*) FROM events").decode(Int.self) { return count }
-        return 0
+        try await fetch(Queries.CountTableRows(table: "events")).first ?? 0
     }
 }

@@ -121,15 +121,11 @@ extension PostgresStore: PushRegistry {
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         let sharded = SQLDialect.postgres.shards(target)
-        let rows = try await connection.run(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(sharded ? "shard" : "0::bigint"), clock, second, count FROM \(target.pending) WHERE push_id = $1",
-                binds: binds(pushID)),
-            logger: logger
-        ).decode((Int64, Int, Int64, Int64).self)
         var pendingByShard: [Int64: [TimingSettlement.Pending]] = [:]
-        for (rowShard, clock, second, count) in rows {
-            pendingByShard[rowShard, default: []].append(TimingSettlement.Pending(clock: clock, second: second, count: count))
+        for (rowShard, pending) in try await connection.fetch(
+            Queries.SelectPendingTiming(target: target, pushID: pushID), logger: logger)
+        {
+            pendingByShard[rowShard, default: []].append(pending)
         }
         guard !pendingByShard.isEmpty else { return }
         for (rowShard, pending) in pendingByShard.sorted(by: { $0.key < $1.key }) {
@@ -141,20 +137,9 @@ extension PostgresStore: PushRegistry {
             }
             // Late receipts go to one of the push's display rows of that shard (reports add them up); pending
             // timing is written only beside a display row of its shard, so there is one.
-            var update = SQLBuilder("UPDATE \(target.push) SET late = late + ")
-            update.append(update.bind(late) + " WHERE ctid = (SELECT ctid FROM \(target.push) WHERE push_id = " + update.bind(pushID))
-            if sharded { update.append(" AND shard = " + update.bind(rowShard)) }
-            update.append(" AND kind = \(EventKind.display.rawValue) AND action = '' LIMIT 1)")
-            try await connection.run(update.query, logger: logger)
+            try await connection.run(
+                Queries.AddLateReceipts(target: target, pushID: pushID, shard: sharded ? rowShard : nil, late: late), logger: logger)
         }
-        try await connection.run(
-            PostgresQuery(unsafeSQL: "DELETE FROM \(target.pending) WHERE push_id = $1", binds: binds(pushID)), logger: logger)
+        try await connection.run(Queries.DeletePendingTiming(target: target, pushID: pushID), logger: logger)
     }
-}
-
-/// Bindings for a statement whose text is built (a table name), with its values.
-func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: values.count)
-    for value in values { bindings.append(value) }
-    return bindings
 }

@@ -20,17 +20,7 @@ extension PostgresStore: ReadReplica {
     /// so it is judged by how old its data is). 0 for a database that is not a standby.
     /// - Throws: ``StoreError/misconfigured(_:)`` while it holds no PushTally schema: nothing to read yet.
     public func replicationLagSeconds() async throws -> Double {
-        // pg_stat_wal_receiver shows its row (if not every column) to any role while a receiver runs.
-        let rows = try await query(
-            """
-            SELECT to_regclass('pushtally_migrations') IS NOT NULL, CASE
-                WHEN NOT pg_is_in_recovery() THEN 0
-                WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn()
-                    AND EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE pid IS NOT NULL) THEN 0
-                ELSE COALESCE(EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp()), 'Infinity')
-            END::float8
-            """)
-        guard let (hasSchema, lag) = try rows.first?.decode((Bool, Double).self) else { return 0 }
+        guard let (hasSchema, lag) = try await fetch(Queries.SelectReplicationLag()).first else { return 0 }
         guard hasSchema else { throw StoreError.misconfigured("\(url) holds no PushTally data yet") }
         return lag
     }

@@ -18,7 +18,7 @@ extension PostgresStore {
         let logger = logger
         return try await transaction { connection in
             // Under READ COMMITTED, two collectors' `NOT EXISTS` would each see no token: the lock orders them.
-            try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
+            try await connection.run(Queries.AdvisoryTransactionLock(key: PostgresSchema.migrationLock), logger: logger)
             let inserted = try await connection.run(
                 Queries.InsertFirstAdminToken(id: id, secretHash: hash, label: label, createdAt: now), logger: logger)
             return inserted > 0 ? token : nil

@@ -243,7 +243,7 @@ extension PostgresStore: PushTallyStore {
     /// commit timeout, so a scrape of `/metrics` does not wait on a server that stopped answering.
     public func databaseBytes() async -> Int64? {
         try? await DetachedRace.run(timeout: commitTimeout, onDeadline: { CancellationError() }) {
-            try await self.query("SELECT pg_database_size(current_database())").decode(Int64.self).first
+            try await self.fetch(Queries.SelectDatabaseSize()).first
         }
     }
 
@@ -254,11 +254,7 @@ extension PostgresStore: PushTallyStore {
         let late = StoreError.unavailable(reason: "the health check did not commit within \(commitTimeout)")
         do {
             try await DetachedRace.run(timeout: commitTimeout, onDeadline: { late }) {
-                _ = try await self.write(
-                    """
-                    INSERT INTO healthcheck (id, checked_at) VALUES (1, \(now))
-                    ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
-                    """)
+                _ = try await self.write(Queries.RecordHealthcheck(checkedAt: now))
             }
             return true
         } catch {
