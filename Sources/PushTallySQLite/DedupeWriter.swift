@@ -21,7 +21,7 @@ package enum DedupeWriter {
         var flags = [Bool](repeating: true, count: keys.count)
         guard !keys.isEmpty else { return flags }
         keys.sort()
-        let insertKey = try BoundStatement(db, sql: "INSERT INTO dedupe (push_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        let insertKey = try BoundStatement(db, sql: Queries.InsertDedupeKey.sql)
         for key in keys {
             insertKey.bind(1, key.pushID)
             insertKey.bind(2, key.key)

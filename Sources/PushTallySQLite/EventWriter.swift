@@ -4,13 +4,6 @@ import PushTallyCore
 /// Executes one SQLite group commit's ``CommitPlan``: dedupe keys, raw rows, attribution, rollups and the
 /// outbox note, all in the caller's transaction.
 enum EventWriter {
-    /// The shared raw-row inserts (``SQLDialect/eventInsert(_:)``) with SQLite's placeholders, rendered once.
-    private static let insertReceipt = SQLDialect.eventInsert(EventColumns.receipt)
-        + " VALUES \(SQLDialect.questionMarks(EventColumns.receipt.count))"
-    /// Every column: sessions, conversions and imported events.
-    static let insertOutcome = SQLDialect.eventInsert(EventColumns.all)
-        + " VALUES \(SQLDialect.questionMarks(EventColumns.all.count))"
-
     /// Stores every event of every batch and returns, per batch, whether each event was a recognised retry.
     /// New events of subscribed types go into the webhook outbox in the same transaction.
     /// Also returns how the events' names were folded, for the overflow metrics once committed.
@@ -28,8 +21,8 @@ enum EventWriter {
         let names = try SQLiteNames.fold(pairs, book: nameBook, admit: true, in: db)
         let sentAt = try SentAtLookup(db)
         var rollups = try plan.rollups(maturityWindow: maturityWindow, names: names, sentAt: sentAt.callAsFunction)
-        let receipts = try BoundStatement(db, sql: insertReceipt)
-        let outcomes = try BoundStatement(db, sql: insertOutcome)
+        let receipts = try BoundStatement(db, sql: Queries.InsertEvent.receiptSQL)
+        let outcomes = try BoundStatement(db, sql: Queries.InsertEvent.outcomeSQL)
         var rows: (first: Int64, last: Int64)?
         for index in plan.events.indices {
             let duplicate = plan.duplicates[index]
@@ -59,16 +52,12 @@ enum EventWriter {
         pushID: String, sentAt: Int64, maturityWindow: Int64, statements: RollupStatements, in db: Database
     ) throws {
         for target in TimingSettlement.targets {
-            let pending = try Row.fetchAll(
-                db, sql: "SELECT clock, second, count FROM \(target.pending) WHERE push_id = ?", arguments: [pushID]
-            ).map { TimingSettlement.Pending(clock: $0[0], second: $0[1], count: $0[2]) }
+            let pending = try db.fetch(Queries.SelectPendingTiming(table: target.pending, pushID: pushID))
             guard !pending.isEmpty else { continue }
             let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
             if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target, statements: statements, in: db) }
-            try db.execute(
-                sql: "UPDATE \(target.push) SET late = late + ? WHERE push_id = ? AND kind = ? AND action = ''",
-                arguments: [late, pushID, EventKind.display.rawValue])
-            try db.execute(sql: "DELETE FROM \(target.pending) WHERE push_id = ?", arguments: [pushID])
+            try db.run(Queries.AddLateDisplays(table: target.push, pushID: pushID, late: late))
+            try db.run(Queries.DeletePendingTiming(table: target.pending, pushID: pushID))
         }
     }
 }
@@ -78,7 +67,7 @@ struct SentAtLookup {
     private let statement: BoundStatement
 
     init(_ db: Database) throws {
-        statement = try BoundStatement(db, sql: "SELECT sent_at FROM pushes WHERE push_id = ?")
+        statement = try BoundStatement(db, sql: Queries.SelectSentAtByPush.sql)
     }
 
     func callAsFunction(_ pushID: String) throws -> Int64? {

@@ -11,7 +11,7 @@ enum SQLiteNames {
         guard !pairs.isEmpty else { return NameFold(overflows: false) }
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
-            let lookup = try db.cachedStatement(sql: "SELECT app FROM pushes WHERE push_id = ?")
+            let lookup = try db.cachedStatement(sql: Queries.SelectPushApp.sql)
             var registered: [ExactText: String] = [:]
             for pushID in unknown {
                 if let row = try Row.fetchOne(lookup, arguments: [pushID]) { registered[ExactText(pushID)] = row[0] as String? ?? "" }
@@ -43,32 +43,26 @@ enum SQLiteNames {
     /// Every app's admitted names and every registered push's app, for a rebuild that streams all raw events.
     static func everything(in db: Database) throws -> NameFold {
         var fold = NameFold()
-        for row in try Row.fetchAll(db, sql: AdmittedNameTables.read(apps: "true")) {
-            guard let field = BoundedField(rawValue: row[1]) else { continue }
-            fold.admitted[ExactText(row[0] as String), default: AdmittedNames()].insert(row[2] as String, as: field)
+        for (app, field, name) in try db.fetch(Queries.SelectAdmittedNames()) {
+            guard let field else { continue }
+            fold.admitted[ExactText(app), default: AdmittedNames()].insert(name, as: field)
         }
-        for row in try Row.fetchAll(db, sql: "SELECT push_id, app FROM pushes WHERE app IS NOT NULL AND app <> ''") {
-            fold.apps[ExactText(row[0] as String)] = row[1] as String
+        for (pushID, app) in try db.fetch(Queries.SelectRegisteredApps()) {
+            fold.apps[ExactText(pushID)] = app
         }
         return fold
     }
 
     private static func count(_ app: String, _ field: BoundedField, in db: Database) throws -> Int {
-        let sql = field == .action
-            ? "SELECT COUNT(*) FROM action_ids WHERE app = ?"
-            : "SELECT COUNT(*) FROM dimension_values WHERE app = ? AND dimension = \(field.rawValue)"
-        return try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [app]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: Queries.CountAdmittedNames.sql(field)), arguments: [app]) ?? 0
     }
 
     private static func insert(_ value: String, app: String, field: BoundedField, in db: Database) throws {
-        let sql = field == .action
-            ? "INSERT INTO action_ids (app, action) VALUES (?, ?) ON CONFLICT DO NOTHING"
-            : "INSERT INTO dimension_values (app, dimension, value) VALUES (?, \(field.rawValue), ?) ON CONFLICT DO NOTHING"
-        try db.cachedStatement(sql: sql).execute(arguments: [app, value])
+        try db.cachedStatement(sql: Queries.InsertAdmittedName.sql(field)).execute(arguments: [app, value])
     }
 
     private static func admitted(_ app: String, in db: Database) throws -> AdmittedNames {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: AdmittedNameTables.read(apps: "app = ?1")), arguments: [app])
+        let rows = try Row.fetchAll(db.cachedStatement(sql: Queries.SelectAdmittedNames.oneAppSQL), arguments: [app])
         return AdmittedNames(rows.compactMap { row in BoundedField(rawValue: row[1]).map { ($0, row[2] as String) } })
     }
 }

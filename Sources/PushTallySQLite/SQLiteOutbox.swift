@@ -12,7 +12,7 @@ enum SQLiteOutbox {
 
     /// A push's labels, for event messages.
     static func labels(in db: Database) throws -> (String) -> PushLabels? {
-        let statement = try db.cachedStatement(sql: "SELECT campaign, app FROM pushes WHERE push_id = ?")
+        let statement = try db.cachedStatement(sql: Queries.SelectPushLabels.sql)
         var cache: [String: PushLabels?] = [:]
         return { pushID in
             if let known = cache[pushID] { return known }
@@ -42,9 +42,7 @@ enum SQLiteOutbox {
             if let found = read(event.pushID) { labels[event.pushID] = found }
         }
         let noted = PushLabels.snapshot(labels)
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO webhook_outbox (type, count, items, created_at, first_event, last_event) VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(sql: Queries.InsertOutboxNote.sql)
         for (type, count) in wanted {
             try statement.execute(arguments: [type.rawValue, count, noted, millis, rows.lowerBound, rows.upperBound])
         }
@@ -53,10 +51,6 @@ enum SQLiteOutbox {
     /// Outbox rows with their events' JSON, built from the event rows each stored row names and the labels
     /// its commit noted.
     static func outboxRows(_ stored: [Queries.SelectOutboxRows.Stored], in db: Database) throws -> [OutboxRow] {
-        let events = try db.cachedStatement(sql: """
-            SELECT \(EventColumns.names(Outbox.eventColumns))
-            FROM events WHERE rowid BETWEEN ? AND ? AND kind = ? AND NOT duplicate ORDER BY rowid
-            """)
         var rows: [OutboxRow] = []
         for row in stored {
             guard let type = WebhookEventType(rawValue: row.type) else { continue }
@@ -65,9 +59,7 @@ enum SQLiteOutbox {
                 continue
             }
             let kind: EventKind = type == .receiptDisplayed ? .display : .action
-            let found = try Row.fetchAll(events, arguments: [first, last, kind.rawValue]).map { event in
-                try StoredEvent(row: FetchedRow(row: event), columns: Outbox.eventColumns)
-            }
+            let found = try db.fetch(Queries.SelectOutboxEvents(firstRow: first, lastRow: last, kind: kind))
             let noted = row.items
             // A row with no labels noted (`items` empty) reads them when packed.
             let labels = noted.isEmpty ? nil : PushLabels.fromSnapshot(noted)

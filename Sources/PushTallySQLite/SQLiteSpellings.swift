@@ -20,29 +20,26 @@ enum SQLiteSpellings {
             let columns = try StoredNameColumn.existing(StoredNames.columns(domain), in: db)
             var unnormalized = Set<ExactText>()
             for column in columns {
-                let scan = SpellingMigration.scan(column, test: "{} <> pushtally_nfc({})")
-                for value in try String.fetchAll(db, sql: scan) { unnormalized.insert(ExactText(value)) }
+                for value in try db.fetch(Queries.SelectUnnormalizedNames(column: column)) { unnormalized.insert(ExactText(value)) }
             }
             if unnormalized.isEmpty { continue }
             for statement in SpellingMigration.clearScratch { try db.execute(sql: statement) }
             for nfc in Set(unnormalized.map { ExactText(CanonicalText.nfc($0.text)) }) {
-                try db.execute(sql: "INSERT INTO spelling_candidates (name) VALUES (?)", arguments: [nfc.text])
+                try db.run(Queries.InsertSpellingCandidate(name: nfc.text))
             }
             var storedNFC = Set<ExactText>()
             for column in columns {
-                for value in try String.fetchAll(db, sql: SpellingMigration.present(column)) { storedNFC.insert(ExactText(value)) }
+                for value in try db.fetch(Queries.SelectStoredCandidates(column: column)) { storedNFC.insert(ExactText(value)) }
             }
             let plan = SpellingMigration.plan(domain, unnormalized: unnormalized, storedNFC: storedNFC)
             for (stored, nfc) in plan.renames {
-                try db.execute(sql: "INSERT INTO spelling_renames (stored, nfc) VALUES (?, ?)", arguments: [stored, nfc])
+                try db.run(Queries.InsertSpellingRename(stored: stored, nfc: nfc))
             }
             if !plan.renames.isEmpty {
-                for column in columns { try db.execute(sql: SpellingMigration.rename(column)) }
+                for column in columns { try db.run(Queries.RenameSpellings(column: column)) }
             }
             for spelling in plan.kept {
-                try db.execute(
-                    sql: "INSERT INTO legacy_spellings (domain, stored, nfc) VALUES (?, ?, ?)",
-                    arguments: [spelling.domain, spelling.stored, spelling.nfc])
+                try db.run(Queries.InsertLegacySpelling(spelling: spelling))
             }
             kept += plan.kept
         }
@@ -57,7 +54,7 @@ extension StoredNameColumn {
         var held: [String: Set<String>] = [:]
         return try columns.filter { column in
             if held[column.table] == nil {
-                held[column.table] = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [column.table]))
+                held[column.table] = Set(try db.fetch(Queries.SelectColumnNames(table: column.table)))
             }
             return held[column.table]?.contains(column.column) == true
         }

@@ -5,7 +5,7 @@ import PushTallyCore
 extension SQLiteStore {
     /// This database's id, as exports name their source.
     public func databaseID() async throws -> String {
-        try await read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'database_id'") ?? "" }
+        try await read { db in try db.fetch(Queries.SelectDatabaseID()).first ?? "" }
     }
 
     /// Streams raw events received in [since, until) to `write`, oldest first, in one read transaction
@@ -14,16 +14,9 @@ extension SQLiteStore {
         sinceMillis: Int64?, untilMillis: Int64?, write: @escaping @Sendable (ExportedEvent) throws -> Void
     ) async throws -> Int {
         try await read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT rowid, \(EventColumns.names(EventColumns.exported)) FROM events WHERE received_at >= ? AND received_at < ? ORDER BY rowid
-                    """,
-                arguments: [sinceMillis ?? .min, untilMillis ?? .max])
             var count = 0
-            while let row = try rows.next() {
-                let event = try StoredEvent(row: FetchedRow(row: row), columns: EventColumns.exported, offset: 1)
-                try write(ExportedEvent(event, seq: row[0]))
+            try db.forEach(Queries.SelectExportedEvents(since: sinceMillis ?? .min, until: untilMillis ?? .max)) { event in
+                try write(event)
                 count += 1
             }
             return count
@@ -38,8 +31,7 @@ extension SQLiteStore {
         let window = configuration.maturityWindowMillis
         let windows = configuration.attributionWindows
         return try await write { db in
-            let remember = try db.cachedStatement(
-                sql: "INSERT INTO imported_events (source, seq) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            let remember = try db.cachedStatement(sql: Queries.InsertImportedEvent.sql)
             var added: [StoredEvent] = []
             for exported in events {
                 try remember.execute(arguments: [source, exported.seq])
@@ -50,7 +42,7 @@ extension SQLiteStore {
             let names = try SQLiteNames.fold(BoundedNames.pairs(added), book: self.nameBook, admit: true, in: db)
             let sentAt = try SentAtLookup(db)
             var counter = try plan.rollups(maturityWindow: window, names: names, sentAt: sentAt.callAsFunction)
-            let insert = try BoundStatement(db, sql: EventWriter.insertOutcome)
+            let insert = try BoundStatement(db, sql: Queries.InsertEvent.outcomeSQL)
             for (event, duplicate) in zip(plan.events, plan.duplicates) {
                 try insert.insert(EventColumns.all, event, duplicate: duplicate)
             }

@@ -10,7 +10,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
         // Noted first: from now on, sessions and conversions whose windows reach the cutoff keep their credit.
         try await write { db in try SQLiteAttribution.notePruned(before: cutoffMillis, in: db) }
-        return try await foldIntoLedger(where: "received_at < ?", arguments: [cutoffMillis], batchSize: batchSize)
+        return try await foldIntoLedger(.receivedBefore(cutoffMillis), batchSize: batchSize)
     }
 
     /// Deletes every raw event of one device (by its keyed hash), folding their counts into the ledger, and
@@ -18,43 +18,33 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     @discardableResult
     public func forget(deviceID: String) async throws -> Int {
         let hashed = deviceHasher.hash(deviceID)
-        let forgotten = try await foldIntoLedger(where: "device_id = ?", arguments: [hashed], batchSize: MaintenancePlan.batchSize)
-        // An exact suffix match: LIKE would ignore case and read the hash's `_` as a wildcard.
+        let forgotten = try await foldIntoLedger(.device(hashed), batchSize: MaintenancePlan.batchSize)
         let suffix = DedupeKeys.deviceSuffix(keyedDeviceID: hashed)
         try await write { db in
-            try db.execute(sql: "DELETE FROM dedupe WHERE substr(key, -?) = ?", arguments: [suffix.count, suffix])
-            try db.execute(sql: SQLDialect.sqlite.forgetAudience(placeholder: "?"), arguments: [hashed])
+            try db.run(Queries.DeleteDeviceDedupeKeys(suffix: suffix))
+            try db.run(Queries.DeleteDeviceAudience(deviceID: hashed))
         }
         return forgotten
     }
 
-    private func foldIntoLedger(where condition: String, arguments: StatementArguments, batchSize: Int) async throws -> Int {
+    private func foldIntoLedger(_ scope: Queries.SelectEventsToFold.Scope, batchSize: Int) async throws -> Int {
         let window = configuration.maturityWindowMillis
         var total = 0
         var afterRowID: Int64 = 0
         while true {
             let start = afterRowID
             let (count, lastRowID) = try await write { db -> (Int, Int64) in
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT rowid, \(StoredEvent.countedColumns) FROM events
-                        WHERE rowid > ? AND \(condition) ORDER BY rowid LIMIT \(batchSize)
-                        """,
-                    arguments: [start] + arguments)
-                guard let last = rows.last else { return (0, start) }
+                let rows = try db.fetch(Queries.SelectEventsToFold(afterRow: start, scope: scope, limit: batchSize))
+                guard let lastRowID = rows.last?.rowID else { return (0, start) }
                 let sentAt = try SentAtLookup(db)
-                let events = try rows.map { try StoredEvent(countedRow: FetchedRow(row: $0), offset: 1) }
+                let events = rows.map { $0.event }
                 let names = try SQLiteNames.fold(BoundedNames.pairs(events), book: self.nameBook, admit: false, in: db)
                 var counter = RollupCounter(maturityWindow: window, names: names)
                 for event in events {
                     try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 }
                 try RollupWriter.write(counter.accumulator, to: .ledger, statements: self.rollupStatements, in: db)
-                let lastRowID: Int64 = last[0]
-                try db.execute(
-                    sql: "DELETE FROM events WHERE rowid > ? AND rowid <= ? AND \(condition)",
-                    arguments: [start, lastRowID] + arguments)
+                try db.run(Queries.DeleteFoldedEvents(afterRow: start, throughRow: lastRowID, scope: scope))
                 return (rows.count, lastRowID)
             }
             total += count
@@ -71,18 +61,15 @@ extension SQLiteStore: StoreMaintenance, FileStore {
         try await write { db in
             try SQLiteAttribution.reattributeAll(windows: windows, in: db)
             for (rollup, ledger) in MaintenancePlan.rebuildPairs {
-                try db.execute(sql: "DELETE FROM \(rollup)")
-                // By name: a column added to a rollup table later (ALTER TABLE) may stand elsewhere in its twin.
+                try db.run(Queries.DeleteRollupRows(table: rollup))
                 let columns = try db.columns(in: ledger).map(\.name).joined(separator: ", ")
-                try db.execute(sql: "INSERT INTO \(rollup) (\(columns)) SELECT \(columns) FROM \(ledger)")
+                try db.run(Queries.CopyLedgerIntoRollup(rollup: rollup, ledger: ledger, columns: columns))
             }
-            let events = try Row.fetchCursor(db, sql: "SELECT \(StoredEvent.countedColumns) FROM events ORDER BY rowid")
             let sentAt = try SentAtLookup(db)
             let names = try SQLiteNames.everything(in: db)
             var counter = RollupCounter(maturityWindow: window, names: names)
             var counted = 0
-            while let row = try events.next() {
-                let event = try StoredEvent(countedRow: FetchedRow(row: row))
+            try db.forEach(Queries.SelectCountedEvents()) { event in
                 try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 counted += 1
                 if counted % MaintenancePlan.rebuildChunk == 0 {
@@ -100,13 +87,13 @@ extension SQLiteStore: StoreMaintenance, FileStore {
             throw FieldError("exists", "\(path) already exists; backups never overwrite", field: "path")
         }
         try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+            _ = try db.run(Queries.BackUpDatabase(path: path))
         }
     }
 
     /// Raw events still stored (not pruned).
     public func rawEventCount() async throws -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
+        try await read { db in try db.fetch(Queries.CountEvents()).first ?? 0 }
     }
 }
 

@@ -3,10 +3,6 @@ import PushTallyCore
 
 extension SQLiteStore {
     public func legacySpellings() async throws -> [LegacySpelling] {
-        try await read { db in
-            try Row.fetchAll(db, sql: SpellingMigration.listLegacySpellings(.sqlite)).map { row in
-                LegacySpelling(domain: row[0], stored: row[1], nfc: row[2])
-            }
-        }
+        try await read { db in try db.fetch(Queries.SelectLegacySpellings()) }
     }
 }

@@ -159,14 +159,7 @@ extension SQLiteStore: StoreLifecycle {
         do {
             // Bounded: a write blocked in the kernel must not hold the health check with it.
             try await DetachedRace.run(timeout: commitDeadline, onDeadline: { CancellationError() }) {
-                try await self.write { db in
-                    try db.execute(
-                        sql: """
-                            INSERT INTO healthcheck (id, checked_at) VALUES (1, ?)
-                            ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at
-                            """,
-                        arguments: [now])
-                }
+                try await self.write { db in _ = try db.run(Queries.UpsertHealthcheck(checkedAt: now)) }
             }
             return true
         } catch {
