@@ -31,8 +31,9 @@ extension PostgresStore {
     /// The device secret's check as recorded, read before the store (and its pool's runners) exists.
     private static func recordedCheck(client: PostgresClient, logger: Logger) async throws -> [String] {
         var values: [String] = []
-        for try await row in try await client.query(PostgresQuery(Queries.SelectDeviceSecretCheck()), logger: logger) {
-            values.append(try Queries.SelectDeviceSecretCheck.row(PostgresReportRow(row)))
+        let query = Queries.SelectDeviceSecretCheck()
+        for try await row in try await client.query(PostgresQuery(query), logger: logger) {
+            values.append(try query.row(PostgresReportRow(row)))
         }
         return values
     }

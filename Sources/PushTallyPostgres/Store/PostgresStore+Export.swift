@@ -15,20 +15,21 @@ extension PostgresStore {
         do {
             // Streamed on one connection, not collected: an export can be every raw event there is.
             return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
-                let rows = try await connection.query(
-                    PostgresQuery(Queries.SelectExportedEvents(sinceMillis: sinceMillis ?? .min, untilMillis: untilMillis ?? .max)),
-                    logger: logger)
-                return try await Self.write(rows, to: write)
+                let query = Queries.SelectExportedEvents(sinceMillis: sinceMillis ?? .min, untilMillis: untilMillis ?? .max)
+                let rows = try await connection.query(PostgresQuery(query), logger: logger)
+                return try await Self.write(rows, of: query, to: write)
             }
         } catch {
             throw PostgresFailure.surface(error)
         }
     }
 
-    private static func write(_ rows: PostgresRowSequence, to write: (ExportedEvent) throws -> Void) async throws -> Int {
+    private static func write(
+        _ rows: PostgresRowSequence, of query: Queries.SelectExportedEvents, to write: (ExportedEvent) throws -> Void
+    ) async throws -> Int {
         var count = 0
         for try await row in rows {
-            try write(try Queries.SelectExportedEvents.row(PostgresReportRow(row)))
+            try write(try query.row(PostgresReportRow(row)))
             count += 1
         }
         return count

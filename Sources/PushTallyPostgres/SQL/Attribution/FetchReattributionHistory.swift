@@ -9,7 +9,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> (deviceID: String, event: AttributionPlanner.Event) {
+        func row(_ columns: some QueryRow) throws -> (deviceID: String, event: AttributionPlanner.Event) {
             let event = PostgresAttribution.event(
                 id: try columns.int64(1), kind: Int(try columns.int64(2)), pushID: try columns.text(3), action: try columns.text(4),
                 time: try columns.int64(5), receiptID: try columns.optionalText(6), code: try columns.optionalInt64(7).map { Int($0) },

@@ -7,6 +7,6 @@ extension Queries {
 
         var values: [QueryValue] { [.text(AttributionSchema.prunedBeforeKey)] }
 
-        static func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
+        func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
     }
 }

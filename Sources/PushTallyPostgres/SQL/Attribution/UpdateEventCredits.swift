@@ -18,7 +18,7 @@ extension Queries {
 
         var values: [QueryValue] { [.integers(ids), .integers(codes), .texts(pushes)] }
 
-        static func row(_ columns: some QueryRow) throws -> (id: Int64, receivedAt: Int64) {
+        func row(_ columns: some QueryRow) throws -> (id: Int64, receivedAt: Int64) {
             (try columns.int64(0), try columns.int64(1))
         }
     }

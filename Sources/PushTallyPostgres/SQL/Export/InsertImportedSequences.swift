@@ -16,6 +16,6 @@ extension Queries {
 
         var values: [QueryValue] { [.text(source), .integers(seqs)] }
 
-        static func row(_ columns: some QueryRow) throws -> Int64 { try columns.int64(0) }
+        func row(_ columns: some QueryRow) throws -> Int64 { try columns.int64(0) }
     }
 }

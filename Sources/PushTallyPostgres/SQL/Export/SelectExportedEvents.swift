@@ -16,7 +16,7 @@ extension Queries {
 
         var values: [QueryValue] { [.integer(sinceMillis), .integer(untilMillis)] }
 
-        static func row(_ columns: some QueryRow) throws -> ExportedEvent {
+        func row(_ columns: some QueryRow) throws -> ExportedEvent {
             ExportedEvent(try StoredEvent(row: columns, columns: EventColumns.exported, offset: 1), seq: try columns.int64(0))
         }
     }

@@ -25,7 +25,7 @@ extension Queries {
             }
         }
 
-        static func row(_ columns: some QueryRow) throws -> (messageID: String, instanceKey: String, event: String) {
+        func row(_ columns: some QueryRow) throws -> (messageID: String, instanceKey: String, event: String) {
             (try columns.text(0), try columns.text(1), try columns.text(2))
         }
     }

@@ -7,6 +7,6 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> Int64 { try columns.int64(0) }
+        func row(_ columns: some QueryRow) throws -> Int64 { try columns.int64(0) }
     }
 }

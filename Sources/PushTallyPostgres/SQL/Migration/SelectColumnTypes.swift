@@ -11,7 +11,7 @@ extension Queries {
 
         var values: [QueryValue] { [.text(table)] }
 
-        static func row(_ columns: some QueryRow) throws -> (column: String, type: String) {
+        func row(_ columns: some QueryRow) throws -> (column: String, type: String) {
             (try columns.text(0), try columns.text(1))
         }
     }

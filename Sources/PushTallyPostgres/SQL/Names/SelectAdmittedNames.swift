@@ -10,7 +10,7 @@ extension Queries {
 
         var values: [QueryValue] { [.texts(apps), .texts(apps)] }
 
-        static func row(_ columns: some QueryRow) throws -> (app: String, field: Int, value: String) {
+        func row(_ columns: some QueryRow) throws -> (app: String, field: Int, value: String) {
             (try columns.text(0), Int(try columns.int64(1)), try columns.text(2))
         }
     }

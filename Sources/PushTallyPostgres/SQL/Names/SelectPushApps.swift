@@ -9,7 +9,7 @@ extension Queries {
 
         var values: [QueryValue] { [.texts(pushIDs)] }
 
-        static func row(_ columns: some QueryRow) throws -> (pushID: String, app: String?) {
+        func row(_ columns: some QueryRow) throws -> (pushID: String, app: String?) {
             (try columns.text(0), try columns.optionalText(1))
         }
     }

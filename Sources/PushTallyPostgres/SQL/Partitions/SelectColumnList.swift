@@ -15,6 +15,6 @@ extension Queries {
 
         var values: [QueryValue] { [.text(table)] }
 
-        static func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
+        func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
     }
 }

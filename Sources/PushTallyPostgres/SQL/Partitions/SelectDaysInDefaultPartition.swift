@@ -15,6 +15,6 @@ extension Queries {
 
         var values: [QueryValue] { [.integer(fromMillis), .integer(untilMillis)] }
 
-        static func row(_ columns: some QueryRow) throws -> Int64 { try columns.int64(0) }
+        func row(_ columns: some QueryRow) throws -> Int64 { try columns.int64(0) }
     }
 }

@@ -14,7 +14,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> (name: String, bound: String) {
+        func row(_ columns: some QueryRow) throws -> (name: String, bound: String) {
             (try columns.text(0), try columns.text(1))
         }
     }

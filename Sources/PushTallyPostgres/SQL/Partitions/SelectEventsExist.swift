@@ -7,6 +7,6 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
+        func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
     }
 }

@@ -9,7 +9,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> (lowest: Int64?, highest: Int64?) {
+        func row(_ columns: some QueryRow) throws -> (lowest: Int64?, highest: Int64?) {
             (try columns.optionalInt64(0), try columns.optionalInt64(1))
         }
     }

@@ -9,6 +9,6 @@ extension Queries {
 
         var values: [QueryValue] { [.text(name)] }
 
-        static func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
+        func row(_ columns: some QueryRow) throws -> Bool { try columns.boolean(0) }
     }
 }

@@ -13,7 +13,7 @@ extension Queries {
 
         var values: [QueryValue] { [.text(pushID)] }
 
-        static func row(_ columns: some QueryRow) throws -> (shard: Int64, pending: TimingSettlement.Pending) {
+        func row(_ columns: some QueryRow) throws -> (shard: Int64, pending: TimingSettlement.Pending) {
             (try columns.int64(0),
              TimingSettlement.Pending(clock: Int(try columns.int64(1)), second: try columns.int64(2), count: try columns.int64(3)))
         }

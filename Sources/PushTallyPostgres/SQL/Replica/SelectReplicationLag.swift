@@ -20,7 +20,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> (hasSchema: Bool, lagSeconds: Double) {
+        func row(_ columns: some QueryRow) throws -> (hasSchema: Bool, lagSeconds: Double) {
             (try columns.boolean(0), try columns.double(1))
         }
     }

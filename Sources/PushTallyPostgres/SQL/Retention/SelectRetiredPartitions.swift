@@ -7,7 +7,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> (name: String, foldedThrough: String?) {
+        func row(_ columns: some QueryRow) throws -> (name: String, foldedThrough: String?) {
             (try columns.text(0), try columns.optionalText(1))
         }
     }

@@ -17,6 +17,6 @@ extension Queries {
 
         var values: [QueryValue] { after.map { [.text($0)] } ?? [] }
 
-        static func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
+        func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
     }
 }

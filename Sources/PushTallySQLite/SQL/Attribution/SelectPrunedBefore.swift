@@ -11,6 +11,6 @@ extension Queries {
         var values: [QueryValue] { [.text(AttributionSchema.prunedBeforeKey)] }
 
         /// The cutoff, `nil` if the stored text is not a number.
-        static func row(_ columns: some QueryRow) throws -> Int64? { Int64(try columns.text(0)) }
+        func row(_ columns: some QueryRow) throws -> Int64? { Int64(try columns.text(0)) }
     }
 }

@@ -11,6 +11,6 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> Int { Int(try columns.int64(0)) }
+        func row(_ columns: some QueryRow) throws -> Int { Int(try columns.int64(0)) }
     }
 }

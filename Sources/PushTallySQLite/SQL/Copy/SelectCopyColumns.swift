@@ -12,7 +12,7 @@ extension Queries {
 
         var values: [QueryValue] { [.text(table)] }
 
-        static func row(_ columns: some QueryRow) throws -> (name: String, keyPosition: Int) {
+        func row(_ columns: some QueryRow) throws -> (name: String, keyPosition: Int) {
             (try columns.text(0), Int(try columns.int64(1)))
         }
     }

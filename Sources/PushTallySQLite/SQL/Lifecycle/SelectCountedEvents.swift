@@ -10,7 +10,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> StoredEvent {
+        func row(_ columns: some QueryRow) throws -> StoredEvent {
             try StoredEvent(countedRow: columns)
         }
     }

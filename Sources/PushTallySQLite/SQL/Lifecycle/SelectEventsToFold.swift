@@ -40,7 +40,7 @@ extension Queries {
 
         var values: [QueryValue] { [.integer(afterRow), scope.value] }
 
-        static func row(_ columns: some QueryRow) throws -> (rowID: Int64, event: StoredEvent) {
+        func row(_ columns: some QueryRow) throws -> (rowID: Int64, event: StoredEvent) {
             (try columns.int64(0), try StoredEvent(countedRow: columns, offset: 1))
         }
     }

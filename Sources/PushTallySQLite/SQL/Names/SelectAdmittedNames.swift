@@ -15,7 +15,7 @@ extension Queries {
         var values: [QueryValue] { [] }
 
         /// The field is `nil` for a field this code does not know.
-        static func row(_ columns: some QueryRow) throws -> (app: String, field: BoundedField?, name: String) {
+        func row(_ columns: some QueryRow) throws -> (app: String, field: BoundedField?, name: String) {
             (try columns.text(0), BoundedField(rawValue: Int(try columns.int64(1))), try columns.text(2))
         }
     }

@@ -9,7 +9,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> (pushID: String, app: String) {
+        func row(_ columns: some QueryRow) throws -> (pushID: String, app: String) {
             (try columns.text(0), try columns.text(1))
         }
     }

@@ -17,7 +17,7 @@ extension Queries {
 
         var values: [QueryValue] { [.integer(firstRow), .integer(lastRow), .integer(Int64(kind.rawValue))] }
 
-        static func row(_ columns: some QueryRow) throws -> StoredEvent {
+        func row(_ columns: some QueryRow) throws -> StoredEvent {
             try StoredEvent(row: columns, columns: Outbox.eventColumns)
         }
     }

@@ -9,7 +9,7 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> LegacySpelling {
+        func row(_ columns: some QueryRow) throws -> LegacySpelling {
             LegacySpelling(domain: try columns.text(0), stored: try columns.text(1), nfc: try columns.text(2))
         }
     }

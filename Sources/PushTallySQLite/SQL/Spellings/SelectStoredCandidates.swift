@@ -12,6 +12,6 @@ extension Queries {
 
         var values: [QueryValue] { [] }
 
-        static func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
+        func row(_ columns: some QueryRow) throws -> String { try columns.text(0) }
     }
 }

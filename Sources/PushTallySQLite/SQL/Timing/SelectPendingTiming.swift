@@ -13,7 +13,7 @@ extension Queries {
 
         var values: [QueryValue] { [.text(pushID)] }
 
-        static func row(_ columns: some QueryRow) throws -> TimingSettlement.Pending {
+        func row(_ columns: some QueryRow) throws -> TimingSettlement.Pending {
             TimingSettlement.Pending(clock: Int(try columns.int64(0)), second: try columns.int64(1), count: try columns.int64(2))
         }
     }
