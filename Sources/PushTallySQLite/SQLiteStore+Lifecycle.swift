@@ -97,23 +97,6 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     }
 }
 
-/// A row fetched through GRDB, read by position as ``ReportRow`` reads it (``StoredEvent/init(countedRow:offset:)``).
-struct FetchedRow: ReportRow {
-    let row: Row
-
-    func int64(_ column: Int) -> Int64 { row[column] }
-    func optionalInt64(_ column: Int) -> Int64? { row[column] }
-    func text(_ column: Int) -> String { row[column] }
-    func optionalText(_ column: Int) -> String? { row[column] }
-    func boolean(_ column: Int) -> Bool { row[column] }
-    func double(_ column: Int) -> Double { row[column] }
-    func optionalDouble(_ column: Int) -> Double? { row[column] }
-    func bytes(_ column: Int) -> Data { row[column] }
-    func withHistogram(at column: Int, _ body: ((Int) -> Int64) throws -> Void) rethrows {
-        try body { row[column + $0] }
-    }
-}
-
 extension SQLiteStore {
     /// Runs a read-only query and returns every value as text (integers in decimal, blobs in hex, NULL as
     /// `nil`): what tests and diagnostics compare across stores.
