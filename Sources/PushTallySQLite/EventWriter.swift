@@ -57,7 +57,7 @@ enum EventWriter {
             let (histogram, late) = TimingSettlement.settle(pending, sentAt: sentAt, maturityWindow: maturityWindow)
             if histogram.total > 0 { try TimingTable.add(histogram, pushID: pushID, to: target, statements: statements, in: db) }
             try db.run(Queries.AddLateDisplays(table: target.push, pushID: pushID, late: late))
-            try db.run(Queries.DeletePendingTiming(table: target.pending, pushID: pushID))
+            try db.run(Queries.DeletePendingTiming(target: target, pushID: pushID))
         }
     }
 }

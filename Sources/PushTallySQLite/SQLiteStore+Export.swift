@@ -15,7 +15,7 @@ extension SQLiteStore {
     ) async throws -> Int {
         try await read { db in
             var count = 0
-            try db.forEach(Queries.SelectExportedEvents(since: sinceMillis ?? .min, until: untilMillis ?? .max)) { event in
+            try db.forEach(Queries.SelectExportedEvents(sinceMillis: sinceMillis ?? .min, untilMillis: untilMillis ?? .max)) { event in
                 try write(event)
                 count += 1
             }

@@ -159,7 +159,7 @@ extension SQLiteStore: StoreLifecycle {
         do {
             // Bounded: a write blocked in the kernel must not hold the health check with it.
             try await DetachedRace.run(timeout: commitDeadline, onDeadline: { CancellationError() }) {
-                try await self.write { db in _ = try db.run(Queries.UpsertHealthcheck(checkedAt: now)) }
+                try await self.write { db in _ = try db.run(Queries.RecordHealthcheck(checkedAt: now)) }
             }
             return true
         } catch {

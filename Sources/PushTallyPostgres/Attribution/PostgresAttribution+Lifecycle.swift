@@ -36,7 +36,7 @@ extension PostgresAttribution {
 
     /// Sessions and conversions earlier than this keep their credit: their windows reach events pruned.
     static func frozenBefore(windows: AttributionWindows, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let pruned = try await connection.fetch(Queries.SelectPrunedBefore(), logger: logger).first.flatMap { Int64($0) }
+        let pruned = try await connection.fetch(Queries.SelectPrunedBefore(), logger: logger).first ?? nil
         return pruned.map { $0 + windows.lookbackMillis } ?? .min
     }
 

@@ -75,6 +75,15 @@ import Testing
             Queries.DeletePushFailures(pushID: push.pushID, batchID: ""),
             Queries.InsertPushFailures(pushID: push.pushID, batchID: "", [("Unregistered", 1), ("BadDeviceToken", 2)]),
             Queries.SelectOtherSends(pushID: push.pushID, batchID: "b2"),
+            Queries.DeletePendingTiming(target: .rollups, pushID: push.pushID),
+            Queries.RecordHealthcheck(checkedAt: 4_000),
+            Queries.CountTableRows(table: "pushes"),
+            Queries.SelectDatabaseID(),
+            Queries.SelectExportedEvents(sinceMillis: 0, untilMillis: .max),
+            Queries.NotePrunedBefore(cutoff: 6_000),
+            Queries.NotePrunedBefore(cutoff: 5_000),
+            Queries.SelectPrunedBefore(),
+            Queries.DeleteDeviceDedupeKeys(suffix: "device"),
         ]
     }()
 
@@ -125,6 +134,7 @@ import Testing
                 #expect(try await store.listTokens().map(\.id) == ["t1"])
                 #expect(try await store.alerts() == [])
                 #expect(try await store.webhooks() == [])
+                #expect(try await Self.prunedBefore(on: store) == 6_000, "a cutoff only moves forward")
                 return counts
             }
         }
@@ -137,6 +147,13 @@ import Testing
         if let sqlite = store as? SQLiteStore { return try await sqlite.write { db in try db.run(query) } }
         let postgres = try #require(store as? PostgresStore)
         return try await postgres.write(query)
+    }
+
+    /// The prune cutoff as noted, read back through the query both engines read it with.
+    private static func prunedBefore(on store: any TestStore) async throws -> Int64? {
+        if let sqlite = store as? SQLiteStore { return try await sqlite.read { db in try db.fetch(Queries.SelectPrunedBefore()).first ?? nil } }
+        let postgres = try #require(store as? PostgresStore)
+        return try await postgres.fetch(Queries.SelectPrunedBefore()).first ?? nil
     }
 
     private static func placeholderNumbers(_ sql: String) -> Set<Int> {
