@@ -23,10 +23,19 @@ extension PostgresStore: FCMDeliveryStore {
         return try await transaction { connection in
             let keyed = rows.map { ($0, FCMDeliverySchema.instanceKey($0.instanceID, hasher: hasher)) }
             var new = [String: Int]()
-            for start in stride(from: 0, to: keyed.count, by: Queries.InsertFCMDeliveries.maximumRows) {
-                let part = Array(keyed[start..<min(keyed.count, start + Queries.InsertFCMDeliveries.maximumRows)])
-                let insert = Queries.InsertFCMDeliveries(rows: part, importedAt: now)
-                for (message, key, event) in try await connection.fetch(insert, logger: logger) {
+            for query in SQLBuilder.values(
+                keyed, columns: 7,
+                head: FCMDeliverySchema.insertHead, tail: FCMDeliverySchema.insertTail,
+                bind: { entry, sql in
+                    let (row, key) = entry
+                    return [
+                        sql.bind(row.messageID), sql.bind(key), sql.bind(row.event.rawValue), sql.bind(row.pushID ?? ""),
+                        sql.bind(row.platform), sql.bind(row.eventMillis), sql.bind(now),
+                    ]
+                })
+            {
+                for row in try await connection.run(query, logger: logger) {
+                    let (message, key, event) = try row.decode((String, String, String).self)
                     new[FCMDeliverySchema.keyText(message, key, event), default: 0] += 1
                 }
             }
@@ -44,10 +53,13 @@ extension PostgresStore: FCMDeliveryStore {
                 registered.formUnion(try await connection.fetch(Queries.SelectRegisteredPushes(pushIDs: ids), logger: logger))
             }
             plan.settleOrphans(registered: registered)
-            let counts = plan.rows
-            for start in stride(from: 0, to: counts.count, by: Queries.AddFCMCounts.maximumRows) {
-                let part = Array(counts[start..<min(counts.count, start + Queries.AddFCMCounts.maximumRows)])
-                try await connection.run(Queries.AddFCMCounts(counts: part), logger: logger)
+            for query in SQLBuilder.values(
+                plan.rows, columns: 4, head: FCMDeliverySchema.upsertHead, tail: FCMDeliverySchema.upsertTail,
+                bind: { entry, sql in
+                    [sql.bind(entry.key.pushID), sql.bind(entry.key.platform), sql.bind(entry.key.event), sql.bind(entry.count)]
+                })
+            {
+                try await connection.run(query, logger: logger)
             }
             return plan.summary
         }
