@@ -1,11 +1,8 @@
 /// Turns what a client sent into an ``IncomingEvent``, or a ``FieldError`` naming the first bad field.
 public enum EventValidator {
-    /// Byte limits per field. `push_id` is the contract's 128; the others are generous for what they hold.
-    public static let limits: [String: Int] = [
-        "push_id": 128, "action": 64, "device_id": 128, "receipt_id": 128,
-        "platform": 32, "app_version": 64, "os_version": 64,
-        "session_id": 128, "conversion_id": 128, "app": 128, "event": 64,
-    ]
+    /// Byte limits per text field, as their columns declare them (``EventColumn/clientField``). `push_id` is the
+    /// contract's 128; the others are generous for what they hold.
+    public static let limits: [String: Int] = ClientField.byName.compactMapValues(\.limit)
 
     /// Validates one event of `kind`; actions must carry `action`, receipts ignore it.
     public static func validate(_ raw: RawEvent, kind: EventKind) throws(FieldError) -> IncomingEvent {
@@ -33,8 +30,8 @@ public enum EventValidator {
             osVersion: try text(raw, "os_version")
         )
         if kind == .display {
-            event.media = try ReceiptFieldValidator.media(raw)
-            event.extensionMillis = try ReceiptFieldValidator.extensionMillis(raw)
+            event.media = try enumerated(raw, .media, as: ReceiptMedia.self)
+            event.extensionMillis = try wholeNumber(raw, .extensionMillis)
         }
         return event
     }

@@ -9,7 +9,7 @@ enum OutcomeValidator {
             var session = IncomingEvent.session(
                 deviceID: deviceID, sessionID: sessionID, deviceTimeMillis: time, app: try EventValidator.text(raw, "app"),
                 appVersion: try EventValidator.text(raw, "app_version"))
-            session.notificationPermission = try ReceiptFieldValidator.permission(raw)
+            session.notificationPermission = try EventValidator.enumerated(raw, .notificationPermission, as: NotificationPermission.self)
             return session
         }
         guard let name = try EventValidator.text(raw, "event") else { throw .missing("event") }

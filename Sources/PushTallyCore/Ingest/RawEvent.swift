@@ -17,12 +17,9 @@ public struct RawEvent: Sendable, Hashable {
         self.notAnObject = notAnObject
     }
 
-    /// The field names an event may carry; anything else is ignored so older servers accept newer clients.
-    public static let knownFields = [
-        "push_id", "action", "device_id", "receipt_id", "ts", "platform", "app_version", "os_version",
-        "session_id", "app", "event", "value", "currency", "conversion_id", "media", "extension_ms",
-        "notification_permission",
-    ]
+    /// The field names an event may carry, as the raw-event columns declare them (``ClientField/all``); anything
+    /// else is ignored so older servers accept newer clients.
+    public static let knownFields = ClientField.all.map(\.name)
 
     /// The field's value, if sent. A receipt carries a field or three while the validators ask for up to ten
     /// names: comparing the few keys present costs less than hashing every name asked for.

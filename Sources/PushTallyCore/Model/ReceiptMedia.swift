@@ -9,9 +9,6 @@ public enum ReceiptMedia: String, Sendable, Hashable, CaseIterable {
     case failed
     /// The extension ran out of time (`serviceExtensionTimeWillExpire`) and the fallback was shown.
     case timedOut = "timed_out"
-
-    /// The values a receipt's `media` takes, as the error for any other names them.
-    static let accepted = allCases.map(\.rawValue).joined(separator: ", ")
 }
 
 /// A device's notification setting as a session reports it (the names of `UNAuthorizationStatus`).
@@ -21,8 +18,6 @@ public enum NotificationPermission: String, Sendable, Hashable, CaseIterable {
 
     /// Whether a device with this setting can show a push at all.
     public var canShow: Bool { self == .authorized || self == .provisional || self == .ephemeral }
-
-    static let accepted = allCases.map(\.rawValue).joined(separator: ", ")
 }
 
 /// The limits of a receipt's `extension_ms`: iOS gives a service extension about 30 seconds, so a minute

@@ -1,8 +1,8 @@
 /// The columns of raw `events`, named, typed and valued once for both engines: the `CREATE TABLE`, every
 /// statement that writes rows and the export's column list are rendered from this list.
 ///
-/// Adding a column is a case here (its name, type, value, and whether displays and actions write it) plus a
-/// migration per engine running ``SQLDialect/addEventColumn(_:)``.
+/// Adding a column is a case here (its name, type, value, the field clients send for it and whether displays and
+/// actions write it) plus a migration per engine running ``SQLDialect/addEventColumn(_:)``.
 package enum EventColumn: CaseIterable, Sendable {
     case pushID, kind, action, receivedAt, eventTime, duplicate, deviceID, receiptID, platform, appVersion, osVersion
     /// A display's rich-media outcome (``ReceiptMedia``) and extension time: receipt columns, so they come
@@ -43,7 +43,33 @@ package enum EventColumn: CaseIterable, Sendable {
         switch self {
         case .kind, .receivedAt, .eventTime, .valueMicros, .attribution, .extensionMillis: .integer
         case .duplicate: .boolean
-        default: .text
+        case .pushID, .action, .deviceID, .receiptID, .platform, .appVersion, .osVersion, .app, .name, .currency,
+            .attributedPush, .media, .notificationPermission:
+            .text
+        }
+    }
+
+    /// The field clients send for this column and what it may hold; `nil` for a column the server fills. The
+    /// parsers keep exactly these fields (and the ids kept in `receipt_id`, ``ClientField/all``) and ignore any
+    /// other, so older servers accept newer clients.
+    package var clientField: ClientField? {
+        switch self {
+        case .pushID: ClientField("push_id", .text(limit: 128))
+        case .action: ClientField("action", .text(limit: 64))
+        case .eventTime: ClientField("ts", .time)
+        case .deviceID: ClientField("device_id", .text(limit: 128))
+        case .receiptID: ClientField("receipt_id", .text(limit: 128))
+        case .platform: ClientField("platform", .text(limit: 32))
+        case .appVersion: ClientField("app_version", .text(limit: 64))
+        case .osVersion: ClientField("os_version", .text(limit: 64))
+        case .app: ClientField("app", .text(limit: 128))
+        case .name: ClientField("event", .text(limit: 64))
+        case .valueMicros: ClientField("value", .money)
+        case .currency: ClientField("currency", .text(limit: 128))
+        case .media: ClientField("media", .oneOf(ReceiptMedia.self))
+        case .extensionMillis: ClientField("extension_ms", .wholeNumber(0...ExtensionTime.maximumMillis, unit: "milliseconds"))
+        case .notificationPermission: ClientField("notification_permission", .oneOf(NotificationPermission.self))
+        case .kind, .receivedAt, .duplicate, .attribution, .attributedPush: nil
         }
     }
 

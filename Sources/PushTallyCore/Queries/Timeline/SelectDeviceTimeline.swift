@@ -3,11 +3,9 @@ extension Queries {
     /// its push's campaign, `sent_at` and app (its own push, or the one credited for a session or conversion).
     /// The row id breaks ties, so a cursor never skips or repeats an event of the same millisecond.
     package struct SelectDeviceTimeline: RowQuery {
-        /// The raw-event columns an entry shows, read by their declarations.
-        package static let eventColumns: [EventColumn] = [
-            .kind, .pushID, .action, .eventTime, .receivedAt, .duplicate, .receiptID, .app, .appVersion, .osVersion, .name,
-            .valueMicros, .currency, .attribution, .attributedPush, .media, .extensionMillis, .notificationPermission,
-        ]
+        /// The raw-event columns an entry is read from, by their declarations: every one but the device's id,
+        /// which is the one asked for and stored keyed. A column added to ``EventColumn`` is read here by itself.
+        package static let eventColumns = EventColumns.all.filter { $0 != .deviceID }
 
         /// The device id as stored (keyed).
         package let keyedDevice: String
