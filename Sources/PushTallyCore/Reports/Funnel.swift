@@ -35,13 +35,12 @@ public struct Funnel: Sendable, Hashable {
     public var actions: [String: EventCount] = [:]
     /// Time to display of unique displays of pushes with a `sent_at`.
     public var latency = LatencyHistogram()
-    /// The per-push counts of `rollup_push` summed (``RollupTable/pushCounts``): a count declared there is
-    /// added up here with no field of its own.
-    package var counts = RollupAccumulator.Delta()
+    /// The per-push counts of `rollup_push` summed: a ``PushCount`` is added up here with no field of its own.
+    package var counts = PushCounts()
     /// Unique displays received after their push's `final_at` (counted in the figures all the same).
     public var late: Int64 {
-        get { counts.late }
-        set { counts.late = newValue }
+        get { counts[.late] }
+        set { counts[.late] = newValue }
     }
     /// Sessions and conversions credited to the push(es).
     public var outcomes = Outcomes()
@@ -164,7 +163,7 @@ public struct Funnel: Sendable, Hashable {
     /// Adds one `rollup_push` row: its events (displays, or one action's) and its per-push counts.
     package mutating func addRollup(_ values: RollupAccumulator.Delta, kind: EventKind, action: String) {
         addEvents(EventCount(total: values.total, duplicates: values.duplicates), kind: kind, action: action)
-        for field in RollupTable.pushCounts { counts[field] += values[field] }
+        counts.add(values.counts)
     }
 
     /// Adds events of one kind and action: displays, or one action's count.
@@ -201,7 +200,7 @@ public struct Funnel: Sendable, Hashable {
         displays.add(other.displays)
         for (action, count) in other.actions { actions[action, default: EventCount()].add(count) }
         latency.add(other.latency)
-        for field in RollupTable.pushCounts { counts[field] += other.counts[field] }
+        counts.add(other.counts)
         outcomes.add(other.outcomes)
         supersededPushes += other.supersededPushes
         if !Self.add(other.supersededLoss, to: &supersededLoss) { markOutOfRange("superseded_loss") }

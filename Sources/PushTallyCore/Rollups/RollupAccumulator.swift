@@ -22,7 +22,8 @@ public struct RollupAccumulator {
         package var duplicates: Int64 = 0
         package var firstTime: Int64 = .max
         package var lastTime: Int64 = .min
-        package var late: Int64 = 0
+        /// The per-push counts (``PushCount``): only `rollup_push` rows hold them.
+        package var counts = PushCounts()
 
         package init() {}
 
@@ -231,7 +232,7 @@ public struct RollupAccumulator {
         let latency = floorSeconds(eventTime) * 1000 - sentAt
         latencyByPush[ExactText(pushID), default: LatencyHistogram()].add(bucket: LatencyHistogram.bucket(ofMillis: latency), count: 1)
         if floorSeconds(receivedAt) * 1000 > sentAt + maturityWindow {
-            pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].late += 1
+            pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].counts[.late] += 1
         }
     }
 }

@@ -71,8 +71,7 @@ package enum RollupTable: CaseIterable, Sendable {
             return counts + [
                 Column(name: "first_time", type: .integer, merge: .least, value: .delta(.firstTime)),
                 Column(name: "last_time", type: .integer, merge: .greatest, value: .delta(.lastTime)),
-                Column(name: "late", type: .integer, defaultsToZero: true, value: .delta(.late)),
-            ]
+            ] + PushCount.allCases.map { Column(name: $0.column, type: .integer, defaultsToZero: true, value: .delta(.count($0))) }
         case .bucket, .time, .version, .platformBucket: return counts
         case .pending: return [Column(name: "count", type: .integer)]
         case .outcome, .outcomeTime:

@@ -13,7 +13,11 @@ package enum RollupValue: Sendable, Hashable {
 
 extension RollupAccumulator.Delta {
     /// A value column of the receipt count tables.
-    package enum Field: Sendable, Hashable { case total, duplicates, firstTime, lastTime, late }
+    package enum Field: Sendable, Hashable {
+        case total, duplicates, firstTime, lastTime
+        /// One of the per-push counts, each declared once as a ``PushCount``.
+        case count(PushCount)
+    }
 
     /// The field's value: what a writer binds, and what a report read sets from the column that stores it.
     package subscript(field: Field) -> Int64 {
@@ -23,7 +27,7 @@ extension RollupAccumulator.Delta {
             case .duplicates: duplicates
             case .firstTime: firstTime
             case .lastTime: lastTime
-            case .late: late
+            case .count(let count): counts[count]
             }
         }
         set {
@@ -32,7 +36,7 @@ extension RollupAccumulator.Delta {
             case .duplicates: duplicates = newValue
             case .firstTime: firstTime = newValue
             case .lastTime: lastTime = newValue
-            case .late: late = newValue
+            case .count(let count): counts[count] = newValue
             }
         }
     }
@@ -62,14 +66,6 @@ extension RollupTable {
     }
 
     /// The outcome fields of this table's value columns, in declared order (see ``deltaFields``).
-    /// The per-push counts reports add up whatever a row's kind and action (``Funnel/counts``): the fields of
-    /// `rollup_push`'s additive columns besides the events themselves (`total`, `duplicates`, which count by
-    /// kind and action). A column declared with `.add` there is summed into every report's funnel by itself.
-    package static let pushCounts: [RollupAccumulator.Delta.Field] = RollupTable.push.values.compactMap { column in
-        guard column.merge == .add, case .delta(let field)? = column.value, field != .total, field != .duplicates else { return nil }
-        return field
-    }
-
     package var outcomeFields: [RollupAccumulator.OutcomeDelta.Field] {
         values.map { column in
             guard case .outcome(let field) = column.value else { preconditionFailure("\(name(in: .rollups)).\(column.name) reads no outcome delta") }

@@ -4,7 +4,7 @@ extension PushRowSink {
     /// One `rollup_push` row given by its events, late displays and first event, as these tests write rows.
     mutating func rollup(pushID: String, kind: EventKind, action: String, count: EventCount, late: Int64, firstEvent: Int64) {
         var values = RollupAccumulator.Delta()
-        (values.total, values.duplicates, values.firstTime, values.lastTime, values.late) =
+        (values.total, values.duplicates, values.firstTime, values.lastTime, values.counts[.late]) =
             (count.total, count.duplicates, firstEvent, firstEvent, late)
         rollup(pushID: pushID, kind: kind, action: action, values: values)
     }

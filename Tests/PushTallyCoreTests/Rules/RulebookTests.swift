@@ -68,7 +68,7 @@ import Testing
         direct.addTiming(pushID: "p", eventTime: 1_100_000, receivedAt: 1_100_000, sentAt: sentAt, maturityWindow: window)
         #expect(histogram == direct.latency["p"])
         #expect(late == 1)
-        #expect(direct.pushes[RollupAccumulator.PushKey(pushID: "p", kind: .display, action: "")]?.late == 1)
+        #expect(direct.pushes[RollupAccumulator.PushKey(pushID: "p", kind: .display, action: "")]?.counts[.late] == 1)
     }
 
     @Test func counterAsksSentAtOncePerPushAndOnlyForUniqueDisplays() {

@@ -18,7 +18,7 @@ import Testing
 
     @Test func aPushRowBindsEachDeclaredColumnFromItsField() {
         var delta = RollupAccumulator.Delta()
-        (delta.total, delta.duplicates, delta.firstTime, delta.lastTime, delta.late) = (7, 2, 1_000, 9_000, 3)
+        (delta.total, delta.duplicates, delta.firstTime, delta.lastTime, delta.counts[.late]) = (7, 2, 1_000, 9_000, 3)
         let bound = Dictionary(uniqueKeysWithValues: zip(RollupTable.push.values.map(\.name), RollupTable.push.deltaFields.map { delta[$0] }))
         let expected: [String: Int64] = ["total": 7, "duplicates": 2, "first_time": 1_000, "last_time": 9_000, "late": 3]
         #expect(bound.filter { expected.keys.contains($0.key) } == expected)
