@@ -65,7 +65,15 @@ struct RawColumns: ReportRow {
     /// Runs `statement` (cached by the connection, so a report does not compile its statements, nor GRDB's
     /// authorizer pass over each, on every read), calling `body` on each row.
     static func forEachRow(_ statement: RenderedQuery, in db: Database, _ body: (RawColumns) throws -> Void) throws {
-        try forEachRow(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(statement.values.map(\.databaseValue)), body)
+        try forEachRow(db.cachedStatement(sql: statement.sql), arguments: arguments(statement.values), body)
+    }
+
+    /// GRDB's arguments for `values`. Its initializer from a sequence of values is generic code that GRDB does not
+    /// specialize for callers (a key path made per call): the empty list, which a commit's subscription read
+    /// passes every time, costs nothing, and the others go through the existential form.
+    private static func arguments(_ values: [QueryValue]) -> StatementArguments {
+        if values.isEmpty { return StatementArguments() }
+        return StatementArguments(values.map { $0.databaseValue as (any DatabaseValueConvertible)? })
     }
 
     /// `transform` of each row of `statement`.

@@ -44,10 +44,3 @@ package struct ClientField: Sendable {
     /// ``all`` by name.
     package static let byName: [String: ClientField] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 }
-
-extension ClientField.Rule {
-    /// The accepted values of an enumerated field, as its raw values.
-    package static func oneOf<Value: RawRepresentable & CaseIterable>(_: Value.Type) -> Self where Value.RawValue == String {
-        .oneOf(accepted: Value.allCases.map(\.rawValue))
-    }
-}

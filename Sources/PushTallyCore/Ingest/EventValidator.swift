@@ -76,6 +76,8 @@ public enum EventValidator {
     /// refused before normalization would sort them.
     public static func checkedText(_ text: String, field: String, limit: Int) throws(FieldError) -> String? {
         if text.isEmpty { return nil }
+        // Printable ASCII, what nearly every id and name is, is in NFC with no mark or character refused below.
+        if text.utf8.count <= limit, TextCharacters.isPrintableASCII(text) { return text }
         if text.utf8.count > limit * CanonicalText.maxShrinkFactor {
             throw FieldError("too_long", "\(field) is longer than \(limit) bytes", field: field)
         }

@@ -76,8 +76,19 @@ public enum FormBody {
     }
 
     private static func decode(_ component: UnsafeRawBufferPointer) throws(FieldError) -> String {
-        // Most components need no decoding: validate them as they are, without a copy.
-        if !component.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+        // Most components need no decoding: validate them as they are, without a copy. Plain ASCII, what nearly
+        // every one is, is valid UTF-8 as it stands.
+        var escaped = false
+        var ascii = true
+        for byte in component {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") {
+                escaped = true
+                break
+            }
+            if byte >= 0x80 { ascii = false }
+        }
+        if !escaped {
+            if ascii { return String(decoding: component, as: UTF8.self) }
             guard let string = String(validating: component, as: UTF8.self) else {
                 throw FieldError("invalid_utf8", "not valid UTF-8 once percent-decoded")
             }

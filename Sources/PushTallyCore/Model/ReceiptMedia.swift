@@ -9,6 +9,9 @@ public enum ReceiptMedia: String, Sendable, Hashable, CaseIterable {
     case failed
     /// The extension ran out of time (`serviceExtensionTimeWillExpire`) and the fallback was shown.
     case timedOut = "timed_out"
+
+    /// Every raw value, which a field read into this type accepts (``ClientField/Rule/oneOf(accepted:)``), made once.
+    package static let rawValues = allCases.map(\.rawValue)
 }
 
 /// A device's notification setting as a session reports it (the names of `UNAuthorizationStatus`).
@@ -18,6 +21,9 @@ public enum NotificationPermission: String, Sendable, Hashable, CaseIterable {
 
     /// Whether a device with this setting can show a push at all.
     public var canShow: Bool { self == .authorized || self == .provisional || self == .ephemeral }
+
+    /// Every raw value, which a field read into this type accepts (``ClientField/Rule/oneOf(accepted:)``), made once.
+    package static let rawValues = allCases.map(\.rawValue)
 }
 
 /// The limits of a receipt's `extension_ms`: iOS gives a service extension about 30 seconds, so a minute

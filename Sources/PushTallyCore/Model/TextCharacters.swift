@@ -1,6 +1,12 @@
 /// Which characters a stored name or id may not hold: those that would make two names look the same while
 /// storage keeps them apart, or that break a line for a line reader (CSV, NDJSON, a terminal).
 package enum TextCharacters {
+    /// Whether every byte of `text` is printable ASCII (a space to a tilde): such a text may be stored as it is.
+    package static func isPrintableASCII(_ text: String) -> Bool {
+        func printable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printable) } ?? text.utf8.allSatisfy(printable)
+    }
+
     /// Why `text` may not be stored, or `nil` when it may. Linear in the text.
     package static func problem(in text: String) -> String? {
         var previous: Unicode.Scalar?

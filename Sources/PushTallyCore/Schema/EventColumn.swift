@@ -66,9 +66,9 @@ package enum EventColumn: CaseIterable, Sendable {
         case .name: ClientField("event", .text(limit: 64))
         case .valueMicros: ClientField("value", .money)
         case .currency: ClientField("currency", .text(limit: 128))
-        case .media: ClientField("media", .oneOf(ReceiptMedia.self))
+        case .media: ClientField("media", .oneOf(accepted: ReceiptMedia.rawValues))
         case .extensionMillis: ClientField("extension_ms", .wholeNumber(0...ExtensionTime.maximumMillis, unit: "milliseconds"))
-        case .notificationPermission: ClientField("notification_permission", .oneOf(NotificationPermission.self))
+        case .notificationPermission: ClientField("notification_permission", .oneOf(accepted: NotificationPermission.rawValues))
         case .kind, .receivedAt, .duplicate, .attribution, .attributedPush: nil
         }
     }

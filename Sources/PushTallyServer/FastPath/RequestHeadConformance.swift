@@ -70,16 +70,26 @@ extension HTTPRequestHead {
 
     /// ASCII case-insensitive equality against a lower-case name.
     private static func isName(_ name: some StringProtocol, _ lowercase: String) -> Bool {
-        name.utf8.count == lowercase.utf8.count && zip(name.utf8, lowercase.utf8).allSatisfy { $0 | 0x20 == $1 }
+        let (received, expected) = (name.utf8, lowercase.utf8)
+        guard received.count == expected.count else { return false }
+        var next = expected.startIndex
+        for byte in received {
+            if byte | 0x20 != expected[next] { return false }
+            next = expected.index(after: next)
+        }
+        return true
     }
 }
 
 extension Substring {
     /// Without the spaces and tabs around it (optional whitespace in a field's list).
     fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
+        // By bytes, not characters: a space or tab is one byte, and a field value is read once per request.
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return self[start..<end]
     }
 }

@@ -47,6 +47,24 @@ import Testing
     }
 }
 
+extension FormBodyTests {
+    /// Bytes sent unescaped: plain ASCII is read as it stands, other bytes only when they are UTF-8.
+    @Test func unescapedBytesAreReadOnlyWhenTheyAreUTF8() throws {
+        func read(_ bytes: [UInt8]) -> Result<RawEvent, FieldError> {
+            bytes.withUnsafeBytes { buffer in Result { () throws(FieldError) -> RawEvent in try FormBody.rawEvent(buffer) } }
+        }
+        #expect(try read(Array("push_id=~id-7.x_".utf8)).get().fields == ["push_id": .string("~id-7.x_")])
+        #expect(try read(Array("push_id=新".utf8)).get().fields == ["push_id": .string("新")])
+        for invalid in [[0xFF], [0xE6, 0x96], [0xC0, 0xAF]] as [[UInt8]] {
+            guard case .failure(let error) = read(Array("push_id=a".utf8) + invalid) else {
+                Issue.record("\(invalid) read")
+                continue
+            }
+            #expect(error.code == "invalid_utf8")
+        }
+    }
+}
+
 @Suite struct EventValidatorTests {
     @Test func acceptsAMinimalReceipt() throws {
         let event = try EventValidator.validate(RawEvent(form: ["push_id": "2018001"]), kind: .display)

@@ -55,6 +55,19 @@ import Testing
         }
     }
 
+    @Test func everyASCIIByteIsJudgedAsTheFullCheckWouldJudgeIt() throws {
+        for byte in UInt8(0)...0x7F {
+            let text = "id" + String(UnicodeScalar(byte)) + "7"
+            if (0x20..<0x7F).contains(byte) {
+                #expect(try check(text).get() == text, "byte \(byte)")
+            } else {
+                #expect(refusal(text)?.code == "invalid_characters", "byte \(byte)")
+            }
+        }
+        #expect(try check(String(repeating: "a", count: 128)).get()?.utf8.count == 128, "at the limit")
+        #expect(refusal(String(repeating: "a", count: 129))?.code == "too_long", "one byte past it")
+    }
+
     @Test func aJoinerInsideAnEmojiSequenceOrAWordIsKept() throws {
         let family = "sale 👨\u{200D}👩\u{200D}👧"
         #expect(try check(family).get() == family)
