@@ -29,8 +29,10 @@ enum SQLiteOutbox {
     /// the one writer's commit.
     static func store(_ plan: CommitPlan, rows: ClosedRange<Int64>, at millis: Int64, in db: Database) throws {
         var (displays, actions) = (0, 0)
-        for (event, duplicate) in zip(plan.events, plan.duplicates) where !duplicate {
-            if event.kind == .display { displays += 1 } else if event.kind == .action { actions += 1 }
+        // By index: a pair per event would copy each one.
+        for index in plan.events.indices where !plan.duplicates[index] {
+            let kind = plan.events[index].kind
+            if kind == .display { displays += 1 } else if kind == .action { actions += 1 }
         }
         guard displays + actions > 0 else { return }
         let outbox = try outbox(in: db)

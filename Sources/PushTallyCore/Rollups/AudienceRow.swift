@@ -73,6 +73,11 @@ package struct AudienceRow: Sendable, Hashable {
 extension CommitPlan {
     /// The audience rollup's rows: each new session's device, bucket, app, version and setting, merged.
     package var audience: [AudienceRow] {
-        AudienceRow.merged(zip(events, duplicates).lazy.compactMap { AudienceRow($0, duplicate: $1) })
+        // By index, kind first: a commit of receipts has no session, and a pair per event would copy each one.
+        var rows: [AudienceRow] = []
+        for index in events.indices where events[index].kind == .session {
+            if let row = AudienceRow(events[index], duplicate: duplicates[index]) { rows.append(row) }
+        }
+        return rows.isEmpty ? [] : AudienceRow.merged(rows)
     }
 }
