@@ -40,7 +40,4 @@ package struct ClientField: Sendable {
     /// Every field an event may carry: those of the raw-event columns, then the ids kept in another's column.
     package static let all: [ClientField] =
         EventColumn.allCases.compactMap(\.clientField) + [sessionID, conversionID]
-
-    /// ``all`` by name.
-    package static let byName: [String: ClientField] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 }

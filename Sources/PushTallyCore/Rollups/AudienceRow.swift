@@ -78,6 +78,6 @@ extension CommitPlan {
         for index in events.indices where events[index].kind == .session {
             if let row = AudienceRow(events[index], duplicate: duplicates[index]) { rows.append(row) }
         }
-        return rows.isEmpty ? [] : AudienceRow.merged(rows)
+        return AudienceRow.merged(rows)
     }
 }

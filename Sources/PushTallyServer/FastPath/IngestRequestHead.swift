@@ -24,7 +24,7 @@ extension HTTPRequestHead {
     var ingestFields: HTTPFields {
         var fields = HTTPFields()
         for (name, value) in headers {
-            guard let known = Self.ingestFieldNames.first(where: { Self.sameName(name, $0.canonicalName) }) else { continue }
+            guard let known = Self.ingestFieldNames.first(where: { Self.isName(name, $0.canonicalName) }) else { continue }
             fields.append(HTTPField(name: known, value: value))
         }
         return fields
@@ -33,16 +33,4 @@ extension HTTPRequestHead {
     private static let ingestFieldNames: [HTTPField.Name] = [
         .contentType, .contentLength, .contentEncoding, .authorization, .connection, .expect, .xForwardedFor, .origin,
     ]
-
-    /// ASCII case-insensitive equality against a lower-case canonical name.
-    private static func sameName(_ name: String, _ canonical: String) -> Bool {
-        var name = name, canonical = canonical
-        return name.withUTF8 { received in
-            canonical.withUTF8 { expected in
-                guard received.count == expected.count else { return false }
-                for index in received.indices where received[index] | 0x20 != expected[index] | 0x20 { return false }
-                return true
-            }
-        }
-    }
 }

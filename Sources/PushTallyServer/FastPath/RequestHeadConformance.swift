@@ -68,8 +68,8 @@ extension HTTPRequestHead {
         return nil
     }
 
-    /// ASCII case-insensitive equality against a lower-case name.
-    private static func isName(_ name: some StringProtocol, _ lowercase: String) -> Bool {
+    /// ASCII case-insensitive equality against a lower-case name: a field name, or a list element of one's value.
+    static func isName(_ name: some StringProtocol, _ lowercase: String) -> Bool {
         let (received, expected) = (name.utf8, lowercase.utf8)
         guard received.count == expected.count else { return false }
         var next = expected.startIndex

@@ -6,11 +6,15 @@ import Testing
 /// validators check each against what its declaration says it may hold.
 @Suite struct ClientFieldTests {
     @Test func theParsersKeepExactlyTheDeclaredFields() {
-        let declared = EventColumn.allCases.compactMap(\.clientField?.name) + ["session_id", "conversion_id"]
-        #expect(RawEvent.knownFields == declared)
-        #expect(Set(declared).count == declared.count, "each name is one column's")
-        let parsed = RawEvent(form: Dictionary(uniqueKeysWithValues: declared.map { ($0, "x") }))
-        #expect(Set(parsed.fields.keys) == Set(declared))
+        // The names clients send (docs/API.md): each must stay a declared field, read by every parser.
+        let contract: Set = [
+            "push_id", "action", "device_id", "receipt_id", "ts", "platform", "app_version", "os_version", "session_id",
+            "app", "event", "value", "currency", "conversion_id", "media", "extension_ms", "notification_permission",
+        ]
+        #expect(Set(RawEvent.knownFields) == contract)
+        #expect(RawEvent.knownFields.count == contract.count, "each name is one field's")
+        let parsed = RawEvent(form: Dictionary(uniqueKeysWithValues: (contract.sorted() + ["utm_source"]).map { ($0, "x") }))
+        #expect(Set(parsed.fields.keys) == contract)
     }
 
     @Test func onlyWhatTheServerFillsHasNoField() {
@@ -18,14 +22,19 @@ import Testing
         #expect(filled == [.kind, .receivedAt, .duplicate, .attribution, .attributedPush])
     }
 
-    @Test func everyTextFieldDeclaresItsByteLimit() {
-        for field in ClientField.all where field.limit == nil {
-            if case .text = field.rule { Issue.record("\(field.name) has no limit") }
+    @Test func everyTextFieldIsHeldToItsDeclaredByteLimit() throws {
+        let contract = [
+            "push_id": 128, "action": 64, "device_id": 128, "receipt_id": 128, "platform": 32, "app_version": 64,
+            "os_version": 64, "session_id": 128, "conversion_id": 128, "app": 128, "event": 64, "currency": 128,
+        ]
+        #expect(EventValidator.limits == contract)
+        for (name, limit) in contract {
+            let fits = RawEvent(form: [name: String(repeating: "a", count: limit)])
+            #expect(try EventValidator.text(fits, name)?.utf8.count == limit, "\(name)")
+            #expect(throws: FieldError("too_long", "\(name) is longer than \(limit) bytes", field: name)) {
+                try EventValidator.text(RawEvent(form: [name: String(repeating: "a", count: limit + 1)]), name)
+            }
         }
-        #expect(EventValidator.limits["push_id"] == 128, "the contract's limit")
-        #expect(EventValidator.limits == ClientField.byName.compactMapValues(\.limit))
-        let long = String(repeating: "a", count: 33)
-        #expect(throws: FieldError.self) { try EventValidator.validate(RawEvent(form: ["push_id": "p", "platform": long]), kind: .display) }
     }
 
     @Test func aWholeNumberIsCheckedAgainstItsDeclaredRange() throws {
