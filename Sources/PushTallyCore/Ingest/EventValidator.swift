@@ -2,8 +2,8 @@
 public enum EventValidator {
     /// Byte limits per text field, as their columns declare them (``EventColumn/clientField``). `push_id` is the
     /// contract's 128; the others are generous for what they hold.
-    public static let limits: [String: Int] = Dictionary(
-        uniqueKeysWithValues: ClientField.all.compactMap { field in field.limit.map { (field.name, $0) } })
+    public static let limits: [String: Int] = Dictionary(uniqueKeysWithValues: ClientField.all.map { ($0.name, $0) })
+        .compactMapValues(\.limit)
 
     /// Validates one event of `kind`; actions must carry `action`, receipts ignore it.
     public static func validate(_ raw: RawEvent, kind: EventKind) throws(FieldError) -> IncomingEvent {
