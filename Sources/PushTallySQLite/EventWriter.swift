@@ -24,6 +24,7 @@ enum EventWriter {
         let receipts = try BoundStatement(db, sql: Queries.InsertEvent.receiptSQL)
         let outcomes = try BoundStatement(db, sql: Queries.InsertEvent.outcomeSQL)
         var rows: (first: Int64, last: Int64)?
+        let placeholder = plan.events.isEmpty ? nil : try EventPositions.claim(in: db)
         for index in plan.events.indices {
             let duplicate = plan.duplicates[index]
             if plan.events[index].kind.namesPush {
@@ -34,6 +35,7 @@ enum EventWriter {
             let rowID = db.lastInsertedRowID
             rows = (rows?.first ?? rowID, rowID)
         }
+        try EventPositions.release(placeholder, in: db)
         try SQLiteAttribution.attribute(plan.touches, windows: attributionWindows, counter: &rollups, in: db)
         try RollupWriter.write(rollups.accumulator, to: .rollups, statements: statements, in: db)
         try SQLiteAudience.write(plan.audience, in: db)

@@ -137,6 +137,10 @@ package enum Migrations {
             // The platforms and versions each app admitted as report rows, seeded with those the rollups hold.
             for statement in DimensionValueMigration.statements(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v23-event-ids") { db in
+            // An imported event's id where it was first stored (EventColumn.eventID); NULL for the rest.
+            for column in EventColumns.eventIdentity { try db.execute(sql: sql.addEventColumn(column)) }
+        }
         return migrator
     }
 

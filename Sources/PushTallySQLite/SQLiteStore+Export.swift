@@ -14,12 +14,24 @@ extension SQLiteStore {
         sinceMillis: Int64?, untilMillis: Int64?, write: @escaping @Sendable (ExportedEvent) throws -> Void
     ) async throws -> Int {
         try await read { db in
+            let source = try db.fetch(Queries.SelectDatabaseID()).first ?? ""
             var count = 0
             try db.forEach(Queries.SelectExportedEvents(sinceMillis: sinceMillis ?? .min, untilMillis: untilMillis ?? .max)) { event in
+                var event = event
+                event.identify(source: source)
                 try write(event)
                 count += 1
             }
             return count
+        }
+    }
+
+    /// Up to `limit` events after `cursor` in rowid order, the order SQLite's writers commit in, from one snapshot.
+    public func eventFeed(after cursor: EventCursor, limit: Int) async throws -> EventFeedPage {
+        try await read { db in
+            let source = try db.fetch(Queries.SelectDatabaseID()).first ?? ""
+            let rows = try db.fetch(Queries.SelectFeedEvents(after: cursor, limit: limit))
+            return EventFeedPage(rows: rows, after: cursor, source: source)
         }
     }
 
@@ -35,7 +47,7 @@ extension SQLiteStore {
             var added: [StoredEvent] = []
             for exported in events {
                 try remember.execute(arguments: [source, exported.seq])
-                if db.changesCount > 0 { added.append(StoredEvent(imported: exported)) }
+                if db.changesCount > 0 { added.append(StoredEvent(imported: exported, source: source)) }
             }
             // Imported events keep their retry flags; their keys are stored so later retries are recognised.
             let plan = CommitPlan(added, newKeys: try DedupeWriter.newKeys(added, db: db))
@@ -43,9 +55,11 @@ extension SQLiteStore {
             let sentAt = try SentAtLookup(db)
             var counter = try plan.rollups(maturityWindow: window, names: names, sentAt: sentAt.callAsFunction)
             let insert = try BoundStatement(db, sql: Queries.InsertEvent.outcomeSQL)
+            let placeholder = plan.events.isEmpty ? nil : try EventPositions.claim(in: db)
             for (event, duplicate) in zip(plan.events, plan.duplicates) {
                 try insert.insert(EventColumns.all, event, duplicate: duplicate)
             }
+            try EventPositions.release(placeholder, in: db)
             try SQLiteAttribution.attribute(plan.touches, windows: windows, counter: &counter, in: db)
             try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)
             try SQLiteAudience.write(plan.audience, in: db)

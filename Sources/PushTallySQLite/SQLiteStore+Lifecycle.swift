@@ -44,7 +44,9 @@ extension SQLiteStore: StoreMaintenance, FileStore {
                     try counter.add(event, duplicate: event.duplicate ?? false, sentAt: sentAt.callAsFunction)
                 }
                 try RollupWriter.write(counter.accumulator, to: .ledger, statements: self.rollupStatements, in: db)
+                let highest = try EventPositions.highest(in: db)
                 try db.run(Queries.DeleteFoldedEvents(afterRow: start, throughRow: lastRowID, scope: scope))
+                try EventPositions.keep(highest: highest, in: db)
                 return (rows.count, lastRowID)
             }
             total += count

@@ -6,6 +6,9 @@ public enum Role: String, Sendable, CaseIterable, Codable {
     case backend
     /// Read reports.
     case read
+    /// Read every stored event, in commit order (the event feed, for a warehouse). Raw events name devices by
+    /// their keyed hashes and times to the millisecond: more than reports show, so a role of its own.
+    case export
     /// Everything.
     case admin
 

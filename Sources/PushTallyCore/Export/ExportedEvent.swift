@@ -4,6 +4,16 @@ import Foundation
 public struct ExportedEvent: Codable, Sendable, Hashable {
     /// The event's sequence number in its source database.
     public var seq: Int64
+    /// The event's id, the same in every database it is copied to: `<database id>:<seq>` of the database that
+    /// first stored it. What a warehouse dedupes on. (Format version 4 on; an import derives it from the
+    /// header's source and `seq` when absent.)
+    public var event_id: String?
+    /// What the event is, in the feed's words: `receipt` (a display), `action`, `session` or `conversion`.
+    /// (Format version 4 on.)
+    public var type: String?
+    /// The event feed's position after this event (``EventCursor``): a reader passes the last one it kept as
+    /// `after`. Only the feed's lines carry it.
+    public var cursor: String?
     public var push_id: String
     public var kind: String
     public var action: String?
@@ -54,7 +64,8 @@ public struct ExportHeader: Codable, Sendable, Hashable {
     public static let formatName = "pushtally-events"
     /// 2 added sessions and conversions (`kind` `session` / `conversion`); a version-1 reader refuses it
     /// rather than read a session as a display. 3 added `media`, `extension_ms` and `notification_permission`.
-    public static let currentVersion = 3
+    /// 4 added `event_id` and `type`.
+    public static let currentVersion = 4
 
     public var format: String
     public var version: Int
@@ -86,18 +97,34 @@ extension ExportedEvent {
         media = event.media?.rawValue
         extension_ms = event.extensionMillis
         notification_permission = event.notificationPermission?.rawValue
+        event_id = event.eventID
     }
 
     /// Each kind's name in exports.
     static let kindNames: [EventKind: String] = [
         .display: "display", .action: "action", .session: "session", .conversion: "conversion",
     ]
+
+    /// Each kind's `type` in the feed: what the event says happened, in the words the API's routes use.
+    package static let typeNames: [EventKind: String] = [
+        .display: "receipt", .action: "action", .session: "session", .conversion: "conversion",
+    ]
+
+    /// The id of an event stored in database `source` at `seq`, when it came from nowhere else.
+    package static func eventID(source: String, seq: Int64) -> String { "\(source):\(seq)" }
+
+    /// The event as database `source` names it: its own id (an imported event keeps the one it came with) and its type.
+    package mutating func identify(source: String) {
+        if event_id == nil { event_id = Self.eventID(source: source, seq: seq) }
+        type = Self.kindNames.first { $0.value == kind }.flatMap { Self.typeNames[$0.key] }
+    }
 }
 
 extension StoredEvent {
-    /// An imported event as it is stored again: its flags and times as exported, its action normalised.
+    /// An imported event as it is stored again: its flags and times as exported, its action normalised, its id
+    /// the one it had (or, from an export older than ids, the one `source` would have given it).
     /// Sessions and conversions come without a credit: the importing store attributes them.
-    package init(imported event: ExportedEvent) {
+    package init(imported event: ExportedEvent, source: String) {
         let kind = ExportedEvent.kindNames.first { $0.value == event.kind }?.key ?? .display
         self.init(
             pushID: kind.namesPush ? event.push_id : "", kind: kind,
@@ -112,5 +139,6 @@ extension StoredEvent {
         media = event.media.flatMap(ReceiptMedia.init(rawValue:))
         extensionMillis = event.extension_ms
         notificationPermission = event.notification_permission.flatMap(NotificationPermission.init(rawValue:))
+        eventID = event.event_id ?? ExportedEvent.eventID(source: source, seq: event.seq)
     }
 }

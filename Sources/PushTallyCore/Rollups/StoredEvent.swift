@@ -22,6 +22,8 @@ package struct StoredEvent: Sendable, Hashable {
     package var media: ReceiptMedia?
     package var extensionMillis: Int64?
     package var notificationPermission: NotificationPermission?
+    /// The id an imported event had where it was first stored; `nil` for an event first stored in this database.
+    package var eventID: String?
 
     /// An ingested event (device id already keyed), received at `receivedAt`: its time is clamped here.
     package init(_ event: IncomingEvent, receivedAt: Int64) {

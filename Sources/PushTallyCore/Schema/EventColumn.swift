@@ -13,6 +13,10 @@ package enum EventColumn: CaseIterable, Sendable {
     case attribution, attributedPush
     /// A session's notification setting.
     case notificationPermission
+    /// An imported event's id in the database it was first stored in (``ExportedEvent/event_id``); `NULL` for an
+    /// event first stored here, whose id is this database's id and its position. Only imports fill it, so it is
+    /// not a receipt column: receipts never bind it.
+    case eventID
 
     package var name: String {
         switch self {
@@ -36,6 +40,7 @@ package enum EventColumn: CaseIterable, Sendable {
         case .media: "media"
         case .extensionMillis: "extension_ms"
         case .notificationPermission: "notification_permission"
+        case .eventID: "event_id"
         }
     }
 
@@ -44,7 +49,7 @@ package enum EventColumn: CaseIterable, Sendable {
         case .kind, .receivedAt, .eventTime, .valueMicros, .attribution, .extensionMillis: .integer
         case .duplicate: .boolean
         case .pushID, .action, .deviceID, .receiptID, .platform, .appVersion, .osVersion, .app, .name, .currency,
-            .attributedPush, .media, .notificationPermission:
+            .attributedPush, .media, .notificationPermission, .eventID:
             .text
         }
     }
@@ -69,7 +74,7 @@ package enum EventColumn: CaseIterable, Sendable {
         case .media: ClientField("media", .oneOf(accepted: ReceiptMedia.rawValues))
         case .extensionMillis: ClientField("extension_ms", .wholeNumber(0...ExtensionTime.maximumMillis, unit: "milliseconds"))
         case .notificationPermission: ClientField("notification_permission", .oneOf(accepted: NotificationPermission.rawValues))
-        case .kind, .receivedAt, .duplicate, .attribution, .attributedPush: nil
+        case .kind, .receivedAt, .duplicate, .attribution, .attributedPush, .eventID: nil
         }
     }
 
@@ -85,7 +90,7 @@ package enum EventColumn: CaseIterable, Sendable {
     /// ingest) do not pay for the ones they never fill.
     package var isReceiptColumn: Bool {
         switch self {
-        case .app, .name, .valueMicros, .currency, .attribution, .attributedPush, .notificationPermission: false
+        case .app, .name, .valueMicros, .currency, .attribution, .attributedPush, .notificationPermission, .eventID: false
         default: true
         }
     }
@@ -114,6 +119,7 @@ package enum EventColumn: CaseIterable, Sendable {
         case .media: .text(event.media?.rawValue)
         case .extensionMillis: .integer(event.extensionMillis)
         case .notificationPermission: .text(event.notificationPermission?.rawValue)
+        case .eventID: .text(event.eventID)
         }
     }
 }
@@ -143,6 +149,7 @@ extension EventColumn {
         case (.media, .text(let text)): event.media = text.flatMap(ReceiptMedia.init(rawValue:))
         case (.extensionMillis, .integer(let millis)): event.extensionMillis = millis
         case (.notificationPermission, .text(let text)): event.notificationPermission = text.flatMap(NotificationPermission.init(rawValue:))
+        case (.eventID, .text(let text)): event.eventID = text
         default: break
         }
     }
@@ -169,6 +176,8 @@ package enum EventColumns {
     /// A display's media outcome and extension time and a session's notification setting, added by one
     /// migration per engine.
     package static let mediaAndPermission: [EventColumn] = [.media, .extensionMillis, .notificationPermission]
+    /// An imported event's original id, added by one migration per engine.
+    package static let eventIdentity: [EventColumn] = [.eventID]
     /// What an export carries of each event (its credit is recomputed where it is imported).
     package static let exported = EventColumn.allCases.filter { $0 != .attribution && $0 != .attributedPush }
 

@@ -67,10 +67,12 @@ enum PostgresEventWriter {
     }
 
     /// The raw rows: displays and actions by their own columns; sessions and conversions by theirs, credit
-    /// included (receipts do not pay for the columns they never fill).
+    /// included (receipts do not pay for the columns they never fill). An imported receipt carries the id it was
+    /// first stored under, which only the whole list names.
     static func rawRows(_ counted: [(StoredEvent, Bool)], credits: [Int: Attribution]) -> [ValuesPart] {
-        let receipts = counted.filter { $0.0.kind.namesPush }
-        let outcomes = counted.enumerated().filter { !$0.element.0.kind.namesPush }.map { ($0.element, credits[$0.offset]) }
+        let byReceiptColumns = { (event: StoredEvent) in event.kind.namesPush && event.eventID == nil }
+        let receipts = counted.filter { byReceiptColumns($0.0) }
+        let outcomes = counted.enumerated().filter { !byReceiptColumns($0.element.0) }.map { ($0.element, credits[$0.offset]) }
         return [
             ValuesPart(receipts, columns: EventColumns.receipt) { ($0.0, $0.1, nil) },
             ValuesPart(outcomes, columns: EventColumns.all) { ($0.0.0, $0.0.1, $0.1) },

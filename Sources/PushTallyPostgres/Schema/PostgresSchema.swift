@@ -51,6 +51,8 @@ package enum PostgresSchema {
         (PlatformCaseMigration.postgresVersion, PlatformCaseMigration.postgresName, PlatformCaseMigration.statements(.postgres)),
         // The platforms and versions each app admitted as report rows, seeded with those the rollups hold.
         (DimensionValueMigration.postgresVersion, DimensionValueMigration.postgresName, DimensionValueMigration.statements(.postgres)),
+        // The event feed's order (EventCursor) and imported events' ids.
+        (27, "v27-event-feed", EventFeedSchema.migration),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

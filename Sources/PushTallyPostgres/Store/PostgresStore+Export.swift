@@ -15,9 +15,14 @@ extension PostgresStore {
         do {
             // Streamed on one connection, not collected: an export can be every raw event there is.
             return try await Self.withConnection(client, timeout: connectionTimeout) { connection in
+                let source = try await connection.fetch(Queries.SelectDatabaseID(), logger: logger).first ?? ""
                 let query = Queries.SelectExportedEvents(sinceMillis: sinceMillis ?? .min, untilMillis: untilMillis ?? .max)
                 let rows = try await connection.query(PostgresQuery(query), logger: logger)
-                return try await Self.write(rows, of: query, to: write)
+                return try await Self.write(rows, of: query) { event in
+                    var event = event
+                    event.identify(source: source)
+                    try write(event)
+                }
             }
         } catch {
             throw PostgresFailure.surface(error)
@@ -35,6 +40,14 @@ extension PostgresStore {
         return count
     }
 
+    /// Up to `limit` events after `cursor` in commit order (``EventCursor``): by storing transaction, then id,
+    /// below the oldest transaction still running. On a standby as on its primary (both see the same ids).
+    public func eventFeed(after cursor: EventCursor, limit: Int) async throws -> EventFeedPage {
+        let source = try await databaseID()
+        let rows = try await fetch(Queries.SelectFeedEvents(after: cursor, limit: limit))
+        return EventFeedPage(rows: rows, after: cursor, source: source)
+    }
+
     /// Adds exported events with their rollups, skipping those this database already took from `source`
     /// (or that came from itself), so importing the same file twice changes nothing. Returns how many were new.
     public func importEvents(_ events: [ExportedEvent], source: String) async throws -> Int {
@@ -50,7 +63,7 @@ extension PostgresStore {
             for seq in try await connection.fetch(Queries.InsertImportedSequences(source: source, seqs: seqs), logger: logger) {
                 fresh.insert(seq)
             }
-            let stored = events.compactMap { event in fresh.remove(event.seq).map { _ in StoredEvent(imported: event) } }
+            let stored = events.compactMap { event in fresh.remove(event.seq).map { _ in StoredEvent(imported: event, source: source) } }
             // Stored like ingest, so the imported devices' sessions and conversions are attributed as well.
             let names = try await PostgresNames.fold(
                 BoundedNames.pairs(stored), book: book, admit: true, inTransaction: true, on: connection, logger: logger)

@@ -18,6 +18,7 @@ extension APIRoute {
         case .replayWebhook: return ["since"]
         case .alertHistory: return ["limit"]
         case .deviceTimeline: return ["limit", "after"]
+        case .eventFeed: return ["after", "limit", "follow", "heartbeat"]
         default: break
         }
         // `?key=` carries an ingest key for clients that cannot set headers.

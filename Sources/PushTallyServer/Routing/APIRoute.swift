@@ -34,6 +34,8 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case deleteAlert
     case alertHistory
     case deviceTimeline
+    /// Stored events in commit order, for a warehouse (``EventFeedController``).
+    case eventFeed
 
     var method: HTTPRequest.Method {
         switch self {
@@ -41,7 +43,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
             .createAlert: .post
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
-        case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline: .get
+        case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline, .eventFeed: .get
         case .report, .reportByQuery, .health, .metrics, .dashboard, .dashboardFile: .get
         }
     }
@@ -72,6 +74,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .deleteAlert: "/v1/alerts/:id"
         case .alertHistory: "/v1/alerts/:id/history"
         case .deviceTimeline: "/v1/devices/:device_id/timeline"
+        case .eventFeed: "/v1/events"
         }
     }
 
@@ -91,6 +94,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .listAlerts, .alertHistory: .read
         // One person's activity, for support: operators only.
         case .deviceTimeline: .admin
+        case .eventFeed: .export
         }
     }
 
@@ -102,7 +106,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         + ReportKinds.all.filter { $0.queryAddressedPath != nil }.map(APIRoute.reportByQuery)
         + [
             .health, .metrics, .dashboard, .dashboardFile, .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries,
-            .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline,
+            .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline, .eventFeed,
         ]
 
     /// The events an ingest route takes; `nil` for every other route.

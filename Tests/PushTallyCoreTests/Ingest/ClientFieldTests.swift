@@ -19,7 +19,7 @@ import Testing
 
     @Test func onlyWhatTheServerFillsHasNoField() {
         let filled = EventColumn.allCases.filter { $0.clientField == nil }
-        #expect(filled == [.kind, .receivedAt, .duplicate, .attribution, .attributedPush])
+        #expect(filled == [.kind, .receivedAt, .duplicate, .attribution, .attributedPush, .eventID])
     }
 
     @Test func everyTextFieldIsHeldToItsDeclaredByteLimit() throws {

@@ -187,13 +187,20 @@ import Testing
         let line = try ExportFormat.line(exported)
         #expect(line.hasSuffix("\n") && line.contains("\"app_version\":\"3.1\""))
         let read = try ExportFormat.event(line: String(line.dropLast()))
-        #expect(StoredEvent(imported: read) == stored)
+        // Imported, it keeps the id its source gave it (from an export without ids, the one its source would give).
+        var identified = stored
+        identified.eventID = "db-1:7"
+        #expect(StoredEvent(imported: read, source: "db-1") == identified)
+        var named = read
+        named.identify(source: "db-1")
+        #expect(named.event_id == "db-1:7" && named.type == "action")
+        #expect(StoredEvent(imported: named, source: "db-2").eventID == "db-1:7", "an id, once given, is kept")
         // A display exports no action, and an imported action is normalised as at ingest.
         let display = ExportedEvent(StoredEvent(pushID: "p", kind: .display, action: "", receivedAt: 1, eventTime: 1, duplicate: false, appVersion: nil, osVersion: nil), seq: 1)
         #expect(display.action == nil)
         var odd = exported
         odd.action = "com.apple.UNNotificationDefaultActionIdentifier"
-        #expect(StoredEvent(imported: odd).action == StandardAction.normalise(odd.action!))
+        #expect(StoredEvent(imported: odd, source: "db-1").action == StandardAction.normalise(odd.action!))
 
         let header = ExportFormat.header(source: "db-1", exportedAtMillis: 0)
         #expect(ExportFormat.header(line: String(try ExportFormat.line(header).dropLast())) == header)

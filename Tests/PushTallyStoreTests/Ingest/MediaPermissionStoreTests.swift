@@ -79,7 +79,7 @@ import Testing
         event.extension_ms = 30_000
         let line = try ExportFormat.line(event)
         #expect(line.contains(#""extension_ms":30000"#) && line.contains(#""media":"timed_out""#))
-        let stored = StoredEvent(imported: try ExportFormat.event(line: line))
+        let stored = StoredEvent(imported: try ExportFormat.event(line: line), source: "")
         #expect(stored.media == .timedOut && stored.extensionMillis == 30_000 && stored.notificationPermission == nil)
     }
 }

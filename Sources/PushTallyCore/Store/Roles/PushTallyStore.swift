@@ -5,8 +5,8 @@
 ///
 /// Code that needs one role takes that role (``EventIngestor``, ``PushRegistry``, ``ReportReader``,
 /// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``, ``WebhookStore``, ``AlertStore``,
-/// ``DeviceTimelineReader``, ``FCMDeliveryStore``), so a test double of it stays small.
+/// ``DeviceTimelineReader``, ``FCMDeliveryStore``, ``EventFeedReader``), so a test double of it stays small.
 public protocol PushTallyStore:
     EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle, WebhookStore, AlertStore,
-    DeviceTimelineReader, FCMDeliveryStore
+    DeviceTimelineReader, FCMDeliveryStore, EventFeedReader
 {}
