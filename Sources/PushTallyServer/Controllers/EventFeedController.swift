@@ -38,7 +38,9 @@ struct EventFeedController<Context: RequestContext>: Sendable {
         let gzip = ReportResponse.acceptsGzip(request)
         // The first page is read before the answer begins, so a database that does not answer gets its 503.
         let first = try await page(after: cursor, limit: limit)
-        var headers: HTTPFields = [.contentType: "application/x-ndjson; charset=utf-8", .eventCursor: first.cursor.text]
+        var headers: HTTPFields = [
+            .contentType: "application/x-ndjson; charset=utf-8", .eventCursor: first.cursor.text, .vary: "Accept-Encoding",
+        ]
         if gzip { headers[.contentEncoding] = "gzip" }
         guard follow else {
             var body = ByteBuffer(data: try Self.lines(first))

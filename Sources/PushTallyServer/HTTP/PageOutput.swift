@@ -27,6 +27,12 @@ struct PageOutput {
         guard let compressor else { return try await sink.write(buffer) }
         var compressed: [ByteBuffer] = []
         try buffer.compressStream(with: compressor, flush: flush ? .sync : .no) { compressed.append($0) }
+        // compress-nio hands over its window only when it fills or at the finish: a flush takes what it holds.
+        if flush, var window = compressor.window, window.readableBytes > 0 {
+            compressed.append(window)
+            window.clear()
+            compressor.window = window
+        }
         for part in compressed { try await sink.write(part) }
     }
 

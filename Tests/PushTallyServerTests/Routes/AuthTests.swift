@@ -35,6 +35,7 @@ import Testing
         (.get, "/v1/alerts/al_auth/history", nil, .read),
         (.delete, "/v1/alerts/al_auth", nil, .admin),
         (.get, "/v1/devices/dev_auth/timeline", nil, .admin),
+        (.get, "/v1/events", nil, .export),
     ]
 
     /// A route's pattern from its test path (`/v1/pushes/p1` -> `/v1/pushes/{push_id}`).
