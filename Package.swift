@@ -95,11 +95,11 @@ let package = Package(
         // What the server's routes and the CLI's local path both do, so neither repeats the other and the CLI
         // needs no server to manage webhooks: webhook endpoints' creation (parse, SSRF check, id, secret,
         // store, JSON), listing and deliveries; the system's DNS resolver the core's SSRF rule checks with
-        // (getaddrinfo on NIO's thread pool, as it blocks); and gzip inflated member by member (request bodies
-        // and import-events), through the system zlib.
+        // (getaddrinfo on NIO's thread pool, as it blocks); gzip inflated member by member (request bodies
+        // and import-events), through the system zlib; and the event feed written to files (`export --out`).
         .target(
             name: "PushTallyUseCases",
-            dependencies: ["PushTallyCore", "CZlib", server("NIOPosix", "swift-nio")]
+            dependencies: ["PushTallyCore", "CZlib", server("NIOPosix", "swift-nio"), server("CompressNIO", "compress-nio")]
         ),
         // The system zlib (zlib1g-dev), for inflating gzip member by member (request bodies, import-events):
         // compress-nio inflates one member and cannot tell a stream that ended from one cut short.

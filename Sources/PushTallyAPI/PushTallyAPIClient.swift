@@ -75,11 +75,17 @@ public struct PushTallyAPIClient: Sendable {
     }
 
     func exchange(_ request: URLRequest) async throws -> (status: Int, data: Data) {
+        let (status, data, _) = try await exchangeWithResponse(request)
+        return (status, data)
+    }
+
+    /// The answer with its response, for the fields a call reads besides the body.
+    func exchangeWithResponse(_ request: URLRequest) async throws -> (status: Int, data: Data, response: HTTPURLResponse?) {
         var request = request
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data, response as? HTTPURLResponse)
         } catch {
             throw PushTallyAPIError.unreachable(url: request.url?.absoluteString ?? baseURL.absoluteString, reason: error.localizedDescription)
         }

@@ -131,41 +131,6 @@ struct BackupCommand: AsyncParsableCommand {
     }
 }
 
-struct ExportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Write raw events as gzip NDJSON (first line: format and version), streamed."
-    )
-
-    @Option(help: "Events received at or after this time (ISO 8601 or unix seconds).")
-    var since: String?
-
-    @Option(help: "Events received before this time.")
-    var until: String?
-
-    @Option(name: .shortAndLong, help: "The file to write (.ndjson.gz).")
-    var output: String
-
-    @OptionGroup var database: DatabaseOptions
-
-    func run() async throws {
-        let store = try await database.open()
-        try await closing(store) {
-            let writer = try GzipFileWriter(path: output)
-            let header = ExportFormat.header(source: try await store.databaseID(), exportedAtMillis: StoreConfiguration.systemClock())
-            try writer.write(try ExportFormat.line(header))
-            let box = UncheckedBox(writer)
-            let count = try await store.exportEvents(
-                sinceMillis: try parseTime(since, "since"), untilMillis: try parseTime(until, "until")
-            ) { event in
-                try box.value.write(try ExportFormat.line(event))
-            }
-            try writer.finish()
-            print("exported \(count) raw events to \(output)")
-        }
-    }
-}
-
 struct ImportEventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-events",

@@ -29,7 +29,7 @@ struct EventFeedController<Context: RequestContext>: Sendable {
 
     func feed(_ request: Request) async throws -> Response {
         // The token before anything else: a caller without one learns nothing, not even what a cursor looks like.
-        _ = try await authorizer.requireIdentified(.export, request)
+        let reader = try await authorizer.requireIdentified(.export, request)
         let query = try QueryValues(request)
         let limit = try query.limit(default: EventFeedPage.defaultLimit, maximum: EventFeedPage.maximumLimit)
         let cursor = try query["after"].map { text throws(FieldError) in try EventCursor(text: text) } ?? .start
@@ -37,7 +37,7 @@ struct EventFeedController<Context: RequestContext>: Sendable {
         let heartbeat = try Self.heartbeatSeconds(query["heartbeat"])
         let gzip = ReportResponse.acceptsGzip(request)
         // The first page is read before the answer begins, so a database that does not answer gets its 503.
-        let first = try await page(after: cursor, limit: limit)
+        let first = try await page(after: cursor, limit: limit, reader: reader)
         var headers: HTTPFields = [
             .contentType: "application/x-ndjson; charset=utf-8", .eventCursor: first.cursor.text, .vary: "Accept-Encoding",
         ]
@@ -51,14 +51,16 @@ struct EventFeedController<Context: RequestContext>: Sendable {
         let controller = self
         let body = ResponseBody { sink in
             var output = try PageOutput(sink, gzip: gzip)
-            try await controller.stream(from: first, limit: limit, heartbeat: .seconds(heartbeat), to: &output)
+            try await controller.stream(from: first, limit: limit, heartbeat: .seconds(heartbeat), reader: reader, to: &output)
             try await output.finish()
         }
         return Response(status: .ok, headers: headers, body: body)
     }
 
     /// Writes pages as they commit until the client goes away (the write throws) or the server shuts down.
-    private func stream(from first: EventFeedPage, limit: Int, heartbeat: Duration, to output: inout PageOutput) async throws {
+    private func stream(
+        from first: EventFeedPage, limit: Int, heartbeat: Duration, reader: String, to output: inout PageOutput
+    ) async throws {
         let clock = ContinuousClock()
         var page = first
         var lastWrite = clock.now
@@ -75,12 +77,15 @@ struct EventFeedController<Context: RequestContext>: Sendable {
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: followPoll) }
                 if Task.isShuttingDownGracefully || Task.isCancelled { return }
             }
-            page = try await self.page(after: page.cursor, limit: limit)
+            page = try await self.page(after: page.cursor, limit: limit, reader: reader)
         }
     }
 
-    private func page(after cursor: EventCursor, limit: Int) async throws -> EventFeedPage {
-        try await StoreDeadline.run(deadlines.request) { [store] in try await store.eventFeed(after: cursor, limit: limit) }
+    /// A page within the request's deadline, noted in the reader's metrics.
+    private func page(after cursor: EventCursor, limit: Int, reader: String) async throws -> EventFeedPage {
+        let page = try await StoreDeadline.run(deadlines.request) { [store] in try await store.eventFeed(after: cursor, limit: limit) }
+        ServerMetrics.feedRead(reader: reader, page: page, limit: limit, nowMillis: StoreConfiguration.systemClock())
+        return page
     }
 
     private static func lines(_ page: EventFeedPage) throws -> Data {

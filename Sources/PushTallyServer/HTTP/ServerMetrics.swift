@@ -35,6 +35,15 @@ public enum ServerMetrics {
         Counter(label: "pushtally_report_reads_total", dimensions: [("source", source.rawValue)]).increment()
     }
 
+    /// A read of the event feed by the token `reader`: when it last succeeded, and how far behind it was (0 when
+    /// the page reached the end of the feed, else now minus the newest event it read).
+    static func feedRead(reader: String, page: EventFeedPage, limit: Int, nowMillis: Int64) {
+        Gauge(label: "pushtally_export_last_success_timestamp_seconds", dimensions: [("reader", reader)]).record(Double(nowMillis) / 1000)
+        let newest = page.events.count < limit ? nil : page.events.map(\.received_at).max()
+        let lag = newest.map { max(0, Double(nowMillis - $0) / 1000) } ?? 0
+        Gauge(label: "pushtally_export_lag_seconds", dimensions: [("reader", reader)]).record(lag)
+    }
+
     static func rejected(_ code: String, count: Int = 1) {
         Counter(label: "pushtally_events_rejected_total", dimensions: [("reason", code)]).increment(by: count)
     }

@@ -1,0 +1,95 @@
+"""Loads a `pushtally export --out` directory of each format into three readers nobody here wrote, with the
+schemas `pushtally export --schema` renders, and holds every row to the feed's own NDJSON.
+
+    python3 load.py SPEC.json
+
+SPEC: {"reference": NDJSON of the feed (GET /v1/events), "parquet": DIR, "ndjson": DIR, "duckdb": DDL file,
+"clickhouse": DDL file, "displays": {push_id: the pushes report's displayed_unique}}. Checks each manifest (files,
+rows, SHA-256), pyarrow's rows, DuckDB's and chdb's tables loaded from either format (loaded twice: the second
+load adds nothing), and the unique displays per push against the report. Prints a summary; exits 1 on the first
+difference, naming it.
+"""
+
+import glob
+import hashlib
+import json
+import os
+import sys
+
+import chdb.session
+import duckdb
+import pyarrow.parquet
+
+spec = json.load(open(sys.argv[1]))
+
+
+def fail(message):
+    print(message)
+    sys.exit(1)
+
+
+reference = [json.loads(line) for line in open(spec["reference"]) if line.strip()]
+connection = duckdb.connect()
+connection.execute(open(spec["duckdb"]).read())
+fields = [row[0] for row in connection.execute("DESCRIBE pushtally_events").fetchall()]
+expected = [tuple(event.get(field) for field in fields) for event in reference]
+summary = {"events": len(expected), "fields": len(fields)}
+
+
+def files_of(directory):
+    manifest = json.load(open(os.path.join(directory, "manifest.json")))
+    names = [entry["name"] for entry in manifest["files"]]
+    present = sorted(name for name in os.listdir(directory) if not name.startswith(".") and name != "manifest.json")
+    if present != sorted(names):
+        fail(f"{directory}: files {present} but the manifest lists {names}")
+    for entry in manifest["files"]:
+        data = open(os.path.join(directory, entry["name"]), "rb").read()
+        if hashlib.sha256(data).hexdigest() != entry["sha256"] or len(data) != entry["bytes"]:
+            fail(f"{entry['name']}: bytes or SHA-256 differ from the manifest")
+    if manifest["rows"] != len(expected) or sum(entry["rows"] for entry in manifest["files"]) != len(expected):
+        fail(f"{directory}: the manifest counts {manifest['rows']} rows, the feed holds {len(expected)}")
+    if manifest["last_cursor"] != reference[-1]["cursor"]:
+        fail(f"{directory}: the manifest ends at {manifest['last_cursor']}, the feed at {reference[-1]['cursor']}")
+    summary[os.path.basename(directory) + "_files"] = len(names)
+    return [os.path.join(directory, name) for name in names]
+
+
+parquet_files = files_of(spec["parquet"])
+ndjson_files = files_of(spec["ndjson"])
+
+rows = []
+for path in parquet_files:
+    rows += pyarrow.parquet.read_table(path).to_pylist()
+if [tuple(row[field] for field in fields) for row in rows] != expected:
+    fail("pyarrow's rows differ from the feed's lines")
+if pyarrow.parquet.read_metadata(parquet_files[0]).metadata.get(b"pushtally.schema_version") is None:
+    fail("the Parquet files do not name their schema version")
+
+loads = {
+    "parquet": f"INSERT OR IGNORE INTO pushtally_events SELECT * FROM read_parquet({parquet_files!r})",
+    "ndjson": f"INSERT OR IGNORE INTO pushtally_events BY NAME SELECT * FROM read_json({ndjson_files!r}, format = 'newline_delimited')",
+}
+for name, load in loads.items():
+    connection.execute("DELETE FROM pushtally_events")
+    for _ in range(2):
+        connection.execute(load)
+    loaded = connection.execute(f"SELECT {', '.join(fields)} FROM pushtally_events ORDER BY cursor").fetchall()
+    if loaded != expected:
+        fail(f"DuckDB's table loaded from {name} differs from the feed (or a second load added rows)")
+    displays = dict(connection.execute(
+        "SELECT push_id, count(*) FROM pushtally_events WHERE type = 'receipt' AND NOT duplicate GROUP BY push_id").fetchall())
+    if displays != spec["displays"]:
+        fail(f"unique displays per push from {name}: {displays}, the pushes report: {spec['displays']}")
+
+clickhouse = chdb.session.Session()
+clickhouse.query(open(spec["clickhouse"]).read().replace("pushtally_events", "default.pushtally_events", 1))
+for path in parquet_files:
+    clickhouse.query(f"INSERT INTO default.pushtally_events SELECT * FROM file('{path}', Parquet)")
+for path in ndjson_files:
+    clickhouse.query(f"INSERT INTO default.pushtally_events SELECT * FROM file('{path}', JSONEachRow)")
+loaded = json.loads(str(clickhouse.query(
+    f"SELECT {', '.join(fields)} FROM default.pushtally_events FINAL ORDER BY cursor", "JSONCompact")))["data"]
+if [tuple(row) for row in loaded] != expected:
+    fail("chdb's table, loaded from both formats, differs from the feed")
+summary["clickhouse_rows_before_merge"] = int(str(clickhouse.query("SELECT count() FROM default.pushtally_events", "CSV")).strip())
+print(json.dumps(summary, sort_keys=True))
