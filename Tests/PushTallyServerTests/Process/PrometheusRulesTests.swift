@@ -65,6 +65,10 @@ import Testing
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
         #expect(try await httpRequest(receipts, method: "POST", headers: form, body: Data("push_id=m&device_id=a".utf8)).status == 204)
         #expect(try await httpRequest(receipts, method: "POST", headers: form, body: Data("device_id=a".utf8)).status == 400)
+        // The export gauges have a series per reader of the event feed, once it has read.
+        let feed = try await httpRequest(
+            server.baseURL.appendingPathComponent("v1/events"), headers: ["Authorization": "Bearer \(server.adminToken)"])
+        #expect(feed.status == 200)
         let metrics = try await httpRequest(server.baseURL.appendingPathComponent("metrics"))
         let exported = Self.exportedNames(in: String(decoding: metrics.body, as: UTF8.self))
         for name in named.sorted() {
