@@ -5,7 +5,8 @@
 MODE `events`: opens `GET /v1/events?follow=true&heartbeat=1` (gzip when ARGS[0] is `gzip`, inflated as it
 arrives), waits for a heartbeat, posts the receipts ARGS[1:] with urllib and urlencode as an extension would,
 then reads until each of them has come. MODE `shutdown`: opens the stream, creates the file ARGS[0] once a
-heartbeat came, then reads to the end. Prints one JSON object: the lines read and how the answer ended.
+heartbeat came, then reads to the end. MODE `heartbeats`: opens the stream with `heartbeat=ARGS[1]` and reads
+until ARGS[0] heartbeats came. Prints one JSON object: the lines read and how the answer ended.
 """
 
 import http.client
@@ -21,7 +22,8 @@ gzip = mode == "events" and args[0] == "gzip"
 headers = {"Authorization": "Bearer " + token}
 if gzip:
     headers["Accept-Encoding"] = "gzip"
-request = urllib.request.Request(base + "/v1/events?follow=true&heartbeat=1", headers=headers)
+beat = args[1] if mode == "heartbeats" else "1"
+request = urllib.request.Request(base + "/v1/events?follow=true&heartbeat=" + beat, headers=headers)
 # Generous, so a loaded machine never trips it: it only ends a test whose stream went silent for good.
 response = urllib.request.urlopen(request, timeout=120)
 inflater = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzip else None
@@ -59,6 +61,10 @@ try:
                     urllib.request.urlopen(post, timeout=120).read()
                 posted = True
             if wanted <= {line.get("receipt_id") for line in lines}:
+                ended = "read"
+                break
+        elif mode == "heartbeats":
+            if len(heartbeats) >= int(args[0]):
                 ended = "read"
                 break
         elif heartbeats and not os.path.exists(args[0]):

@@ -50,7 +50,9 @@ func buildRoutes(
     ).register(on: routes)
     AlertController(store: store, authorizer: authorizer, reader: reader, deadlines: deadlines).register(on: routes)
     DeviceController(store: store, authorizer: authorizer, deadlines: deadlines).register(on: routes)
-    EventFeedController(store: store, authorizer: authorizer, deadlines: deadlines).register(on: routes)
+    EventFeedController(
+        store: store, authorizer: authorizer, deadlines: deadlines, idleTimeout: .seconds(configuration.idleTimeoutSeconds)
+    ).register(on: routes)
     HealthController(store: store).register(on: routes)
     MetricsController(store: store, deadlines: deadlines).register(on: routes)
     DashboardController().register(on: routes)

@@ -11,14 +11,17 @@ import ServiceLifecycle
 /// cursor it kept as `after` and gets every event committed after it, at least once and never skipped
 /// (``EventCursor``). Without `follow` the answer is one page, whole, its end in `PushTally-Cursor`. With
 /// `follow=true` it stays open: events are written as they commit, and a heartbeat line
-/// (`{"cursor":…,"heartbeat":…}`) when none came for `heartbeat` seconds, so a pipeline can tell a quiet
-/// stream from a dead one. A graceful shutdown ends the stream whole; the reader reconnects with its cursor.
+/// (`{"cursor":…,"heartbeat":…}`) when none came for `heartbeat` seconds (or half the server's idle timeout,
+/// if that is sooner), so a pipeline can tell a quiet stream from a dead one. A graceful shutdown ends the stream whole; the reader reconnects with its cursor.
 struct EventFeedController<Context: RequestContext>: Sendable {
     let store: any EventFeedReader
     let authorizer: Authorizer
     var deadlines = StoreDeadlines()
     /// How long a following stream waits before it looks again when it has written every event committed.
     var followPoll: Duration = .milliseconds(250)
+    /// The server's idle timeout (`serve --idle-timeout`): a stream quiet for that long would be closed as an
+    /// idle connection, so it writes a heartbeat by half of it at the latest, whatever `heartbeat` asks.
+    var idleTimeout: Duration = .seconds(30)
 
     static var defaultHeartbeatSeconds: Int { 15 }
     static var maximumHeartbeatSeconds: Int { 300 }
@@ -51,7 +54,8 @@ struct EventFeedController<Context: RequestContext>: Sendable {
         let controller = self
         let body = ResponseBody { sink in
             var output = try PageOutput(sink, gzip: gzip)
-            try await controller.stream(from: first, limit: limit, heartbeat: .seconds(heartbeat), reader: reader, to: &output)
+            let beat = min(Duration.seconds(heartbeat), controller.idleTimeout / 2)
+            try await controller.stream(from: first, limit: limit, heartbeat: beat, reader: reader, to: &output)
             try await output.finish()
         }
         return Response(status: .ok, headers: headers, body: body)

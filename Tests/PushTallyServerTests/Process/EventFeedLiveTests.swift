@@ -104,6 +104,21 @@ import Testing
         await store.cleanUp()
     }
 
+    /// A quiet stream outlives the server's idle timeout: it writes heartbeats by half of it, whatever the reader
+    /// asked, so the connection is never closed as idle under it.
+    @Test func aQuietStreamOutlivesTheIdleTimeout() async throws {
+        let server = try ServerProcess(extraArguments: ["--idle-timeout", "2"])
+        defer { server.removeFiles() }
+        try await server.start()
+        let run = try await runProcess(
+            "/usr/bin/env",
+            ["python3", PackageRoot.file("Tests/feed/follow.py").path, server.baseURL.absoluteString, server.adminToken, "heartbeats",
+             "4", "300"], includingErrors: true)
+        let result = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)")
+        #expect(result["ended"] as? String == "read", "four heartbeats, two seconds past the idle timeout: \(run.output)")
+        #expect(try await server.stop() == 0)
+    }
+
     @Test func aShutdownEndsAFollowingStreamWhole() async throws {
         let store = try await StoreServer.start(.sqlite, name: "feed-shutdown")
         let server = store.server

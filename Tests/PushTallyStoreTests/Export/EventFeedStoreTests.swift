@@ -153,6 +153,27 @@ import Testing
         }
     }
 
+    /// A streaming standby serves the feed with its primary's ids and cursors, so a reader may move between them.
+    @Test func aStandbyServesTheSameFeedAsItsPrimary() async throws {
+        try await TestStandby.withStandbyAndDatabase { standby, url in
+            let primary = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout)
+            defer { primary.closeInBackground() }
+            for n in 1...3 { _ = try await primary.ingest([receipt("p-standby", receipt: "r\(n)")]) }
+            let fromPrimary = try await Self.read(3, from: primary)
+            try await standby.waitForCatchUp(primaryURL: url)
+            let replica = try await PostgresStore.openReadReplica(url: try standby.url(of: url))
+            defer { replica.closeInBackground() }
+            let fromStandby = try await Self.read(3, from: replica)
+            #expect(fromStandby.events == fromPrimary.events, "the same lines, cursors and ids")
+            // Half on the primary, the rest on the standby: nothing skipped, nothing twice.
+            let half = try await primary.eventFeed(after: .start, limit: 2)
+            _ = try await primary.ingest([receipt("p-standby", receipt: "r4")])
+            try await standby.waitForCatchUp(primaryURL: url)
+            let rest = try await Self.read(2, from: replica, after: half.cursor)
+            #expect((half.events + rest.events).map(\.receipt_id) == ["r1", "r2", "r3", "r4"])
+        }
+    }
+
     /// Two collectors committing at once while a reader follows: every acknowledged event is read exactly once.
     @Test func twoCollectorsAndAFollowingReaderLoseAndRepeatNothing() async throws {
         try await FreshStore.with(.postgres, name: "feed-follow") { fresh in
