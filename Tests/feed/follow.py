@@ -6,7 +6,8 @@ MODE `events`: opens `GET /v1/events?follow=true&heartbeat=1` (gzip when ARGS[0]
 arrives), waits for a heartbeat, posts the receipts ARGS[1:] with urllib and urlencode as an extension would,
 then reads until each of them has come. MODE `shutdown`: opens the stream, creates the file ARGS[0] once a
 heartbeat came, then reads to the end. MODE `heartbeats`: opens the stream with `heartbeat=ARGS[1]` and reads
-until ARGS[0] heartbeats came. Prints one JSON object: the lines read and how the answer ended.
+until ARGS[0] heartbeats came. MODE `count`: reads until ARGS[0] events came, creating the file ARGS[1] once the
+stream is open (its first line read). Prints one JSON object: the lines read and how the answer ended.
 """
 
 import http.client
@@ -61,6 +62,12 @@ try:
                     urllib.request.urlopen(post, timeout=120).read()
                 posted = True
             if wanted <= {line.get("receipt_id") for line in lines}:
+                ended = "read"
+                break
+        elif mode == "count":
+            if lines and not os.path.exists(args[1]):
+                open(args[1], "w").close()
+            if sum(1 for line in lines if "event_id" in line) >= int(args[0]):
                 ended = "read"
                 break
         elif mode == "heartbeats":
