@@ -20,11 +20,7 @@ extension FeedSchema {
     /// A BigQuery table schema (`bq load --schema`): a JSON array of fields.
     public static var bigQuery: String {
         let fields = fields.map { field -> [String: String] in
-            let type = switch field.kind {
-            case .text: "STRING"
-            case .integer: "INT64"
-            case .boolean: "BOOL"
-            }
+            let type = field.kind.spelled(text: "STRING", integer: "INT64", boolean: "BOOL")
             return ["name": field.name, "type": type, "mode": field.required ? "REQUIRED" : "NULLABLE", "description": field.description]
         }
         return json(fields)
@@ -34,11 +30,7 @@ extension FeedSchema {
     /// kept once when parts merge (`SELECT … FINAL` dedupes before that).
     public static var clickHouse: String {
         let columns = fields.map { field -> String in
-            let type = switch field.kind {
-            case .text: "String"
-            case .integer: "Int64"
-            case .boolean: "Bool"
-            }
+            let type = field.kind.spelled(text: "String", integer: "Int64", boolean: "Bool")
             return "    \(field.name) \(field.required ? type : "Nullable(\(type))") COMMENT \(sqlString(field.description))"
         }
         return "CREATE TABLE \(table) (\n\(columns.joined(separator: ",\n"))\n) ENGINE = ReplacingMergeTree ORDER BY event_id;\n"
@@ -48,11 +40,7 @@ extension FeedSchema {
     /// again (`INSERT … ON CONFLICT DO NOTHING`) adds nothing.
     public static var sqlTable: String {
         let columns = fields.map { field -> String in
-            let type = switch field.kind {
-            case .text: "TEXT"
-            case .integer: "BIGINT"
-            case .boolean: "BOOLEAN"
-            }
+            let type = field.kind.spelled(text: "TEXT", integer: "BIGINT", boolean: "BOOLEAN")
             return "    \(field.name) \(type)\(field.required ? " NOT NULL" : "")\(field.name == "event_id" ? " PRIMARY KEY" : "")"
         }
         return "CREATE TABLE \(table) (\n\(columns.joined(separator: ",\n"))\n);\n"
@@ -62,12 +50,9 @@ extension FeedSchema {
     public static var jsonSchema: String {
         var properties: [String: Any] = [:]
         for field in fields {
-            let type = switch field.kind {
-            case .text: "string"
-            case .integer: "integer"
-            case .boolean: "boolean"
-            }
-            properties[field.name] = ["type": type, "description": field.description]
+            properties[field.name] = [
+                "type": field.kind.spelled(text: "string", integer: "integer", boolean: "boolean"), "description": field.description,
+            ]
         }
         let schema: [String: Any] = [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -88,5 +73,16 @@ extension FeedSchema {
 
     private static func sqlString(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
+
+extension FeedField.Kind {
+    /// The kind in a warehouse's words for its three kinds.
+    fileprivate func spelled(text: String, integer: String, boolean: String) -> String {
+        switch self {
+        case .text: text
+        case .integer: integer
+        case .boolean: boolean
+        }
     }
 }
