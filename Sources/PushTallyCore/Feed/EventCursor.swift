@@ -29,13 +29,13 @@ public struct EventCursor: Sendable, Hashable, Comparable {
         let digits = text.utf8.dropFirst(3)
         guard text.utf8.starts(with: "e1.".utf8), digits.count == 32, digits.allSatisfy(Self.isHexDigit),
             let transaction = UInt64(String(text.dropFirst(3).prefix(16)), radix: 16),
-            let position = UInt64(String(text.suffix(16)), radix: 16), position <= UInt64(Int64.max)
+            let position = UInt64(String(text.suffix(16)), radix: 16)
         else {
             throw FieldError(
                 "bad_value", "\(field) must be the cursor of a line of this database's event feed (e1. and 32 hex digits)",
                 field: field)
         }
-        self.init(transaction: transaction, position: Int64(position))
+        self.init(transaction: transaction, position: Int64(bitPattern: position))
     }
 
     public static func < (left: EventCursor, right: EventCursor) -> Bool {
