@@ -112,6 +112,7 @@ package enum StoredNames {
     package static let notNames: [String: String] = [
         "events.device_id": "a keyed hash of the device id (DeviceHasher): the id itself is not stored",
         "events.receipt_id": "kept as stored: its dedupe key was made from this spelling, and keys cannot be renamed",
+        "events.event_id": "an imported event's id where it was first stored (a database id and a number), never a name",
         "dedupe.key": "a dedupe key: made from the action, receipt id and keyed device id as stored",
         "rollup_audience.device_id": "a keyed hash of the device id",
         "events.media": "one of a fixed set (ReceiptMedia)",

@@ -80,6 +80,7 @@ import Testing
             Queries.CountTableRows(table: "pushes"),
             Queries.SelectDatabaseID(),
             Queries.SelectExportedEvents(sinceMillis: 0, untilMillis: .max),
+            Queries.SelectFeedEvents(after: .start, limit: 10),
             Queries.NotePrunedBefore(cutoff: 6_000),
             Queries.NotePrunedBefore(cutoff: 5_000),
             Queries.SelectPrunedBefore(),
