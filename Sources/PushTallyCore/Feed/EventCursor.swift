@@ -18,19 +18,14 @@ public struct EventCursor: Sendable, Hashable, Comparable {
     /// Before every event: a reader with no cursor starts here.
     public static let start = EventCursor(transaction: 0, position: 0)
 
-    /// `e1.` and the two numbers as 16 lowercase hex digits each: URL-safe, and every string of that shape is a
-    /// cursor, so the shape alone (docs/openapi.yaml's pattern) says what is valid.
+    /// `e1.` and the two numbers as 16 lowercase hex digits each (``CursorText``).
     public var text: String {
-        "e1." + String(transaction, radix: 16).leftPadded(to: 16) + String(UInt64(bitPattern: position), radix: 16).leftPadded(to: 16)
+        CursorText.text("e1.", transaction, UInt64(bitPattern: position))
     }
 
     /// Reads ``text`` back. - Throws: a 400 naming `field` for anything not of its shape.
     public init(text: String, field: String = "after") throws(FieldError) {
-        let digits = text.utf8.dropFirst(3)
-        guard text.utf8.starts(with: "e1.".utf8), digits.count == 32, digits.allSatisfy(Self.isHexDigit),
-            let transaction = UInt64(String(text.dropFirst(3).prefix(16)), radix: 16),
-            let position = UInt64(String(text.suffix(16)), radix: 16)
-        else {
+        guard let (transaction, position) = CursorText.values(text, prefix: "e1.") else {
             throw FieldError(
                 "bad_value", "\(field) must be the cursor of a line of this database's event feed (e1. and 32 hex digits)",
                 field: field)
@@ -40,9 +35,5 @@ public struct EventCursor: Sendable, Hashable, Comparable {
 
     public static func < (left: EventCursor, right: EventCursor) -> Bool {
         (left.transaction, left.position) < (right.transaction, right.position)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 }

@@ -12,27 +12,17 @@ public struct TimelineCursor: Sendable, Hashable {
     /// The position before every event: a first page reads from here.
     public static let start = TimelineCursor(eventTimeMillis: .min, row: .min)
 
-    /// `t1.` and the two numbers' bits as 16 lowercase hex digits each: URL-safe, and every string of that
-    /// shape is a cursor, so the shape alone (docs/openapi.yaml's pattern) says what is valid.
+    /// `t1.` and the two numbers' bits as 16 lowercase hex digits each (``CursorText``).
     public var text: String {
-        "t1." + Self.hex(eventTimeMillis) + Self.hex(row)
+        CursorText.text("t1.", UInt64(bitPattern: eventTimeMillis), UInt64(bitPattern: row))
     }
 
     /// Reads ``text`` back. - Throws: a 400 naming `after` for anything not of its shape.
     public init(text: String) throws(FieldError) {
-        let digits = text.utf8.dropFirst(3)
-        guard text.hasPrefix("t1."), digits.count == 32,
-            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }),
-            let time = UInt64(String(text.dropFirst(3).prefix(16)), radix: 16),
-            let row = UInt64(String(text.suffix(16)), radix: 16)
-        else {
+        guard let (time, row) = CursorText.values(text, prefix: "t1.") else {
             throw FieldError(
                 "bad_value", "after must be the next cursor of an earlier timeline page (t1. and 32 hex digits)", field: "after")
         }
         self.init(eventTimeMillis: Int64(bitPattern: time), row: Int64(bitPattern: row))
-    }
-
-    private static func hex(_ value: Int64) -> String {
-        String(UInt64(bitPattern: value), radix: 16).leftPadded(to: 16)
     }
 }
