@@ -9,6 +9,9 @@ import PushTallyCore
 /// the next transaction that stores events finds it and first stores a placeholder at the floor, so its
 /// events get the rowids after it, then deletes the placeholder and the floor. Without a floor, which is
 /// always but after such a deletion, an insert costs one lookup of `meta` per transaction.
+///
+/// Send records and FCM deliveries take their positions from the same run (``FeedTablesSchema``): the next one
+/// past every raw event's and the floor, which then rises to it, so the next raw event is stored past it too.
 enum EventPositions {
     /// Notes the highest rowid before a deletion; pass it to ``keep(highest:in:)`` after.
     static func highest(in db: Database) throws -> Int64? {
@@ -18,8 +21,20 @@ enum EventPositions {
     /// Leaves a floor when the deletion took the highest rowid `highest` away.
     static func keep(highest: Int64?, in db: Database) throws {
         guard let highest, try self.highest(in: db) ?? 0 < highest else { return }
+        try raise(to: highest, in: db)
+    }
+
+    /// The position after every one handed out: past the highest rowid and the floor. Pass the last one used to
+    /// ``raise(to:in:)`` in the same transaction.
+    static func next(in db: Database) throws -> Int64 {
+        let floor = try BoundStatement(db, sql: Queries.EventFloor.select).fetchInt64() ?? 0
+        return max(try highest(in: db) ?? 0, floor) + 1
+    }
+
+    /// Raises the floor to `position` (never lowers it): the next raw event is stored past it.
+    static func raise(to position: Int64, in db: Database) throws {
         let raise = try BoundStatement(db, sql: Queries.EventFloor.raise)
-        raise.bind(1, String(highest))
+        raise.bind(1, String(position))
         try raise.execute()
     }
 

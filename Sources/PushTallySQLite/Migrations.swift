@@ -141,6 +141,14 @@ package enum Migrations {
             // An imported event's id where it was first stored (EventColumn.eventID); NULL for the rest.
             for column in EventColumns.eventIdentity { try db.execute(sql: sql.addEventColumn(column)) }
         }
+        migrator.registerMigration("v24-feed-tables") { db in
+            // The send log, and FCM deliveries' positions, both at positions after every one handed out, so a feed
+            // reader already past every raw event reads what was stored before the log next.
+            let top = try EventPositions.next(in: db) - 1
+            for statement in FeedTablesSchema.migration(dialect: .sqlite, top: top) { try db.execute(sql: statement) }
+            let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM (SELECT id FROM send_records UNION ALL SELECT id FROM fcm_deliveries)")
+            if let last, last > top { try EventPositions.raise(to: last, in: db) }
+        }
         return migrator
     }
 

@@ -26,12 +26,18 @@ extension SQLiteStore {
         }
     }
 
-    /// Up to `limit` events after `cursor` in rowid order, the order SQLite's writers commit in, from one snapshot.
+    /// Up to `limit` events after `cursor` in position order, the order SQLite's writers commit in (raw events,
+    /// send records and FCM deliveries share one run of positions), from one snapshot.
     public func eventFeed(after cursor: EventCursor, limit: Int) async throws -> EventFeedPage {
         try await read { db in
             let source = try db.fetch(Queries.SelectDatabaseID()).first ?? ""
-            let rows = try db.fetch(Queries.SelectFeedEvents(after: cursor, limit: limit))
-            return EventFeedPage(rows: rows, after: cursor, source: source)
+            let bound = "0"
+            let tables = [
+                try db.fetch(Queries.SelectFeedEvents(after: cursor, limit: limit, bound: bound)),
+                try db.fetch(Queries.SelectFeedSends(after: cursor, limit: limit, bound: bound)),
+                try db.fetch(Queries.SelectFeedFCMDeliveries(after: cursor, limit: limit, bound: bound)),
+            ]
+            return EventFeedPage(tables: tables, after: cursor, limit: limit, source: source)
         }
     }
 

@@ -17,16 +17,21 @@ extension SQLiteStore: FCMDeliveryStore {
         let hasher = deviceHasher
         return try await write { db in
             var plan = FCMImportPlan()
-            let insert = try db.cachedStatement(sql: FCMDeliverySchema.insert { _ in "?" })
+            let insert = try db.cachedStatement(sql: FCMDeliverySchema.insertAtPosition)
+            // Each new row takes the next feed position; a key held already takes none.
+            let first = try EventPositions.next(in: db)
+            var position = first
             for row in rows {
                 let key = FCMDeliverySchema.instanceKey(row.instanceID, hasher: hasher)
                 let isNew = try Row.fetchOne(
                     insert,
                     arguments: [
-                        row.messageID, key, row.event.rawValue, row.pushID ?? "", row.platform, row.eventMillis, now,
+                        row.messageID, key, row.event.rawValue, row.pushID ?? "", row.platform, row.eventMillis, now, position,
                     ]) != nil
+                if isNew { position += 1 }
                 plan.add(row, isNew: isNew)
             }
+            if position > first { try EventPositions.raise(to: position - 1, in: db) }
             var registered = Set<String>()
             for start in stride(from: 0, to: plan.pushIDs.count, by: 500) {
                 let ids = Array(plan.pushIDs[start..<min(start + 500, plan.pushIDs.count)])

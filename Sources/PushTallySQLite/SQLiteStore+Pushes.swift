@@ -51,7 +51,7 @@ extension SQLiteStore: PushRegistry {
             if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
                 try db.run(Queries.InsertSendsOnlyPush(pushID: batch.pushID, campaign: campaign, now: now))
             }
-            try Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, in: db)
+            try Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, now: now, in: db)
         }
     }
 
@@ -67,7 +67,7 @@ extension SQLiteStore: PushRegistry {
         case .created: try db.run(Queries.InsertPush(push, now: now))
         }
         try db.run(Queries.UpdatePushAttributes(pushID: push.pushID, push.attributes))
-        try replaceCounts(push.counts, pushID: push.pushID, batchID: "", in: db)
+        try replaceCounts(push.counts, pushID: push.pushID, batchID: "", now: now, in: db)
         if let sentAt = plan.settleTimingAt {
             try EventWriter.settleTiming(
                 pushID: push.pushID, sentAt: sentAt, maturityWindow: maturityWindow, statements: statements, in: db)
@@ -81,7 +81,8 @@ extension SQLiteStore: PushRegistry {
         try SendTotals.check(counts, others: others, pushID: pushID)
     }
 
-    private static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, in db: Database) throws {
+    /// Replaces one record's counts, and logs the record for the event feed at the next position.
+    private static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, now: Int64, in db: Database) throws {
         try db.run(Queries.UpsertPushSends(pushID: pushID, batchID: batchID, counts))
         if let platform = counts.platform {
             try db.run(Queries.UpsertSendPlatform(pushID: pushID, batchID: batchID, platform: platform))
@@ -91,5 +92,8 @@ extension SQLiteStore: PushRegistry {
         try db.run(Queries.DeletePushFailures(pushID: pushID, batchID: batchID))
         let failures = counts.failureRows
         if !failures.isEmpty { try db.run(Queries.InsertPushFailures(pushID: pushID, batchID: batchID, failures)) }
+        let position = try EventPositions.next(in: db)
+        try db.run(Queries.InsertSendRecord(position: position, pushID: pushID, batchID: batchID, counts, recordedAt: now))
+        try EventPositions.raise(to: position, in: db)
     }
 }

@@ -8,8 +8,8 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
     /// first stored it. What a warehouse dedupes on. (Format version 4 on; an import derives it from the
     /// header's source and `seq` when absent.)
     public var event_id: String?
-    /// What the event is, in the feed's words: `receipt` (a display), `action`, `session` or `conversion`.
-    /// (Format version 4 on.)
+    /// What the event is, in the feed's words: `receipt` (a display), `action`, `session` or `conversion`
+    /// (format version 4 on); in the feed also `send` and `fcm_delivery`.
     public var type: String?
     /// The event feed's position after this event (``EventCursor``): a reader passes the last one it kept as
     /// `after`. Only the feed's lines carry it.
@@ -38,6 +38,23 @@ public struct ExportedEvent: Codable, Sendable, Hashable {
     public var extension_ms: Int64?
     /// Sessions: the notification setting.
     public var notification_permission: String?
+    /// Sends: the push's campaign when the record was stored.
+    public var campaign: String?
+    /// Sends: the record's batch (`""` for the totals of `PUT /v1/pushes/{id}`). A later line of the same push
+    /// and batch replaces the earlier one's counts.
+    public var batch_id: String?
+    /// Sends: devices the backend addressed.
+    public var targeted: Int64?
+    /// Sends: devices the provider accepted the push for.
+    public var sent: Int64?
+    /// Sends: devices the provider refused (the sum of `failures`).
+    public var failed: Int64?
+    /// Sends: the provider's refusals as a JSON object of reason to count, reasons in order (`{}` for none).
+    public var failures: String?
+    /// Sends: when the backend sent the push, unix milliseconds, once it said.
+    public var sent_at: Int64?
+    /// FCM deliveries: FCM's message id.
+    public var message_id: String?
 
     public init(
         seq: Int64, push_id: String, kind: String, action: String?, received_at: Int64, event_time: Int64,
@@ -113,10 +130,11 @@ extension ExportedEvent {
     /// The id of an event stored in database `source` at `seq`, when it came from nowhere else.
     package static func eventID(source: String, seq: Int64) -> String { "\(source):\(seq)" }
 
-    /// The event as database `source` names it: its own id (an imported event keeps the one it came with) and its type.
+    /// The event as database `source` names it: its own id (an imported event keeps the one it came with) and its
+    /// type (a send record's and an FCM delivery's type is their kind).
     package mutating func identify(source: String) {
         if event_id == nil { event_id = Self.eventID(source: source, seq: seq) }
-        type = Self.kindNames.first { $0.value == kind }.flatMap { Self.typeNames[$0.key] }
+        type = Self.kindNames.first { $0.value == kind }.flatMap { Self.typeNames[$0.key] } ?? kind
     }
 }
 

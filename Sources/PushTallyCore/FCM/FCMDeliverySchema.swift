@@ -37,6 +37,13 @@ package enum FCMDeliverySchema {
         "\(insertHead) VALUES (\((0..<7).map(placeholder).joined(separator: ", ")))\(insertTail)"
     }
 
+    /// SQLite's insert of one row at a feed position (``FeedTablesSchema``): eight values, the position last.
+    /// PostgreSQL's rows draw theirs.
+    package static let insertAtPosition = """
+        INSERT INTO fcm_deliveries (message_id, instance_key, event, push_id, platform, event_time, imported_at, id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)\(insertTail)
+        """
+
     /// One count's upsert (``upsertHead`` and ``upsertTail``).
     package static func upsert(placeholder: (Int) -> String) -> String {
         "\(upsertHead) VALUES (\((0..<4).map(placeholder).joined(separator: ", ")))\(upsertTail)"

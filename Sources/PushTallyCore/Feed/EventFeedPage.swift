@@ -9,8 +9,10 @@ public struct EventFeedPage: Sendable, Hashable {
         self.cursor = cursor
     }
 
-    /// A page from rows read in commit order with their positions, as database `source` names them.
-    package init(rows: [(cursor: EventCursor, event: ExportedEvent)], after: EventCursor, source: String) {
+    /// A page from each feed table's first `limit` rows after `after` in commit order (raw events, send records,
+    /// FCM deliveries): their first `limit` in one order, as database `source` names them.
+    package init(tables: [[(cursor: EventCursor, event: ExportedEvent)]], after: EventCursor, limit: Int, source: String) {
+        let rows = tables.joined().sorted { $0.cursor < $1.cursor }.prefix(limit)
         events = rows.map { row in
             var event = row.event
             event.identify(source: source)

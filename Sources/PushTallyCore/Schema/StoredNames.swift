@@ -63,14 +63,18 @@ package enum StoredNames {
                 StoredNameColumn("dedupe", "push_id"), StoredNameColumn("pushes", "push_id"),
                 StoredNameColumn("push_sends", "push_id"), StoredNameColumn("push_failures", "push_id"),
                 StoredNameColumn("push_send_platforms", "push_id"), StoredNameColumn("fcm_deliveries", "push_id"),
-                StoredNameColumn("rollup_fcm", "push_id"),
+                StoredNameColumn("rollup_fcm", "push_id"), StoredNameColumn("send_records", "push_id"),
             ] + pushRollups.map { StoredNameColumn($0, "push_id") }
         case .campaign:
-            return [StoredNameColumn("pushes", "campaign"), StoredNameColumn("alerts", "campaign")]
+            return [
+                StoredNameColumn("pushes", "campaign"), StoredNameColumn("alerts", "campaign"),
+                StoredNameColumn("send_records", "campaign"),
+            ]
         case .app:
             return [
                 StoredNameColumn("events", "app"), StoredNameColumn("pushes", "app"), StoredNameColumn("action_ids", "app"),
                 StoredNameColumn("dimension_values", "app"), StoredNameColumn("rollup_audience", "app"), StoredNameColumn("alerts", "app"),
+                StoredNameColumn("send_records", "app"),
             ]
         case .action:
             return [StoredNameColumn("events", "action"), StoredNameColumn("action_ids", "action")]
@@ -87,14 +91,14 @@ package enum StoredNames {
                 StoredNameColumn("events", "platform"), StoredNameColumn("push_send_platforms", "platform"),
                 StoredNameColumn("rollup_platform_bucket", "platform"), StoredNameColumn("ledger_platform_bucket", "platform"),
                 StoredNameColumn("fcm_deliveries", "platform"), StoredNameColumn("rollup_fcm", "platform"),
-                StoredNameColumn("dimension_values", "value", where: platforms),
+                StoredNameColumn("send_records", "platform"), StoredNameColumn("dimension_values", "value", where: platforms),
             ] + versionRollups.map { StoredNameColumn($0, "version", where: platforms) }
         case .variant:
             return [StoredNameColumn("pushes", "variant")]
         case .collapseID:
             return [StoredNameColumn("pushes", "collapse_id")]
         case .batchID:
-            return ["push_sends", "push_failures", "push_send_platforms"].map { StoredNameColumn($0, "batch_id") }
+            return ["push_sends", "push_failures", "push_send_platforms", "send_records"].map { StoredNameColumn($0, "batch_id") }
         case .currency:
             return [StoredNameColumn("events", "currency")]
                 + [RollupTarget.rollups, .ledger].flatMap { [$0.outcome, $0.outcomeTime] }.map { StoredNameColumn($0, "currency") }
@@ -122,6 +126,7 @@ package enum StoredNames {
         "rollup_fcm.event": "one of FCM's event names",
         "fcm_deliveries.instance_key": "FCM's id of an app instance",
         "fcm_deliveries.message_id": "FCM's message id",
+        "send_records.failures": "a log line's refusals as JSON text, kept as the record was stored",
         "pushes.title": "free text shown as sent, never compared",
         "pushes.environment": "production or sandbox",
         "pushes.push_type": "one of APNs' push types",

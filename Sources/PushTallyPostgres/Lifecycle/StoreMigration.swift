@@ -16,7 +16,7 @@ public struct StoreMigration: Sendable {
         "rollup_media", "rollup_media_bucket", "rollup_media_version", "ledger_media", "ledger_media_bucket",
         "ledger_media_version", "rollup_platform_bucket", "ledger_platform_bucket", "events",
         "webhooks", "alerts", "action_ids", "dimension_values", "rollup_audience", "push_send_platforms", "fcm_deliveries",
-        "rollup_fcm", "legacy_spellings",
+        "rollup_fcm", "legacy_spellings", "send_records",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.
@@ -63,10 +63,8 @@ public struct StoreMigration: Sendable {
                     progress(name, copied, table.rowCount)
                     after = Array(last.prefix(table.keyCount))
                 }
-                if name == "events" {
-                    try await connection.run(Queries.SetNextEventIDPastCopied(), logger: target.logger)
-                }
             }
+            try await connection.run(Queries.SetNextEventIDPastCopied(), logger: target.logger)
             // The copied rollups carry no day: the copied days fold from their events.
             try await DatedShards.undateStored(on: connection, logger: target.logger)
         }

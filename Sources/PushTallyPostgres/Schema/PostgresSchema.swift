@@ -53,6 +53,8 @@ package enum PostgresSchema {
         (DimensionValueMigration.postgresVersion, DimensionValueMigration.postgresName, DimensionValueMigration.statements(.postgres)),
         // The event feed's order (EventCursor) and imported events' ids.
         (27, "v27-event-feed", EventFeedSchema.migration),
+        // The send log and FCM deliveries' positions, in the feed beside raw events.
+        (28, "v28-feed-tables", FeedTablesSchema.migration(dialect: .postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

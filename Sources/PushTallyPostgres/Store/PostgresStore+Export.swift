@@ -44,8 +44,20 @@ extension PostgresStore {
     /// below the oldest transaction still running. On a standby as on its primary (both see the same ids).
     public func eventFeed(after cursor: EventCursor, limit: Int) async throws -> EventFeedPage {
         let source = try await databaseID()
-        let rows = try await fetch(Queries.SelectFeedEvents(after: cursor, limit: limit))
-        return EventFeedPage(rows: rows, after: cursor, source: source)
+        // One snapshot and one bound for the page's three tables: each reads every row stored below the bound, so
+        // their first rows merge into the first rows of all three.
+        let tables = try await readSnapshot { read in
+            func fetch<Query: RowQuery>(_ query: Query) async throws -> [Query.Row] {
+                try await read(PostgresQuery(query)).map { try query.row(PostgresReportRow($0)) }
+            }
+            let bound = try await fetch(Queries.SelectFeedBound()).first ?? "0"
+            return [
+                try await fetch(Queries.SelectFeedEvents(after: cursor, limit: limit, bound: bound)),
+                try await fetch(Queries.SelectFeedSends(after: cursor, limit: limit, bound: bound)),
+                try await fetch(Queries.SelectFeedFCMDeliveries(after: cursor, limit: limit, bound: bound)),
+            ]
+        }
+        return EventFeedPage(tables: tables, after: cursor, limit: limit, source: source)
     }
 
     /// Adds exported events with their rollups, skipping those this database already took from `source`

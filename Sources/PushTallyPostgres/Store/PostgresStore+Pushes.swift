@@ -60,7 +60,8 @@ extension PostgresStore: PushRegistry {
             if let campaign = try RegistrationPlan.campaign(forSends: batch, registered: registered) {
                 try await connection.run(Queries.InsertSendsOnlyPush(pushID: batch.pushID, campaign: campaign, now: now), logger: logger)
             }
-            try await Self.replaceCounts(batch.counts, pushID: batch.pushID, batchID: batch.batchID, on: connection, logger: logger)
+            try await Self.replaceCounts(
+                batch.counts, pushID: batch.pushID, batchID: batch.batchID, now: now, on: connection, logger: logger)
         }
     }
 
@@ -77,7 +78,7 @@ extension PostgresStore: PushRegistry {
         case .created: try await connection.run(Queries.InsertPush(push, now: now), logger: logger)
         }
         try await connection.run(Queries.UpdatePushAttributes(pushID: push.pushID, push.attributes), logger: logger)
-        try await replaceCounts(push.counts, pushID: push.pushID, batchID: "", on: connection, logger: logger)
+        try await replaceCounts(push.counts, pushID: push.pushID, batchID: "", now: now, on: connection, logger: logger)
         if let sentAt = plan.settleTimingAt {
             for target in TimingSettlement.targets {
                 try await settleTiming(
@@ -97,8 +98,9 @@ extension PostgresStore: PushRegistry {
         try SendTotals.check(counts, others: others, pushID: pushID)
     }
 
+    /// Replaces one record's counts, and logs the record for the event feed.
     private static func replaceCounts(
-        _ counts: SendCounts, pushID: String, batchID: String, on connection: PostgresConnection, logger: Logger
+        _ counts: SendCounts, pushID: String, batchID: String, now: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.run(Queries.UpsertPushSends(pushID: pushID, batchID: batchID, counts), logger: logger)
         if let platform = counts.platform {
@@ -111,6 +113,8 @@ extension PostgresStore: PushRegistry {
         if !failures.isEmpty {
             try await connection.run(Queries.InsertPushFailures(pushID: pushID, batchID: batchID, failures), logger: logger)
         }
+        try await connection.run(
+            Queries.InsertSendRecord(position: nil, pushID: pushID, batchID: batchID, counts, recordedAt: now), logger: logger)
     }
 
     /// Moves a push's pending timing into its histogram and late count once `sent_at` is known

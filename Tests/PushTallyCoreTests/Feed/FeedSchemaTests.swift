@@ -18,6 +18,14 @@ import Testing
         event.media = "attached"
         event.extension_ms = 120
         event.notification_permission = "authorized"
+        event.campaign = "spring"
+        event.batch_id = "b-1"
+        event.targeted = 12
+        event.sent = 10
+        event.failed = 2
+        event.failures = #"{"Unregistered":2}"#
+        event.sent_at = 1
+        event.message_id = "m-1"
         event.identify(source: "db")
         event.cursor = EventCursor(transaction: 0, position: 41).text
         return event
@@ -47,6 +55,16 @@ import Testing
         for field in FeedSchema.fields where field.value(identified).isNull {
             #expect(!field.required, "\(field.name) is required but an event can lack it")
         }
+    }
+
+    /// A send record's refusals read as the JSON object a warehouse parses, whatever the reasons hold.
+    @Test func failuresAreAJSONObjectInReasonOrder() throws {
+        let counts = SendCounts(failed: ["Unregistered": 2, #"Bad"Token\"#: 1, "tab\tafter": 3, "none": 0])
+        let text = SendRecordText.failures(counts)
+        #expect(text == #"{"Bad\"Token\\":1,"Unregistered":2,"tab\u0009after":3}"#)
+        let parsed = try JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
+        #expect(parsed == counts.failed.filter { $0.value > 0 })
+        #expect(SendRecordText.failures(SendCounts()) == "{}")
     }
 
     /// A raw-event column an export carries is a field of the feed, so a column added to the declarations
