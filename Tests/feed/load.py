@@ -4,9 +4,11 @@ schemas `pushtally export --schema` renders, and holds every row to the feed's o
     python3 load.py SPEC.json
 
 SPEC: {"reference": NDJSON of the feed (GET /v1/events), "parquet": DIR, "ndjson": DIR, "duckdb": DDL file,
-"clickhouse": DDL file, "displays": {push_id: the pushes report's displayed_unique}}. Checks each manifest (files,
-rows, SHA-256), pyarrow's rows, DuckDB's and chdb's tables loaded from either format (loaded twice: the second
-load adds nothing), and the unique displays per push against the report. Prints a summary; exits 1 on the first
+"clickhouse": DDL file, "displays": {push_id: the pushes report's displayed_unique}, "campaigns": {campaign: the
+campaigns report's sent, failed, displayed_unique and device_delivered}}. Checks each manifest (files, rows,
+SHA-256), pyarrow's rows, DuckDB's and chdb's tables loaded from either format (loaded twice: the second load adds
+nothing), the unique displays per push against the pushes report, and counts per campaign, from the warehouse's
+rows alone (docs/EXPORT.md's recipe), against the campaigns report. Prints a summary; exits 1 on the first
 difference, naming it.
 """
 
@@ -65,6 +67,36 @@ if [tuple(row[field] for field in fields) for row in rows] != expected:
 if pyarrow.parquet.read_metadata(parquet_files[0]).metadata.get(b"pushtally.schema_version") is None:
     fail("the Parquet files do not name their schema version")
 
+# docs/EXPORT.md's recipe: a push's send figures are its records' newest lines (by push and batch) summed, its
+# campaign the one its newest send line names; displays and FCM deliveries count by push.
+CAMPAIGNS = """
+WITH records AS (
+    SELECT *, row_number() OVER (PARTITION BY push_id, batch_id ORDER BY cursor DESC) AS newest,
+              row_number() OVER (PARTITION BY push_id ORDER BY cursor DESC) AS newest_of_push
+    FROM pushtally_events WHERE type = 'send'),
+pushes AS (SELECT push_id, campaign FROM records WHERE newest_of_push = 1),
+sends AS (SELECT push_id, sum(sent) AS sent, sum(failed) AS failed FROM records WHERE newest = 1 GROUP BY push_id),
+displays AS (SELECT push_id, count(*) AS displayed FROM pushtally_events
+             WHERE type = 'receipt' AND NOT duplicate GROUP BY push_id),
+delivered AS (SELECT push_id, count(*) AS delivered FROM pushtally_events
+              WHERE type = 'fcm_delivery' AND event = 'MESSAGE_DELIVERED' GROUP BY push_id)
+SELECT pushes.campaign, sum(coalesce(sends.sent, 0)), sum(coalesce(sends.failed, 0)),
+       sum(coalesce(displays.displayed, 0)), sum(coalesce(delivered.delivered, 0))
+FROM pushes LEFT JOIN sends ON sends.push_id = pushes.push_id
+LEFT JOIN displays ON displays.push_id = pushes.push_id
+LEFT JOIN delivered ON delivered.push_id = pushes.push_id
+GROUP BY pushes.campaign
+"""
+
+
+def check_campaigns(rows, reader):
+    counted = {campaign: {"sent": int(sent), "failed": int(failed), "displayed_unique": int(displayed),
+                          "device_delivered": int(delivered)}
+               for campaign, sent, failed, displayed, delivered in rows}
+    if counted != spec["campaigns"]:
+        fail(f"counts per campaign from {reader}: {counted}, the campaigns report: {spec['campaigns']}")
+
+
 loads = {
     "parquet": f"INSERT OR IGNORE INTO pushtally_events SELECT * FROM read_parquet({parquet_files!r})",
     "ndjson": f"INSERT OR IGNORE INTO pushtally_events BY NAME SELECT * FROM read_json({ndjson_files!r}, format = 'newline_delimited')",
@@ -80,6 +112,8 @@ for name, load in loads.items():
         "SELECT push_id, count(*) FROM pushtally_events WHERE type = 'receipt' AND NOT duplicate GROUP BY push_id").fetchall())
     if displays != spec["displays"]:
         fail(f"unique displays per push from {name}: {displays}, the pushes report: {spec['displays']}")
+    check_campaigns(connection.execute(CAMPAIGNS).fetchall(), f"DuckDB loaded from {name}")
+summary["campaigns"] = len(spec["campaigns"])
 
 clickhouse = chdb.session.Session()
 clickhouse.query(open(spec["clickhouse"]).read().replace("pushtally_events", "default.pushtally_events", 1))
@@ -91,5 +125,7 @@ loaded = json.loads(str(clickhouse.query(
     f"SELECT {', '.join(fields)} FROM default.pushtally_events FINAL ORDER BY cursor", "JSONCompact")))["data"]
 if [tuple(row) for row in loaded] != expected:
     fail("chdb's table, loaded from both formats, differs from the feed")
+check_campaigns(json.loads(str(clickhouse.query(
+    CAMPAIGNS.replace("FROM pushtally_events", "FROM default.pushtally_events FINAL"), "JSONCompact")))["data"], "chdb")
 summary["clickhouse_rows_before_merge"] = int(str(clickhouse.query("SELECT count() FROM default.pushtally_events", "CSV")).strip())
 print(json.dumps(summary, sort_keys=True))

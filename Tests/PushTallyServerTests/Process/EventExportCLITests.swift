@@ -6,14 +6,33 @@ import Testing
 /// `pushtally export --out`: files a warehouse loads with the schemas `export --schema` renders, read back by
 /// pyarrow, DuckDB and chdb (Tests/feed/load.py), resumable, idempotent, and whole after a `kill -9`.
 @Suite(.serialized) struct EventExportCLITests {
-    /// Two pushes' receipts (one retried), a tap, a session and a conversion, through the server.
+    /// The lines ``seed(_:)`` stores: five send records, seven client events and two FCM deliveries.
+    static let seeded = 14
+
+    /// Two pushes' send records (a batch replaced, a push moved to another campaign), receipts (one retried), a
+    /// tap, a session, a conversion and FCM deliveries (one posted twice), through the server.
     static func seed(_ server: ServerProcess) async throws {
         let auth = ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/json"]
-        for push in ["p1", "p2"] {
-            let registered = try await httpRequest(
-                server.baseURL.appendingPathComponent("v1/pushes/\(push)"), method: "PUT", headers: auth,
-                body: Data(#"{"campaign":"spring-セール","sent":10}"#.utf8))
-            #expect(registered.status == 201)
+        let records = [
+            ("PUT", "p1", #"{"campaign":"spring-セール","sent":10,"failed":{"Unregistered":2},"platform":"ios"}"#),
+            ("PUT", "p2", #"{"campaign":"spring-セール","sent":10}"#),
+            ("POST", "p1/sends", #"{"batch_id":"fcm","sent":4,"failed":{"UNREGISTERED":1},"platform":"android"}"#),
+            ("POST", "p1/sends", #"{"batch_id":"fcm","sent":5,"platform":"android"}"#),
+            ("PUT", "p2", #"{"campaign":"summer","sent":12,"platform":"android"}"#),
+        ]
+        for (method, path, body) in records {
+            let recorded = try await httpRequest(
+                server.baseURL.appendingPathComponent("v1/pushes/\(path)"), method: method, headers: auth, body: Data(body.utf8))
+            #expect(recorded.status < 300, "\(path): \(String(decoding: recorded.body, as: UTF8.self))")
+        }
+        let fcm = ["i1", "i2"].map {
+            #"{"message_id":"m-\#($0)","instance_id":"\#($0)","event":"MESSAGE_DELIVERED","analytics_label":"p2","sdk_platform":"ANDROID"}"#
+        }.joined(separator: "\n")
+        for _ in 0..<2 {
+            let delivered = try await httpRequest(
+                server.baseURL.appendingPathComponent("v1/delivery/fcm"), method: "POST",
+                headers: ["Authorization": "Bearer \(server.adminToken)", "Content-Type": "application/x-ndjson"], body: Data(fcm.utf8))
+            #expect(delivered.status == 200, "\(String(decoding: delivered.body, as: UTF8.self))")
         }
         let posts = [
             ("receipts", #"{"push_id":"p1","device_id":"a","receipt_id":"r1","platform":"ios","media":"attached","extension_ms":120}"#),
@@ -56,7 +75,7 @@ import Testing
         let server = store.server
         try await Self.seed(server)
         let directory = server.directory
-        let reference = try await Self.feed(server, count: 7)
+        let reference = try await Self.feed(server, count: Self.seeded)
         try reference.write(to: directory.appendingPathComponent("feed.ndjson"), atomically: true, encoding: .utf8)
         let parquet = directory.appendingPathComponent("parquet").path
         let ndjson = directory.appendingPathComponent("ndjson").path
@@ -77,12 +96,22 @@ import Testing
         spec["displays"] = Dictionary(uniqueKeysWithValues: try #require(pushes).compactMap { row in
             (row["push_id"] as? String).map { ($0, row["displayed_unique"] as? Int ?? -1) }
         })
+        // The campaigns report, to hold the warehouse's own counts per campaign to.
+        let campaignReport = try await runPushtally(["report", "campaigns", "--format", "json"] + store.arguments)
+        let campaigns = try #require(
+            try JSONSerialization.jsonObject(with: Data(campaignReport.stdout.utf8)) as? [String: Any])["campaigns"] as? [[String: Any]]
+        spec["campaigns"] = Dictionary(uniqueKeysWithValues: try #require(campaigns).compactMap { row -> (String, [String: Any])? in
+            guard let name = row["campaign"] as? String else { return nil }
+            return (name, ["sent": row["sent"] ?? -1, "failed": row["failed"] ?? -1, "displayed_unique": row["displayed_unique"] ?? -1,
+                           "device_delivered": row["device_delivered"] ?? -1])
+        })
+        #expect(campaigns?.count == 2, "\(campaignReport.stdout)")
         let specPath = directory.appendingPathComponent("spec.json")
         try JSONSerialization.data(withJSONObject: spec).write(to: specPath)
         let load = try await runProcess("/usr/bin/env", ["python3", PackageRoot.file("Tests/feed/load.py").path, specPath.path], includingErrors: true)
         #expect(load.status == 0, "\(load.output)")
         let summary = (try? JSONSerialization.jsonObject(with: Data(load.output.utf8))) as? [String: Any]
-        #expect(summary?["events"] as? Int == 7 && summary?["parquet_files"] as? Int == 3 && summary?["ndjson_files"] as? Int == 2, "\(load.output)")
+        #expect(summary?["events"] as? Int == Self.seeded && summary?["parquet_files"] as? Int == 5 && summary?["ndjson_files"] as? Int == 4, "\(load.output)")
         #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
@@ -95,7 +124,7 @@ import Testing
         let manifest = URL(fileURLWithPath: out).appendingPathComponent("manifest.json")
         let metrics = server.directory.appendingPathComponent("export.prom").path
         let first = try await Self.export(["--out", out, "--rows-per-file", "5", "--metrics-file", metrics] + store.arguments)
-        #expect(first.stdout.hasPrefix("wrote 2 files, 7 events"), "\(first.stdout)")
+        #expect(first.stdout.hasPrefix("wrote 3 files, \(Self.seeded) events"), "\(first.stdout)")
         let written = try Data(contentsOf: manifest)
         let again = try await Self.export(["--out", out, "--rows-per-file", "5"] + store.arguments)
         #expect(again.stdout.hasPrefix("wrote 0 files, 0 events"), "\(again.stdout)")
@@ -109,7 +138,7 @@ import Testing
         let third = try await Self.export(["--out", out, "--rows-per-file", "5"] + store.arguments)
         #expect(third.stdout.hasPrefix("wrote 1 files, 1 events"), "\(third.stdout)")
         let files = try #require(try JSONDecoder().decode(FeedManifest.self, from: Data(contentsOf: manifest))).files
-        #expect(files.map(\.name) == ["events-000001.ndjson.gz", "events-000002.ndjson.gz", "events-000003.ndjson.gz"])
+        #expect(files.map(\.name) == (1...4).map { "events-00000\($0).ndjson.gz" })
 
         // Another format, or a start the directory contradicts, is refused; so is --after with --output.
         for arguments in [["--format", "parquet"], ["--after", EventCursor.start.text]] {
