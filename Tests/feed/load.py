@@ -98,7 +98,7 @@ def check_campaigns(rows, reader):
 
 
 loads = {
-    "parquet": f"INSERT OR IGNORE INTO pushtally_events SELECT * FROM read_parquet({parquet_files!r})",
+    "parquet": f"INSERT OR IGNORE INTO pushtally_events BY NAME SELECT * FROM read_parquet({parquet_files!r}, union_by_name = true)",
     "ndjson": f"INSERT OR IGNORE INTO pushtally_events BY NAME SELECT * FROM read_json({ndjson_files!r}, format = 'newline_delimited')",
 }
 for name, load in loads.items():
