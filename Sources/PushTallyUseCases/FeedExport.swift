@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import NIOCore
+import NIOPosix
 import PushTallyCore
 
 /// `pushtally export --out DIR`: the event feed after a cursor written as numbered files (gzip NDJSON or
@@ -43,8 +44,9 @@ public struct FeedExport: Sendable {
     /// - Throws: ``FieldError`` when the directory holds an export of another format, or one that `after`
     ///   contradicts.
     public func run(from reader: any EventFeedReader, after: EventCursor?) async throws -> Outcome {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var manifest = try existingManifest() ?? FeedManifest(fileFormat: format.rawValue, after: after, nowMillis: clock())
+        let directory = directory
+        try await Self.onFiles { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        var manifest = try await existingManifest() ?? FeedManifest(fileFormat: format.rawValue, after: after, nowMillis: clock())
         guard manifest.file_format == format.rawValue else {
             throw FieldError(
                 "conflict", "\(directory.path) holds a \(manifest.file_format) export; write \(format.rawValue) files to another directory",
@@ -68,22 +70,28 @@ public struct FeedExport: Sendable {
             guard !events.isEmpty else { break }
             let name = String(format: "events-%06d.%@", manifest.files.count + 1, format.fileExtension)
             let bytes = try encode(events)
-            try Self.writeDurably(bytes, to: directory.appendingPathComponent(name), in: directory)
+            try await Self.writeDurably(bytes, to: directory.appendingPathComponent(name), in: directory)
             manifest.add(name, events: events, bytes: bytes, nowMillis: clock())
-            try Self.writeDurably(Array(try manifest.text().utf8), to: directory.appendingPathComponent(FeedManifest.fileName), in: directory)
+            try await Self.writeDurably(Array(try manifest.text().utf8), to: directory.appendingPathComponent(FeedManifest.fileName), in: directory)
             written.append(manifest.files[manifest.files.count - 1])
             if events.count < rowsPerFile { break }
         }
-        if written.isEmpty, try existingManifest() == nil {
-            try Self.writeDurably(Array(try manifest.text().utf8), to: directory.appendingPathComponent(FeedManifest.fileName), in: directory)
+        if written.isEmpty, try await existingManifest() == nil {
+            try await Self.writeDurably(Array(try manifest.text().utf8), to: directory.appendingPathComponent(FeedManifest.fileName), in: directory)
         }
         return Outcome(files: written, manifest: manifest)
     }
 
-    private func existingManifest() throws -> FeedManifest? {
+    /// Runs `body`'s file calls (reads, writes, syncs) on NIO's thread pool, never on Swift's cooperative pool.
+    private static func onFiles<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
+    }
+
+    private func existingManifest() async throws -> FeedManifest? {
         let url = directory.appendingPathComponent(FeedManifest.fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let manifest = try JSONDecoder().decode(FeedManifest.self, from: Data(contentsOf: url))
+        guard let data = try await Self.onFiles({ FileManager.default.fileExists(atPath: url.path) ? try Data(contentsOf: url) : nil })
+        else { return nil }
+        let manifest = try JSONDecoder().decode(FeedManifest.self, from: data)
         guard manifest.format == FeedManifest.formatName else {
             throw FieldError("conflict", "\(url.path) is not a PushTally export manifest", field: "out")
         }
@@ -106,7 +114,11 @@ public struct FeedExport: Sendable {
 
     /// Writes `bytes` beside `url`, syncs them, renames them onto `url` and syncs `directory`, so after a crash
     /// the name holds the old bytes or the new, whole.
-    static func writeDurably(_ bytes: [UInt8], to url: URL, in directory: URL) throws {
+    static func writeDurably(_ bytes: [UInt8], to url: URL, in directory: URL) async throws {
+        try await onFiles { try writeDurablyNow(bytes, to: url, in: directory) }
+    }
+
+    private static func writeDurablyNow(_ bytes: [UInt8], to url: URL, in directory: URL) throws {
         let aside = directory.appendingPathComponent(".\(url.lastPathComponent).partial")
         guard FileManager.default.createFile(atPath: aside.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: aside.path])
