@@ -7,6 +7,7 @@
 //        [--only store|bare] [--shape 0|1]   (one side and one receipt shape of the ingest, for a profiler;
 //        --report-receipts 0: ingest only, as scripts/bench's batch part runs it)
 //        [--sqlite-cache-mb N]   (the store's writer page cache, as `serve --sqlite-cache-mb`; default 8)
+//        [--deliveries N] [--delivery-days D]   (per-device deliveries alone: N devices, a push a day for D days)
 import Foundation
 import GRDB
 import PushTallyCore
@@ -72,6 +73,13 @@ func rawTableBytes(_ path: String) throws -> Int {
     try DatabaseQueue(path: path).read { db in
         try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name = 'events'") ?? 0
     }
+}
+
+let deliveryDevices = option("--deliveries", 0)
+if deliveryDevices > 0 {
+    try await DeliveryRounds(devices: deliveryDevices, days: option("--delivery-days", 7), directory: directory).run()
+    try? FileManager.default.removeItem(at: directory)
+    exit(0)
 }
 
 if ingestCount > 0 {

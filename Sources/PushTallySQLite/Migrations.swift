@@ -149,6 +149,9 @@ package enum Migrations {
             let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM (SELECT id FROM send_records UNION ALL SELECT id FROM fcm_deliveries)")
             if let last, last > top { try EventPositions.raise(to: last, in: db) }
         }
+        migrator.registerMigration("v25-device-states") { db in
+            for statement in DeviceStateSchema.migration(dialect: .sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

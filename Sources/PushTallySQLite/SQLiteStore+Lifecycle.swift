@@ -9,7 +9,10 @@ extension SQLiteStore: StoreMaintenance, FileStore {
     @discardableResult
     public func prune(receivedBefore cutoffMillis: Int64, batchSize: Int = MaintenancePlan.batchSize) async throws -> Int {
         // Noted first: from now on, sessions and conversions whose windows reach the cutoff keep their credit.
-        try await write { db in try SQLiteAttribution.notePruned(before: cutoffMillis, in: db) }
+        try await write { db in
+            try SQLiteAttribution.notePruned(before: cutoffMillis, in: db)
+            try db.run(Queries.PruneDeviceStates(before: cutoffMillis))
+        }
         return try await foldIntoLedger(.receivedBefore(cutoffMillis), batchSize: batchSize)
     }
 
@@ -23,6 +26,7 @@ extension SQLiteStore: StoreMaintenance, FileStore {
         try await write { db in
             try db.run(Queries.DeleteDeviceDedupeKeys(suffix: suffix))
             try db.run(Queries.DeleteDeviceAudience(deviceID: hashed))
+            try db.run(Queries.DeleteDeviceState(deviceKey: hashed))
         }
         return forgotten
     }

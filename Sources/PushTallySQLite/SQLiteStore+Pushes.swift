@@ -82,7 +82,7 @@ extension SQLiteStore: PushRegistry {
     }
 
     /// Replaces one record's counts, and logs the record for the event feed at the next position.
-    private static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, now: Int64, in db: Database) throws {
+    static func replaceCounts(_ counts: SendCounts, pushID: String, batchID: String, now: Int64, in db: Database) throws {
         try db.run(Queries.UpsertPushSends(pushID: pushID, batchID: batchID, counts))
         if let platform = counts.platform {
             try db.run(Queries.UpsertSendPlatform(pushID: pushID, batchID: batchID, platform: platform))

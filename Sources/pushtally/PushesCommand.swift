@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PushTallyAPI
 import PushTallyCore
 
 /// Why one record was not registered.
@@ -21,12 +22,17 @@ struct PushesCommand: AsyncParsableCommand {
                 CSV needs a header row: push_id, campaign, title, sent_at, targeted, sent, app, environment, platform, \
                 failed or failed:<Reason> columns. NDJSON has one JSON object a line, as POST /v1/pushes takes. \
                 Bad lines are reported with their line numbers and skipped; the rest import. \
-                Exit code 5 when any line was rejected.
+                Exit code 5 when any line was rejected. With --deliveries the file is per-device deliveries: CSV with \
+                push_id, device_id, platform, outcome and optionally timestamp and recipient columns, one row per push \
+                and device, as POST /v1/pushes/{push_id}/deliveries takes them.
                 """
         )
 
         @Argument(help: "The file: .csv, or .ndjson/.jsonl.")
         var file: String
+
+        @Flag(help: "The file holds per-device deliveries (CSV), not send records.")
+        var deliveries = false
 
         @OptionGroup var source: SourceOptions
 
@@ -41,6 +47,7 @@ struct PushesCommand: AsyncParsableCommand {
                 printError("cannot read \(file): \(error.localizedDescription)")
                 throw Exit.notFound
             }
+            if deliveries { return try await importDeliveries(text) }
             let lines = file.lowercased().hasSuffix(".csv") ? PushImport.csv(text) : PushImport.ndjson(text)
             var rejected: [(line: Int, error: String)] = []
             var valid: [(line: Int, push: PushRegistration)] = []
@@ -72,6 +79,67 @@ struct PushesCommand: AsyncParsableCommand {
                 print("imported \(created + updated) (created \(created), updated \(updated)), rejected \(rejected.count)")
                 for (line, error) in rejected { print("line \(line): \(error)") }
                 if !rejected.isEmpty { throw ExitCode(5) }
+            }
+        }
+    }
+}
+
+extension PushesCommand.Import {
+    /// Lines per post (per transaction on the database).
+    static let deliveryChunk = 10_000
+
+    /// Posts the file's delivery rows push by push, in chunks, through the database or the server.
+    func importDeliveries(_ text: String) async throws {
+        var rejected: [(line: Int, error: String)] = []
+        var byPush: [String: [DeliveryLine]] = [:]
+        var order: [String] = []
+        for row in DeliveryImport.csv(text) {
+            switch row.result {
+            case .success(let (pushID, line)):
+                if byPush[pushID] == nil { order.append(pushID) }
+                byPush[pushID, default: []].append(line)
+            case .failure(let error): rejected.append((row.number, error.description))
+            }
+        }
+        let source = try await source.open(mustExist: false)
+        try await closing(source) {
+            var total = DeliverySummary()
+            var refusedPushes: [String] = []
+            for pushID in order {
+                let lines = byPush[pushID]!
+                for start in stride(from: 0, to: lines.count, by: Self.deliveryChunk) {
+                    let chunk = Array(lines[start..<min(start + Self.deliveryChunk, lines.count)])
+                    do {
+                        total.add(try await source.recordDeliveries(pushID: pushID, chunk))
+                    } catch let refusal as Refusal {
+                        refusedPushes.append("push \(pushID): \(refusal.message)")
+                        break
+                    }
+                }
+            }
+            print("read \(total.lines) deliveries: stored \(total.stored) (accepted \(total.accepted), refused \(total.refused)), repeated \(total.repeated), rejected \(rejected.count)")
+            for (line, error) in rejected.sorted(by: { $0.line < $1.line }) { print("line \(line): \(error)") }
+            for refusal in refusedPushes { print(refusal) }
+            if !rejected.isEmpty || !refusedPushes.isEmpty { throw ExitCode(5) }
+        }
+    }
+}
+
+extension SourceOptions.Source {
+    /// Stores a push's delivery lines in the database or through `POST /v1/pushes/{push_id}/deliveries`.
+    func recordDeliveries(pushID: String, _ lines: [DeliveryLine]) async throws -> DeliverySummary {
+        switch self {
+        case .database(let store):
+            do {
+                return try await store.recordDeliveries(pushID: pushID, lines)
+            } catch let error as StoreError {
+                throw Refusal(message: error.description)
+            }
+        case .server(let client):
+            do {
+                return try await client.recordDeliveries(pushID: pushID, lines)
+            } catch PushTallyAPIError.refused(let status, let body, let text) where status == 400 || status == 404 {
+                throw Refusal(message: body?.message ?? text)
             }
         }
     }

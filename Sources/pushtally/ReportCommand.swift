@@ -12,7 +12,7 @@ struct ReportCommand: AsyncParsableCommand {
     /// The subcommands of reports with flags of their own; every other report takes only the options all
     /// reports take (``DeclaredReportCommand``).
     static var withOwnFlags: [any ReportSubcommand.Type] {
-        [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Variants.self, Audience.self]
+        [Campaigns.self, Campaign.self, Push.self, Pushes.self, Timeseries.self, Versions.self, Variants.self, Audience.self, Devices.self]
     }
 
     /// The subcommand that runs `report`.

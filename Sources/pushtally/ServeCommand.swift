@@ -77,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between alert evaluations.")
     var alertInterval: Double = 60
 
+    @Option(help: "Seconds between counts of the devices' states for the pushtally_devices gauges.")
+    var deviceGaugeInterval: Double = 300
+
     @Option(help: "Delay before the first retry of a failed webhook delivery; each later one doubles it (up to 1h).")
     var webhookRetryBase = "5s"
 
@@ -134,6 +137,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--alert-interval takes seconds from 0.1 to 86400")
         }
         configuration.alertIntervalSeconds = alertInterval
+        guard deviceGaugeInterval >= 0.1, deviceGaugeInterval <= 86_400 else {
+            throw ValidationError("--device-gauge-interval takes seconds from 0.1 to 86400")
+        }
+        configuration.deviceGaugeIntervalSeconds = deviceGaugeInterval
         configuration.webhookRetry = WebhookRetryPolicy(
             baseDelayMillis: try durationMillis(webhookRetryBase, flag: "webhook-retry-base"),
             windowMillis: try durationMillis(webhookRetryWindow, flag: "webhook-retry-window"))

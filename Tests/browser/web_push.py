@@ -187,6 +187,7 @@ def run(tools, site, foreign, collector, bounds):
     push({"push_id": "3005", "title": "Online again"})
     message({"type": "close", "push_id": "3005"})
     out["stats_final"] = settle()["stats"]
+    out["device_id"] = message({"type": "deviceID"})
 
     if bounds:
         # Offline: an event older than 7 days is dropped, then the oldest past 1,000 events.

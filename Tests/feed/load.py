@@ -75,7 +75,11 @@ WITH records AS (
               row_number() OVER (PARTITION BY push_id ORDER BY cursor DESC) AS newest_of_push
     FROM pushtally_events WHERE type = 'send'),
 pushes AS (SELECT push_id, campaign FROM records WHERE newest_of_push = 1),
-sends AS (SELECT push_id, sum(sent) AS sent, sum(failed) AS failed FROM records WHERE newest = 1 GROUP BY push_id),
+-- A push with per-device deliveries (batch deliveries:<platform>) is counted from them alone.
+sends AS (SELECT push_id, sum(sent) AS sent, sum(failed) AS failed FROM records
+          WHERE newest = 1 AND (batch_id LIKE 'deliveries:%' OR push_id NOT IN (
+              SELECT push_id FROM records WHERE batch_id LIKE 'deliveries:%'))
+          GROUP BY push_id),
 displays AS (SELECT push_id, count(*) AS displayed FROM pushtally_events
              WHERE type = 'receipt' AND NOT duplicate GROUP BY push_id),
 delivered AS (SELECT push_id, count(*) AS delivered FROM pushtally_events

@@ -348,6 +348,15 @@
       scope.addEventListener('sync', onSync);
     },
 
+    /**
+     * Resolves to this browser profile's install id: the `device_id` every event carries, made once and kept in
+     * IndexedDB. Hand it to your backend with the push subscription (a page asks its worker through
+     * postMessage), so the backend's delivery lines (POST /v1/pushes/{push_id}/deliveries) name the same device.
+     */
+    deviceID: function () {
+      return transact('readwrite', function (transaction) { return deviceID(transaction.objectStore('meta')); });
+    },
+
     /** Records that the push was shown; resolves to { recorded, queued, dropped, rejected } once sent or queued. */
     recordDisplay: function (pushID) {
       return record(pushID, null);

@@ -3,6 +3,7 @@
 import { loadAlerts } from "./alerts.js";
 import { loadAttribution } from "./attribution.js";
 import { loadAudience } from "./audience.js";
+import { loadDevices } from "./devices.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { columnGroup, loadCampaigns, showColumnGroup } from "./campaigns.js";
@@ -34,7 +35,7 @@ async function refresh() {
   try {
     await loadCampaigns(selectCampaign, campaignHref);
     showHeadline();
-    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadAudience(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadAudience(), loadDevices(), loadSeries(), loadVersions()]);
     if (current !== generation) return;
     setStatus("");
     document.body.dataset.loaded = "true";

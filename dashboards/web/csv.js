@@ -15,6 +15,7 @@ export async function downloadCSV(report) {
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
     audience: ["/v1/reports/audience", filters()],
+    devices: ["/v1/reports/devices", {}],
     variants: [variantsPath(), variantsParams()],
   };
   try {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A row of an FCM export refused: its 1-based line and what was wrong with it.
+/// A line of an NDJSON post refused (a row of an FCM export, a delivery line): its 1-based line and what was wrong
+/// with it.
 public struct FCMRowError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     public var error: FieldError

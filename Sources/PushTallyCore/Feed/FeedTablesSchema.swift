@@ -89,19 +89,6 @@ package enum FeedTablesSchema {
 /// same text the log's backfill builds in SQL (reasons are printable, so only `"` and `\` are escaped).
 package enum SendRecordText {
     package static func failures(_ counts: SendCounts) -> String {
-        "{" + counts.failureRows.map { "\(quoted($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for character in text.unicodeScalars {
-            switch character {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case let scalar where scalar.value < 0x20: quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: quoted.unicodeScalars.append(character)
-            }
-        }
-        return quoted + "\""
+        "{" + counts.failureRows.map { "\(JSONText.quoted($0.reason)):\($0.count)" }.joined(separator: ",") + "}"
     }
 }

@@ -73,6 +73,11 @@ public enum PushValidator {
         }
         let id = try pushIDField(object, fromURL: pushID)
         guard let batchID = try string(object, "batch_id", limit: 128) else { throw .missing("batch_id") }
+        guard !batchID.hasPrefix(DeliveryRecords.prefix) else {
+            throw FieldError(
+                "bad_value", "batch_id may not start with \(DeliveryRecords.prefix): per-device deliveries keep their records under it",
+                field: "batch_id")
+        }
         return SendBatch(
             pushID: id, batchID: batchID, campaign: try string(object, "campaign", limit: 256),
             counts: try counts(object))

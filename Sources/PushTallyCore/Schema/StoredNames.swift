@@ -74,7 +74,7 @@ package enum StoredNames {
             return [
                 StoredNameColumn("events", "app"), StoredNameColumn("pushes", "app"), StoredNameColumn("action_ids", "app"),
                 StoredNameColumn("dimension_values", "app"), StoredNameColumn("rollup_audience", "app"), StoredNameColumn("alerts", "app"),
-                StoredNameColumn("send_records", "app"),
+                StoredNameColumn("send_records", "app"), StoredNameColumn("device_states", "app"),
             ]
         case .action:
             return [StoredNameColumn("events", "action"), StoredNameColumn("action_ids", "action")]
@@ -91,7 +91,8 @@ package enum StoredNames {
                 StoredNameColumn("events", "platform"), StoredNameColumn("push_send_platforms", "platform"),
                 StoredNameColumn("rollup_platform_bucket", "platform"), StoredNameColumn("ledger_platform_bucket", "platform"),
                 StoredNameColumn("fcm_deliveries", "platform"), StoredNameColumn("rollup_fcm", "platform"),
-                StoredNameColumn("send_records", "platform"), StoredNameColumn("dimension_values", "value", where: platforms),
+                StoredNameColumn("send_records", "platform"), StoredNameColumn("device_states", "platform"),
+                StoredNameColumn("dimension_values", "value", where: platforms),
             ] + versionRollups.map { StoredNameColumn($0, "version", where: platforms) }
         case .variant:
             return [StoredNameColumn("pushes", "variant")]
@@ -127,6 +128,11 @@ package enum StoredNames {
         "fcm_deliveries.instance_key": "FCM's id of an app instance",
         "fcm_deliveries.message_id": "FCM's message id",
         "send_records.failures": "a log line's refusals as JSON text, kept as the record was stored",
+        "device_states.device_id": "a keyed hash of the device id",
+        "device_states.sends": "the push ids sent to the device in the kept window, as JSON text, kept as posted",
+        "device_states.last_outcome": "the provider's outcome as the backend posted it",
+        "device_states.recipient": "the backend's opaque reference",
+        "device_states.permission": "one of a fixed set",
         "pushes.title": "free text shown as sent, never compared",
         "pushes.environment": "production or sandbox",
         "pushes.push_type": "one of APNs' push types",

@@ -158,6 +158,32 @@ package struct Outbox: Sendable {
         return [QueuedMessage(message: WebhookMessage(type: .pushRegistered, data: json.text, at: millis), endpointIDs: endpoints)]
     }
 
+    /// `device.rejected` for the devices a post of deliveries turned rejected, in messages of at most
+    /// ``WebhookEventType/batchLimit``. A device is named by the backend's `recipient` (its raw id is never kept),
+    /// with what the provider said.
+    package func messages(forRejected rejected: [(state: DeviceState, line: DeliveryLine)], pushID: String, at millis: Int64) -> [QueuedMessage] {
+        guard let endpoints = endpointsByType[.deviceRejected], !rejected.isEmpty else { return [] }
+        var messages: [QueuedMessage] = []
+        for start in stride(from: 0, to: rejected.count, by: WebhookEventType.batchLimit) {
+            var json = JSONText()
+            json.raw("{\"devices\":[")
+            for (index, device) in rejected[start..<min(start + WebhookEventType.batchLimit, rejected.count)].enumerated() {
+                if index > 0 { json.raw(",") }
+                json.open()
+                json.field("recipient", device.line.recipient ?? device.state.recipient)
+                json.field("push_id", pushID)
+                json.field("app", device.state.app.isEmpty ? nil : device.state.app)
+                json.field("platform", device.state.platform)
+                json.field("outcome", device.line.outcome)
+                json.field("outcome_at", device.state.lastOutcomeMillis.map(Timestamp.iso8601(millis:)))
+                json.close()
+            }
+            json.raw("]}")
+            messages.append(QueuedMessage(message: WebhookMessage(type: .deviceRejected, data: json.text, at: millis), endpointIDs: endpoints))
+        }
+        return messages
+    }
+
     /// `alert.firing` or `alert.resolved` for an alert's transition.
     package func messages(forAlert alert: Alert, at millis: Int64) -> [QueuedMessage] {
         let type: WebhookEventType = alert.state == .firing ? .alertFiring : .alertResolved

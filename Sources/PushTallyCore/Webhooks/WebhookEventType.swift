@@ -10,6 +10,8 @@ public enum WebhookEventType: String, Sendable, Hashable, Codable, CaseIterable,
     case alertFiring = "alert.firing"
     /// A firing alert went back to ok.
     case alertResolved = "alert.resolved"
+    /// Devices whose latest send the provider refused (they were not refused before), batched: `data.devices`.
+    case deviceRejected = "device.rejected"
 
     /// The most events one batched message carries, so a receiver's body stays a few hundred kilobytes.
     public static let batchLimit = 500

@@ -16,7 +16,7 @@ public struct StoreMigration: Sendable {
         "rollup_media", "rollup_media_bucket", "rollup_media_version", "ledger_media", "ledger_media_bucket",
         "ledger_media_version", "rollup_platform_bucket", "ledger_platform_bucket", "events",
         "webhooks", "alerts", "action_ids", "dimension_values", "rollup_audience", "push_send_platforms", "fcm_deliveries",
-        "rollup_fcm", "legacy_spellings", "send_records",
+        "rollup_fcm", "legacy_spellings", "send_records", "device_states",
     ]
 
     /// What a copy step reports: the table, rows copied so far, and its total.

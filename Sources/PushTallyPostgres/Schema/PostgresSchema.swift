@@ -55,6 +55,8 @@ package enum PostgresSchema {
         (27, "v27-event-feed", EventFeedSchema.migration),
         // The send log and FCM deliveries' positions, in the feed beside raw events.
         (28, "v28-feed-tables", FeedTablesSchema.migration(dialect: .postgres)),
+        // Per-device delivery states.
+        (29, "v29-device-states", DeviceStateSchema.migration(dialect: .postgres)),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

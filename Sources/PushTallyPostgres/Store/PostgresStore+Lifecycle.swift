@@ -12,6 +12,7 @@ extension PostgresStore: StoreMaintenance {
         let logger = logger
         try await transaction { connection in
             try await PostgresAttribution.notePruned(before: cutoffMillis, on: connection, logger: logger)
+            try await connection.run(Queries.PruneDeviceStates(before: cutoffMillis), logger: logger)
         }
         let dropped = try await dropPartitions(before: cutoffMillis)
         return try await dropped + foldIntoLedger(.receivedBefore(cutoffMillis), batchSize: batchSize)
@@ -25,6 +26,7 @@ extension PostgresStore: StoreMaintenance {
         let forgotten = try await foldIntoLedger(.device(keyedID: hashed), batchSize: MaintenancePlan.batchSize)
         try await write(Queries.DeleteDeviceDedupeKeys(suffix: DedupeKeys.deviceSuffix(keyedDeviceID: hashed)))
         try await write(Queries.ForgetAudience(deviceID: hashed))
+        try await write(Queries.DeleteDeviceState(deviceKey: hashed))
         return forgotten
     }
 

@@ -99,7 +99,7 @@ extension PostgresStore: PushRegistry {
     }
 
     /// Replaces one record's counts, and logs the record for the event feed.
-    private static func replaceCounts(
+    static func replaceCounts(
         _ counts: SendCounts, pushID: String, batchID: String, now: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.run(Queries.UpsertPushSends(pushID: pushID, batchID: batchID, counts), logger: logger)

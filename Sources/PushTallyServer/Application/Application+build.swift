@@ -40,6 +40,10 @@ func buildRoutes(
         .register(on: routes)
     let fcmReader = BodyReader(maxBytes: FCMDeliveryController<PushTallyRequestContext>.maxBodyBytes)
     FCMDeliveryController(store: store, authorizer: authorizer, reader: fcmReader, deadlines: deadlines).register(on: routes)
+    let deliveryReader = BodyReader(maxBytes: DeliveryController<PushTallyRequestContext>.maxBodyBytes)
+    DeliveryController(store: store, authorizer: authorizer, reader: deliveryReader, deadlines: deadlines).register(on: routes)
+    DeviceStatesController(store: store, authorizer: authorizer, reader: deliveryReader, clock: store.configuration.clock, deadlines: deadlines)
+        .register(on: routes)
     ReportController(reads: reads ?? ReportReadRouter(primary: store), authorizer: authorizer, deadlines: deadlines).register(on: routes)
     WebhookController(
         store: store, authorizer: authorizer, reader: reader,
@@ -105,6 +109,7 @@ public func buildApplication(
             StoreService(store: store), ReplicaMonitor(reads: reads, interval: configuration.replicaSampleInterval, logger: logger), RetentionService(store: store, configuration: configuration, logger: logger),
             WebhookDispatcher(store: store, clock: store.configuration.clock, configuration: configuration, logger: logger),
             AlertScheduler(store: store, intervalSeconds: configuration.alertIntervalSeconds, logger: logger),
+            DeviceStateGauges(reader: reads, intervalSeconds: configuration.deviceGaugeIntervalSeconds, logger: logger),
         ],
         onServerRunning: { channel in
             // Sampled once before the server says it is listening, so its first reports already go to a

@@ -106,6 +106,7 @@ export async function api(path, params = {}, format = "json") {
 import { loadAlerts } from "./alerts.js";
 import { loadAttribution } from "./attribution.js";
 import { loadAudience } from "./audience.js";
+import { loadDevices } from "./devices.js";
 import { AuthError, forgetToken, saveToken, takeTokenFromFragment, token } from "./api.js";
 import { loadCampaign } from "./campaign-detail.js";
 import { columnGroup, loadCampaigns, showColumnGroup } from "./campaigns.js";
@@ -137,7 +138,7 @@ async function refresh() {
   try {
     await loadCampaigns(selectCampaign, campaignHref);
     showHeadline();
-    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadAudience(), loadSeries(), loadVersions()]);
+    await Promise.all([loadAlerts(), loadCampaign(), loadAttribution(), loadAudience(), loadDevices(), loadSeries(), loadVersions()]);
     if (current !== generation) return;
     setStatus("");
     document.body.dataset.loaded = "true";
@@ -571,6 +572,7 @@ export async function downloadCSV(report) {
     versions: ["/v1/reports/versions", versionsParams()],
     attribution: ["/v1/reports/attribution", filters()],
     audience: ["/v1/reports/audience", filters()],
+    devices: ["/v1/reports/devices", {}],
     variants: [variantsPath(), variantsParams()],
   };
   try {
@@ -583,6 +585,41 @@ export async function downloadCSV(report) {
   } catch (error) {
     setStatus(error.message, true);
   }
+}
+"""####
+        ),
+        "devices.js": (
+            "text/javascript; charset=utf-8",
+            ####"""
+// Which devices the backend sends pushes to never show them, and why (GET /v1/reports/devices): the last 30
+// days, every app and platform together. The report is judged by its own window, not the page's date range.
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { number, percent } from "./format.js";
+
+const states = [
+  { key: "rejected", title: "Rejected (the provider refused the last send)" },
+  { key: "unknown", title: "Unknown (no event from its app ever)" },
+  { key: "gone", title: "Gone (no display or session: likely uninstalled)" },
+  { key: "muted", title: "Muted (sessions, no display)" },
+  { key: "ignoring", title: "Ignoring (displays, no open)" },
+  { key: "engaged", title: "Engaged (displays and opens)" },
+];
+
+export async function loadDevices() {
+  const report = await api("/v1/reports/devices", {});
+  const total = (key) => report.devices.reduce((sum, row) => sum + (row[key] || 0), 0);
+  const sentTo = total("sent_to");
+  const dark = total("dark");
+  $("devices-dark-rate").textContent = sentTo > 0 ? percent(dark / sentTo) : "–";
+  $("devices-sent-to").textContent = number(sentTo);
+  $("devices-table").replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "State"), el("th", { scope: "col" }, "Devices"),
+      el("th", { scope: "col" }, "Share"))),
+    el("tbody", {}, ...states.map((state) => el("tr", { "data-state": state.key },
+      el("th", { scope: "row" }, state.title), el("td", {}, number(total(state.key))),
+      el("td", {}, sentTo > 0 ? percent(total(state.key) / sentTo) : "–")))));
+  $("devices-empty").hidden = sentTo > 0;
 }
 """####
         ),
@@ -954,6 +991,22 @@ export function showHeadline() {
           <dt>Devices</dt><dd id="audience-devices"></dd>
         </dl>
         <div class="table-wrap" tabindex="0"><table id="audience-table"></table></div>
+      </section>
+
+      <section aria-labelledby="devices-title">
+        <div class="section-head">
+          <h2 id="devices-title">Dark devices</h2>
+          <button type="button" class="csv" data-report="devices">Download CSV</button>
+        </div>
+        <p class="help">Devices the backend sent pushes to in the last 30 days (its per-device deliveries), by
+          whether they show them. The dark share is the share that does not: rejected, unknown, gone or muted.</p>
+        <p class="empty" id="devices-empty" hidden>No per-device deliveries in the last 30 days: does the backend
+          post to <code>/v1/pushes/{push_id}/deliveries</code>?</p>
+        <dl class="values">
+          <dt>Dark share</dt><dd id="devices-dark-rate"></dd>
+          <dt>Devices sent to</dt><dd id="devices-sent-to"></dd>
+        </dl>
+        <div class="table-wrap" tabindex="0"><table id="devices-table"></table></div>
       </section>
 
       <section aria-labelledby="series-title">

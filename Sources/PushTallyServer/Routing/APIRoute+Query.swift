@@ -19,6 +19,7 @@ extension APIRoute {
         case .alertHistory: return ["limit"]
         case .deviceTimeline: return ["limit", "after"]
         case .eventFeed: return ["after", "limit", "follow", "heartbeat"]
+        case .deviceStates: return ["days"]
         default: break
         }
         // `?key=` carries an ingest key for clients that cannot set headers.

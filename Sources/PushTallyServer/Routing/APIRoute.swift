@@ -14,6 +14,8 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case registerPush
     case registerPushes
     case recordSends
+    /// Per-device deliveries of a push, as NDJSON or a JSON array (``DeliveryController``).
+    case recordDeliveries
     /// FCM's BigQuery export of message events (delivery data), as NDJSON.
     case fcmDelivery
     /// A report route, one per ``ReportKinds/all``: its path and parameters are the report's declaration.
@@ -34,13 +36,15 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case deleteAlert
     case alertHistory
     case deviceTimeline
+    /// The states of the install ids the backend asks about (``DeviceStatesController``).
+    case deviceStates
     /// Stored events in commit order, for a warehouse (``EventFeedController``).
     case eventFeed
 
     var method: HTTPRequest.Method {
         switch self {
-        case .receipts, .actions, .sessions, .conversions, .registerPushes, .recordSends, .fcmDelivery, .createWebhook, .replayWebhook,
-            .createAlert: .post
+        case .receipts, .actions, .sessions, .conversions, .registerPushes, .recordSends, .recordDeliveries, .fcmDelivery, .createWebhook,
+            .replayWebhook, .createAlert, .deviceStates: .post
         case .registerPush: .put
         case .deleteWebhook, .deleteAlert: .delete
         case .listWebhooks, .webhookDeliveries, .listAlerts, .alertHistory, .deviceTimeline, .eventFeed: .get
@@ -58,6 +62,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .registerPush: "/v1/pushes/:push_id"
         case .registerPushes: "/v1/pushes"
         case .recordSends: "/v1/pushes/:push_id/sends"
+        case .recordDeliveries: "/v1/pushes/:push_id/deliveries"
         case .fcmDelivery: "/v1/delivery/fcm"
         case .report(let report): report.path
         case .reportByQuery(let report): report.queryAddressedPath ?? report.path
@@ -74,6 +79,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case .deleteAlert: "/v1/alerts/:id"
         case .alertHistory: "/v1/alerts/:id/history"
         case .deviceTimeline: "/v1/devices/:device_id/timeline"
+        case .deviceStates: "/v1/devices/states"
         case .eventFeed: "/v1/events"
         }
     }
@@ -85,7 +91,7 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
     var role: Role? {
         switch self {
         case .receipts, .actions, .sessions, .conversions: .ingest
-        case .registerPush, .registerPushes, .recordSends, .fcmDelivery: .backend
+        case .registerPush, .registerPushes, .recordSends, .recordDeliveries, .fcmDelivery, .deviceStates: .backend
         case .report, .reportByQuery: .read
         case .health, .metrics, .dashboard, .dashboardFile: nil
         // Webhook URLs and deliveries are operators' business; alerts are read with reports (the dashboard
@@ -100,13 +106,13 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
 
     /// Every route: the fixed ones, with a report route per declared report where the reports stand.
     static let allCases: [APIRoute] = [
-        .receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends, .fcmDelivery,
+        .receipts, .actions, .sessions, .conversions, .registerPush, .registerPushes, .recordSends, .recordDeliveries, .fcmDelivery,
     ]
         + ReportKinds.all.map(APIRoute.report)
         + ReportKinds.all.filter { $0.queryAddressedPath != nil }.map(APIRoute.reportByQuery)
         + [
             .health, .metrics, .dashboard, .dashboardFile, .createWebhook, .listWebhooks, .deleteWebhook, .webhookDeliveries,
-            .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline, .eventFeed,
+            .replayWebhook, .createAlert, .listAlerts, .deleteAlert, .alertHistory, .deviceTimeline, .deviceStates, .eventFeed,
         ]
 
     /// The events an ingest route takes; `nil` for every other route.
@@ -129,10 +135,11 @@ enum APIRoute: CaseIterable, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether refusals on this route count in `pushtally_events_rejected_total`: the routes that take events
-    /// and sends, so a browser's favicon 404 or a report with a bad time zone does not look like lost data.
+    /// Whether refusals on this route count in `pushtally_events_rejected_total`: the routes that take events,
+    /// sends and deliveries (not the backend's questions about device states), so a browser's favicon 404 or a
+    /// report with a bad time zone does not look like lost data.
     var countsRejectedEvents: Bool {
-        eventKind != nil || role == .backend
+        eventKind != nil || (role == .backend && self != .deviceStates)
     }
 
     /// Whether logs name this route by its template rather than the requested path: its path parameter is

@@ -61,7 +61,7 @@ import Testing
     @Test func failuresAreAJSONObjectInReasonOrder() throws {
         let counts = SendCounts(failed: ["Unregistered": 2, #"Bad"Token\"#: 1, "tab\tafter": 3, "none": 0])
         let text = SendRecordText.failures(counts)
-        #expect(text == #"{"Bad\"Token\\":1,"Unregistered":2,"tab\u0009after":3}"#)
+        #expect(text == #"{"Bad\"Token\\":1,"Unregistered":2,"tab\tafter":3}"#)
         let parsed = try JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
         #expect(parsed == counts.failed.filter { $0.value > 0 })
         #expect(SendRecordText.failures(SendCounts()) == "{}")

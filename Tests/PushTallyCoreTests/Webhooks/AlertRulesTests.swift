@@ -142,6 +142,7 @@ final class FakeReportReader: ReportReader, @unchecked Sendable {
 
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
     func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount] { [] }
+    func deviceStateCounts(_ query: DeviceStateQuery) async throws -> [DeviceStateCount] { [] }
 }
 
 @Suite struct AlertEvaluatorTests {

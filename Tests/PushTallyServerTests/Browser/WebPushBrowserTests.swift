@@ -92,8 +92,33 @@ import Testing
         #expect(Set(webEvents.compactMap { $0["device_id"] as? String }).count == 1, "\(webEvents)")
         #expect(Set(webEvents.compactMap { $0["receipt_id"] as? String }).count == 10)
         #expect(events.map { $0["kind"] as? String ?? "" }.filter { $0 == "session" || $0 == "conversion" }.sorted() == ["conversion", "session"])
+
+        // The worker hands out the install id its events carry: a backend that posts a delivery under it finds
+        // the device's displays and its tap.
+        let installID = seen["device_id"] as? [String: String]
+        let deviceID = try #require(installID?["first"], "\(seen)")
+        #expect(installID?["second"] == deviceID && deviceID.count == 36, "\(seen)")
+        let state = try await Self.stateAfterDelivery(deviceID, pushID: "3001", platform: "web", collector: collector)
+        #expect(state["state"] as? String == "engaged" && state["last_display_at"] != nil, "\(state)")
         #expect(try await collector.server.stop() == 0)
         await collector.cleanUp()
+    }
+
+    /// Registers `pushID`, posts one accepted delivery of it to `deviceID` and answers the device's line of
+    /// `POST /v1/devices/states`.
+    static func stateAfterDelivery(_ deviceID: String, pushID: String, platform: String, collector: StoreServer) async throws -> [String: Any] {
+        let base = collector.server.baseURL
+        let auth = ["Authorization": "Bearer \(collector.server.adminToken)", "Content-Type": "application/json"]
+        let registered = try await httpRequest(
+            base.appendingPathComponent("v1/pushes/\(pushID)"), method: "PUT", headers: auth, body: Data(#"{"campaign":"web"}"#.utf8))
+        #expect(registered.status < 300)
+        let line = try JSONSerialization.data(withJSONObject: [["device_id": deviceID, "platform": platform, "outcome": "accepted"]])
+        let posted = try await httpRequest(base.appendingPathComponent("v1/pushes/\(pushID)/deliveries"), method: "POST", headers: auth, body: line)
+        #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
+        let asked = try await httpRequest(
+            base.appendingPathComponent("v1/devices/states"), method: "POST", headers: auth, body: try JSONSerialization.data(withJSONObject: [deviceID]))
+        let answer = try JSONSerialization.jsonObject(with: asked.body) as? [String: Any]
+        return try #require((answer?["devices"] as? [[String: Any]])?.first, "\(String(decoding: asked.body, as: UTF8.self))")
     }
 
     /// Every raw event in the collector's store, through `pushtally export`.

@@ -6,8 +6,9 @@ import Testing
 /// `pushtally export --out`: files a warehouse loads with the schemas `export --schema` renders, read back by
 /// pyarrow, DuckDB and chdb (Tests/feed/load.py), resumable, idempotent, and whole after a `kill -9`.
 @Suite(.serialized) struct EventExportCLITests {
-    /// The lines ``seed(_:)`` stores: five send records, seven client events and two FCM deliveries.
-    static let seeded = 14
+    /// The lines ``seed(_:)`` stores: six send records (one of per-device deliveries), seven client events and two
+    /// FCM deliveries.
+    static let seeded = 15
 
     /// Two pushes' send records (a batch replaced, a push moved to another campaign), receipts (one retried), a
     /// tap, a session, a conversion and FCM deliveries (one posted twice), through the server.
@@ -19,6 +20,8 @@ import Testing
             ("POST", "p1/sends", #"{"batch_id":"fcm","sent":4,"failed":{"UNREGISTERED":1},"platform":"android"}"#),
             ("POST", "p1/sends", #"{"batch_id":"fcm","sent":5,"platform":"android"}"#),
             ("PUT", "p2", #"{"campaign":"summer","sent":12,"platform":"android"}"#),
+            // Per-device deliveries: p1 is then counted from them alone.
+            ("POST", "p1/deliveries", #"[{"device_id":"a","platform":"ios","outcome":"accepted"},{"device_id":"z","platform":"ios","outcome":"Unregistered"}]"#),
         ]
         for (method, path, body) in records {
             let recorded = try await httpRequest(

@@ -14,6 +14,8 @@ import Testing
         (.post, "/v1/pushes", #"[{"push_id":"p2","campaign":"c"}]"#, .backend),
         (.post, "/v1/pushes/p1/sends", #"{"batch_id":"b","campaign":"c"}"#, .backend),
         (.post, "/v1/delivery/fcm", #"{"message_id":"m","event":"MESSAGE_ACCEPTED"}"#, .backend),
+        (.post, "/v1/pushes/p1/deliveries", #"[{"device_id":"d","platform":"ios","outcome":"accepted"}]"#, .backend),
+        (.post, "/v1/devices/states", #"["d"]"#, .backend),
         (.get, "/v1/reports/campaigns", nil, .read),
         (.get, "/v1/reports/pushes", nil, .read),
         (.get, "/v1/reports/pushes/p1", nil, .read),
@@ -22,6 +24,7 @@ import Testing
         (.get, "/v1/reports/versions", nil, .read),
         (.get, "/v1/reports/attribution", nil, .read),
         (.get, "/v1/reports/audience", nil, .read),
+        (.get, "/v1/reports/devices", nil, .read),
         (.get, "/v1/reports/campaigns/c/variants", nil, .read),
         (.get, "/v1/reports/variants?campaign=c", nil, .read),
         // A public address literal: no DNS, and allowed without --allow-private-webhooks.

@@ -84,7 +84,7 @@ import Testing
         let counting = Set(APIRoute.allCases.filter(\.countsRejectedEvents).map(\.path))
         #expect(counting == [
             "/v1/receipts", "/v1/actions", "/v1/sessions", "/v1/conversions", "/v1/pushes", "/v1/pushes/:push_id",
-            "/v1/pushes/:push_id/sends", "/v1/delivery/fcm",
+            "/v1/pushes/:push_id/sends", "/v1/pushes/:push_id/deliveries", "/v1/delivery/fcm",
         ])
     }
 }

@@ -133,4 +133,5 @@ final class FakeReader: ReportReader, @unchecked Sendable {
     func versionMedia(_ filter: ReportFilter, dimension: VersionDimension) async throws -> [String: MediaOutcomes] { [:] }
     func outcomeTotals(fromMillis: Int64?, toMillis: Int64?) async throws -> Outcomes { Outcomes() }
     func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount] { [] }
+    func deviceStateCounts(_ query: DeviceStateQuery) async throws -> [DeviceStateCount] { [] }
 }

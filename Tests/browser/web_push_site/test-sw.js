@@ -72,6 +72,9 @@ async function answer(message) {
       }
       return { recorded: results.filter((result) => result.recorded).length, stats: await PushTally.flush() };
     }
+    case 'deviceID':
+      // Asked twice: the install id is made once.
+      return { first: await PushTally.deviceID(), second: await PushTally.deviceID() };
     case 'settle': {
       await settled(message.counts);
       const notifications = await self.registration.getNotifications();

@@ -31,9 +31,13 @@ package enum PushRowRead: CaseIterable, Sendable {
                 scope, key: "pushes.push_id")
         case .sends:
             // Sends by their own scan, in key order, rather than joined: the join cost most of a report's time.
-            return dialect.pushRows("SELECT push_id, \(sum("targeted")), \(sum("sent")) FROM push_sends", scope, key: "push_sends.push_id", groupBy: "push_id")
+            return dialect.pushRows(
+                "SELECT push_id, \(sum("targeted")), \(sum("sent")) FROM push_sends", scope, key: "push_sends.push_id",
+                where: DeliveryRecords.counted("push_sends"), groupBy: "push_id")
         case .failures:
-            return dialect.pushRows("SELECT push_id, reason, \(sum("count")) FROM push_failures", scope, key: "push_failures.push_id", groupBy: "push_id, reason")
+            return dialect.pushRows(
+                "SELECT push_id, reason, \(sum("count")) FROM push_failures", scope, key: "push_failures.push_id",
+                where: DeliveryRecords.counted("push_failures"), groupBy: "push_id, reason")
         case .firstEvents:
             return dialect.pushRows("SELECT push_id, MIN(first_time) FROM rollup_push", scope, key: "rollup_push.push_id", groupBy: "push_id", alwaysGrouped: true)
         case .rollups:
@@ -64,11 +68,13 @@ package enum PushRowRead: CaseIterable, Sendable {
             // Joined USING the key, so the scope's bare `push_id` names the one merged column on both engines.
             return dialect.pushRows(
                 "SELECT push_id, platform, \(sum("targeted")), \(sum("sent")) FROM \(SendPlatformSchema.table) JOIN push_sends USING (push_id, batch_id)",
-                scope, key: "\(SendPlatformSchema.table).push_id", groupBy: "push_id, platform")
+                scope, key: "\(SendPlatformSchema.table).push_id", where: DeliveryRecords.counted(SendPlatformSchema.table),
+                groupBy: "push_id, platform")
         case .platformFailures:
             return dialect.pushRows(
                 "SELECT push_id, platform, reason, \(sum("count")) FROM \(SendPlatformSchema.table) JOIN push_failures USING (push_id, batch_id)",
-                scope, key: "\(SendPlatformSchema.table).push_id", groupBy: "push_id, platform, reason")
+                scope, key: "\(SendPlatformSchema.table).push_id", where: DeliveryRecords.counted(SendPlatformSchema.table),
+                groupBy: "push_id, platform, reason")
         case .platforms:
             return dialect.pushRows(
                 "SELECT push_id, version, kind, action, \(sum("total")), \(sum("duplicates")) FROM rollup_version", scope, key: "rollup_version.push_id",

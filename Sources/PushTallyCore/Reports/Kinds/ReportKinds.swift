@@ -11,6 +11,7 @@ public enum ReportKinds {
         AttributionReportKind.declaration,
         VariantsReportKind.declaration,
         AudienceReportKind.declaration,
+        DevicesReportKind.declaration,
     ]
 
     /// The report named `name` (a CLI subcommand, a refusal's wording).

@@ -5,8 +5,9 @@
 ///
 /// Code that needs one role takes that role (``EventIngestor``, ``PushRegistry``, ``ReportReader``,
 /// ``TokenStore``, ``StoreMaintenance``, ``StoreLifecycle``, ``WebhookStore``, ``AlertStore``,
-/// ``DeviceTimelineReader``, ``FCMDeliveryStore``, ``EventFeedReader``), so a test double of it stays small.
+/// ``DeviceTimelineReader``, ``FCMDeliveryStore``, ``EventFeedReader``, ``DeviceDeliveryStore``), so a test double
+/// of it stays small.
 public protocol PushTallyStore:
     EventIngestor, PushRegistry, ReportReader, TokenStore, StoreMaintenance, StoreLifecycle, WebhookStore, AlertStore,
-    DeviceTimelineReader, FCMDeliveryStore, EventFeedReader
+    DeviceTimelineReader, FCMDeliveryStore, EventFeedReader, DeviceDeliveryStore
 {}

@@ -31,6 +31,9 @@ public protocol ReportReader: Sendable {
     /// Devices with a session in the query's range by their latest notification setting, per group
     /// (``Queries/SelectAudienceCounts`` over the audience rollup).
     func audienceCounts(_ query: AudienceQuery) async throws -> [AudienceCount]
+    /// Devices sent pushes in the query's window, per app and platform, by ``DarkState`` (``DeviceStateTally``
+    /// over the stored device states).
+    func deviceStateCounts(_ query: DeviceStateQuery) async throws -> [DeviceStateCount]
 }
 
 extension ReportReader {
