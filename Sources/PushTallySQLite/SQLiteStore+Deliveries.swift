@@ -62,4 +62,29 @@ extension SQLiteStore: DeviceDeliveryStore {
             return tally.counts
         }
     }
+
+    /// Finds the gone devices in a read, then names the ones no message named yet in one short write.
+    public func notifyGoneDevices(nowMillis: Int64) async throws -> Int {
+        let since = DeviceStateQuery().sinceMillis(nowMillis: nowMillis)
+        let wanted = try await read { db in try SQLiteOutbox.outbox(in: db).wants(.deviceGone) }
+        guard wanted else { return 0 }
+        let found = try await read { db in
+            var states: [DeviceState] = []
+            try db.forEach(Queries.SelectDeviceStates(sentSince: since)) { states.append($0) }
+            return GoneDevices.found(states, nowMillis: nowMillis)
+        }
+        guard !found.isEmpty else { return 0 }
+        let (named, queued) = try await write { db in
+            var claimed: [DeviceState] = []
+            for start in stride(from: 0, to: found.count, by: Queries.SelectDeviceStates.maxKeys) {
+                let chunk = found[start..<min(start + Queries.SelectDeviceStates.maxKeys, found.count)]
+                let marked = Set(try db.fetch(Queries.ClaimGoneDevices(keys: chunk.map(\.deviceKey), sinceMillis: since, nowMillis: nowMillis)))
+                claimed += chunk.filter { marked.contains($0.deviceKey) }
+            }
+            let outbox = try SQLiteOutbox.outbox(in: db)
+            return (claimed.count, try SQLiteOutbox.queue(outbox.messages(forGone: claimed, at: nowMillis), in: db))
+        }
+        StoreMetrics.recordQueued(deliveries: queued)
+        return named
+    }
 }

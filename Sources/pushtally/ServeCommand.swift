@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between alert evaluations.")
     var alertInterval: Double = 60
 
-    @Option(help: "Seconds between counts of the devices' states for the pushtally_devices gauges.")
+    @Option(help: "Seconds between counts of the devices' states (the pushtally_devices gauges, device.gone webhooks).")
     var deviceGaugeInterval: Double = 300
 
     @Option(help: "Delay before the first retry of a failed webhook delivery; each later one doubles it (up to 1h).")

@@ -124,3 +124,14 @@ public struct DeviceSends: Sendable, Hashable {
         })
     }
 }
+
+/// Which devices sent pushes have turned gone, for `device.gone` (``Queries/ClaimGoneDevices`` then decides which
+/// of them no message named yet).
+package enum GoneDevices {
+    /// The devices among `states` (read as sent to since the default window's start) that are gone now, in key order.
+    package static func found(_ states: [DeviceState], nowMillis: Int64) -> [DeviceState] {
+        let since = DeviceStateQuery().sinceMillis(nowMillis: nowMillis)
+        return states.filter { $0.sends.count(sinceMillis: since) > 0 && $0.state(sinceMillis: since) == .gone }
+            .sorted { $0.deviceKey < $1.deviceKey }
+    }
+}

@@ -3,7 +3,8 @@
 package enum DeviceStateSchema {
     package static let table = "device_states"
 
-    /// The columns in the order every statement reads and writes them.
+    /// The columns in the order every statement reads and writes them. `gone_notified_at` (when a `device.gone`
+    /// webhook last named the device) is the notifier's alone (``Queries/ClaimGoneDevices``).
     package static let columns = [
         "device_id", "app", "platform", "sends", "last_sent_at", "last_outcome", "last_outcome_at", "recipient", "first_client_at",
         "last_display_at", "last_open_at", "last_session_at", "permission",
@@ -19,7 +20,7 @@ package enum DeviceStateSchema {
                 device_id TEXT PRIMARY KEY NOT NULL, app TEXT NOT NULL, platform TEXT NOT NULL, sends TEXT NOT NULL,
                 last_sent_at \(sql.integer) NOT NULL, last_outcome TEXT, last_outcome_at \(sql.integer), recipient TEXT,
                 first_client_at \(sql.integer), last_display_at \(sql.integer), last_open_at \(sql.integer),
-                last_session_at \(sql.integer), permission TEXT)
+                last_session_at \(sql.integer), permission TEXT, gone_notified_at \(sql.integer))
             """
         let (display, action, session) = (EventKind.display.rawValue, EventKind.action.rawValue, EventKind.session.rawValue)
         switch sql {

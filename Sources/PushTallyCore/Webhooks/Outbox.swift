@@ -184,6 +184,31 @@ package struct Outbox: Sendable {
         return messages
     }
 
+    /// `device.gone` for devices that turned gone (``Queries/ClaimGoneDevices``), in messages of at most
+    /// ``WebhookEventType/batchLimit``, each named by the backend's `recipient`.
+    package func messages(forGone gone: [DeviceState], at millis: Int64) -> [QueuedMessage] {
+        guard let endpoints = endpointsByType[.deviceGone], !gone.isEmpty else { return [] }
+        var messages: [QueuedMessage] = []
+        for start in stride(from: 0, to: gone.count, by: WebhookEventType.batchLimit) {
+            var json = JSONText()
+            json.raw("{\"devices\":[")
+            for (index, device) in gone[start..<min(start + WebhookEventType.batchLimit, gone.count)].enumerated() {
+                if index > 0 { json.raw(",") }
+                json.open()
+                json.field("recipient", device.recipient)
+                json.field("app", device.app.isEmpty ? nil : device.app)
+                json.field("platform", device.platform)
+                json.field("last_sent_at", device.sends.lastMillis.map(Timestamp.iso8601(millis:)))
+                json.field("last_display_at", device.lastDisplayMillis.map(Timestamp.iso8601(millis:)))
+                json.field("last_session_at", device.lastSessionMillis.map(Timestamp.iso8601(millis:)))
+                json.close()
+            }
+            json.raw("]}")
+            messages.append(QueuedMessage(message: WebhookMessage(type: .deviceGone, data: json.text, at: millis), endpointIDs: endpoints))
+        }
+        return messages
+    }
+
     /// `alert.firing` or `alert.resolved` for an alert's transition.
     package func messages(forAlert alert: Alert, at millis: Int64) -> [QueuedMessage] {
         let type: WebhookEventType = alert.state == .firing ? .alertFiring : .alertResolved

@@ -12,6 +12,8 @@ public enum WebhookEventType: String, Sendable, Hashable, Codable, CaseIterable,
     case alertResolved = "alert.resolved"
     /// Devices whose latest send the provider refused (they were not refused before), batched: `data.devices`.
     case deviceRejected = "device.rejected"
+    /// Devices sent pushes that turned `gone` (no display and no session in the last 30 days), batched.
+    case deviceGone = "device.gone"
 
     /// The most events one batched message carries, so a receiver's body stays a few hundred kilobytes.
     public static let batchLimit = 500

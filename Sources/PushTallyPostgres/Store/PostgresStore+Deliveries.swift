@@ -91,6 +91,34 @@ extension PostgresStore: DeviceDeliveryStore {
         }
     }
 
+    /// Finds the gone devices in one snapshot, then names the ones no message named yet in one transaction (a
+    /// collector that found them too names none: ``Queries/ClaimGoneDevices``).
+    public func notifyGoneDevices(nowMillis: Int64) async throws -> Int {
+        let since = DeviceStateQuery().sinceMillis(nowMillis: nowMillis)
+        let logger = logger
+        let wanted = try await transaction { connection in try await PostgresOutbox.outbox(on: connection, logger: logger).wants(.deviceGone) }
+        guard wanted else { return 0 }
+        let states: [DeviceState] = try await readSnapshot { read in
+            let query = Queries.SelectDeviceStates(sentSince: since)
+            return try await read(PostgresQuery(query)).map { try query.row(PostgresReportRow($0)) }
+        }
+        let found = GoneDevices.found(states, nowMillis: nowMillis)
+        guard !found.isEmpty else { return 0 }
+        let (named, queued) = try await transaction { connection in
+            var claimed: [DeviceState] = []
+            for start in stride(from: 0, to: found.count, by: Queries.SelectDeviceStates.maxKeys) {
+                let chunk = found[start..<min(start + Queries.SelectDeviceStates.maxKeys, found.count)]
+                let claim = Queries.ClaimGoneDevices(keys: chunk.map(\.deviceKey), sinceMillis: since, nowMillis: nowMillis)
+                let marked = Set(try await connection.fetch(claim, logger: logger))
+                claimed += chunk.filter { marked.contains($0.deviceKey) }
+            }
+            let outbox = try await PostgresOutbox.outbox(on: connection, logger: logger)
+            return (claimed.count, try await PostgresOutbox.queue(outbox.messages(forGone: claimed, at: nowMillis), on: connection, logger: logger))
+        }
+        StoreMetrics.recordQueued(deliveries: queued)
+        return named
+    }
+
     /// The stored states of `keys`, in chunks.
     private static func states(_ keys: [String], on connection: PostgresConnection, logger: Logger) async throws -> [String: DeviceState] {
         var stored: [String: DeviceState] = [:]

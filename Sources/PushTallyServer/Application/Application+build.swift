@@ -109,7 +109,9 @@ public func buildApplication(
             StoreService(store: store), ReplicaMonitor(reads: reads, interval: configuration.replicaSampleInterval, logger: logger), RetentionService(store: store, configuration: configuration, logger: logger),
             WebhookDispatcher(store: store, clock: store.configuration.clock, configuration: configuration, logger: logger),
             AlertScheduler(store: store, intervalSeconds: configuration.alertIntervalSeconds, logger: logger),
-            DeviceStateGauges(reader: reads, intervalSeconds: configuration.deviceGaugeIntervalSeconds, logger: logger),
+            DeviceStateWatch(
+                reader: reads, store: store, clock: store.configuration.clock, intervalSeconds: configuration.deviceGaugeIntervalSeconds,
+                logger: logger),
         ],
         onServerRunning: { channel in
             // Sampled once before the server says it is listening, so its first reports already go to a

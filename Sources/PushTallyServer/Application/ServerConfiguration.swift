@@ -45,7 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var webhookRetentionMillis: Int64 = 7 * 86_400_000
     /// Seconds between alert evaluations (`serve --alert-interval`).
     public var alertIntervalSeconds: Double = 60
-    /// Seconds between counts of the devices' states for `pushtally_devices` (`serve --device-gauge-interval`).
+    /// Seconds between counts of the devices' states for `pushtally_devices` and `device.gone` webhooks
+    /// (`serve --device-gauge-interval`).
     public var deviceGaugeIntervalSeconds: Double = 300
     /// Web origins whose pages and service workers may post events (`serve --cors-origin`); none by default.
     public var cors = CORSPolicy(origins: [])

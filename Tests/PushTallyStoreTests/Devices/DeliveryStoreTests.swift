@@ -117,4 +117,43 @@ import Testing
             #expect(devices.last?.first?["platform"] as? String == "android" && devices.last?.first?["push_id"] as? String == "p-2")
         }
     }
+
+    /// A device that goes 30 days without a display or a session after its client was heard from is named once
+    /// in `device.gone`; once more only after it came back and left again. Rejected and unknown devices never are.
+    @Test(arguments: StoreKind.allCases) func devicesTurnedGoneAreNamedOnce(kind: StoreKind) async throws {
+        let clock = TestClock()
+        let day: Int64 = 86_400
+        try await withStore(kind, clock: clock.function) { store in
+            try await subscribe(store, "wh_gone", [.deviceGone], at: clock.now)
+            var session = IncomingEvent(pushID: "", kind: .session, deviceID: "g", receiptID: "s-1")
+            session.app = "com.example"
+            _ = try await store.ingest([session])
+            func send(_ pushID: String, _ devices: [(String, String)]) async throws {
+                try await store.register(PushRegistration(pushID: pushID, campaign: "c", sentAtMillis: clock.now, app: "com.example"))
+                _ = try await store.recordDeliveries(
+                    pushID: pushID, devices.map { DeliveryLine(deviceID: $0.0, platform: "android", outcome: $0.1, recipient: "user-" + $0.0) })
+            }
+            try await send("p-1", [("g", "accepted"), ("never-heard", "accepted"), ("refused", "UNREGISTERED")])
+            #expect(try await store.notifyGoneDevices(nowMillis: clock.now) == 0, "heard from today")
+            clock.advance(seconds: 31 * day)
+            try await send("p-2", [("g", "accepted"), ("never-heard", "accepted"), ("refused", "UNREGISTERED")])
+            #expect(try await store.notifyGoneDevices(nowMillis: clock.now) == 1)
+            #expect(try await store.notifyGoneDevices(nowMillis: clock.now) == 0, "named once")
+            let claimed = try await store.claimDeliveries(now: clock.now, leaseMillis: 25_000, limit: 10)
+            let body = try jsonObject(try #require(claimed.first).body)
+            #expect(claimed.count == 1 && body["type"] as? String == "device.gone")
+            let devices = (body["data"] as? [String: Any])?["devices"] as? [[String: Any]]
+            #expect(devices?.map { $0["recipient"] as? String } == ["user-g"] && devices?.first?["platform"] as? String == "android")
+
+            // It comes back, then leaves again: named a second time.
+            clock.advance(seconds: 60)
+            var back = session
+            back.receiptID = "s-2"
+            _ = try await store.ingest([back])
+            #expect(try await store.notifyGoneDevices(nowMillis: clock.now) == 0)
+            clock.advance(seconds: 31 * day)
+            try await send("p-3", [("g", "accepted")])
+            #expect(try await store.notifyGoneDevices(nowMillis: clock.now) == 1)
+        }
+    }
 }

@@ -93,6 +93,7 @@ import Testing
             Queries.SelectDeviceActivity(keys: ["d1:sample"]),
             Queries.DeleteDeviceState(deviceKey: "d1:sample"),
             Queries.PruneDeviceStates(before: 0),
+            Queries.ClaimGoneDevices(keys: ["d1:sample"], sinceMillis: 0, nowMillis: 4_000),
             Queries.NotePrunedBefore(cutoff: 6_000),
             Queries.NotePrunedBefore(cutoff: 5_000),
             Queries.SelectPrunedBefore(),

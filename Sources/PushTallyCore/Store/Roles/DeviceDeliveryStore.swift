@@ -9,4 +9,8 @@ public protocol DeviceDeliveryStore: Sendable {
     /// The stored states of the devices whose install ids are `deviceIDs` (keyed as ingest keys them), by install id;
     /// an id the backend never posted a delivery for is absent.
     func deviceStates(deviceIDs: [String]) async throws -> [String: DeviceState]
+    /// Queues `device.gone` for the devices sent pushes in the last 30 days that are gone now and that no such
+    /// message named since their client was last heard from (nothing when no endpoint subscribes); returns how
+    /// many devices it named.
+    func notifyGoneDevices(nowMillis: Int64) async throws -> Int
 }

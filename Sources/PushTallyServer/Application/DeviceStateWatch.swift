@@ -3,11 +3,14 @@ import Metrics
 import PushTallyCore
 import ServiceLifecycle
 
-/// Counts the devices' states every `intervalSeconds` (the devices report's default window, 30 days, at least one
-/// send) into `pushtally_devices{app, platform, state}` and `pushtally_devices_sent_to{app, platform}`: a count
-/// reads every device sent to, so it runs on its own clock, never at scrape time.
-struct DeviceStateGauges: Service {
+/// Every `intervalSeconds`: counts the devices' states (the devices report's default window, 30 days, at least
+/// one send) into `pushtally_devices{app, platform, state}` and `pushtally_devices_sent_to{app, platform}`, and
+/// names the devices that turned gone in a `device.gone` webhook. Both read every device sent to, so they run on
+/// their own clock, never at scrape time or in a request.
+struct DeviceStateWatch: Service {
     let reader: ReportReadRouter
+    let store: any DeviceDeliveryStore
+    let clock: @Sendable () -> Int64
     let intervalSeconds: Double
     let logger: Logger
 
@@ -16,10 +19,12 @@ struct DeviceStateGauges: Service {
             while !Task.isCancelled {
                 do {
                     Self.record(try await reader.read { try await $0.deviceStateCounts(DeviceStateQuery()) }.value)
+                    let named = try await store.notifyGoneDevices(nowMillis: clock())
+                    if named > 0 { logger.info("devices turned gone, named in device.gone", metadata: ["count": "\(named)"]) }
                 } catch is CancellationError {
                     return
                 } catch {
-                    logger.warning("counting device states failed; will retry", metadata: ["error": "\(error)"])
+                    logger.warning("watching device states failed; will retry", metadata: ["error": "\(error)"])
                 }
                 try await Task.sleep(for: .seconds(intervalSeconds))
             }
