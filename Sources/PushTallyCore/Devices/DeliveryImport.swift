@@ -8,18 +8,10 @@ public enum DeliveryImport {
     }
 
     public static func csv(_ text: String) -> [Row] {
-        let records = CSVParser.parse(text)
-        guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
-        return records.dropFirst().enumerated().compactMap { offset, cells in
-            if cells.allSatisfy({ $0.isEmpty }) { return nil }
-            guard cells.count == header.count else {
-                let error = FieldError(
-                    "malformed_csv", "the row has \(cells.count) fields where the header names \(header.count); quote a value that holds a comma")
-                return Row(number: offset + 2, result: .failure(error))
-            }
-            var object: [String: JSONValue] = [:]
-            for (name, cell) in zip(header, cells) where !cell.isEmpty { object[name] = .string(cell) }
-            return Row(number: offset + 2, result: Result { () throws(FieldError) in
+        CSVParser.namedRows(text).map { number, cells in
+            Row(number: number, result: Result { () throws(FieldError) in
+                var object: [String: JSONValue] = [:]
+                for (name, cell) in try cells.get() { object[name] = .string(cell) }
                 guard case .string(let raw)? = object["push_id"], let pushID = try EventValidator.checkedText(raw, field: "push_id", limit: 128) else {
                     throw FieldError.missing("push_id")
                 }

@@ -14,31 +14,22 @@ public enum PushImport {
     /// `priority`, `push_type`, `expiration`, `platform`. Unknown columns are ignored; a row with more or fewer
     /// fields than the header is refused by itself (`malformed_csv`).
     public static func csv(_ text: String) -> [Line] {
-        let records = CSVParser.parse(text)
-        guard let header = records.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return [] }
         let numeric: Set<String> = ["targeted", "sent", "failed", "priority"]
-        return records.dropFirst().enumerated().compactMap { offset, cells in
-            if cells.allSatisfy({ $0.isEmpty }) { return nil }
-            guard cells.count == header.count else {
-                // A cell lost or one too many shifts every value after it into the wrong column.
-                let error = FieldError(
-                    "malformed_csv", "the row has \(cells.count) fields where the header names \(header.count); quote a value that holds a comma")
-                return Line(number: offset + 2, result: .failure(error))
-            }
-            var object: [String: JSONValue] = [:]
-            var failed: [String: JSONValue] = [:]
-            for (name, cell) in zip(header, cells) where !cell.isEmpty {
-                if name.hasPrefix("failed:") {
-                    failed[String(name.dropFirst(7))] = number(cell)
-                } else if numeric.contains(name) {
-                    object[name] = number(cell)
-                } else {
-                    object[name] = .string(cell)
+        return CSVParser.namedRows(text).map { number, cells in
+            Line(number: number, result: Result { () throws(FieldError) in
+                var object: [String: JSONValue] = [:]
+                var failed: [String: JSONValue] = [:]
+                for (name, cell) in try cells.get() {
+                    if name.hasPrefix("failed:") {
+                        failed[String(name.dropFirst(7))] = Self.number(cell)
+                    } else if numeric.contains(name) {
+                        object[name] = Self.number(cell)
+                    } else {
+                        object[name] = .string(cell)
+                    }
                 }
-            }
-            if !failed.isEmpty { object["failed"] = .object(failed) }
-            return Line(number: offset + 2, result: Result { () throws(FieldError) in
-                try PushValidator.registration(.object(object))
+                if !failed.isEmpty { object["failed"] = .object(failed) }
+                return try PushValidator.registration(.object(object))
             })
         }
     }

@@ -31,10 +31,7 @@ struct DeliveryController<Context: RequestContext>: Sendable {
         do throws(FCMRowError) {
             lines = try DeliveryReader.lines(Data(body.readableBytesView))
         } catch {
-            var refusal = APIError(error.error)
-            refusal.message = error.description
-            refusal.line = error.line
-            throw refusal
+            throw APIError(error)
         }
         do {
             let summary = try await StoreDeadline.run(deadlines.request) { [store] in try await store.recordDeliveries(pushID: id, lines) }

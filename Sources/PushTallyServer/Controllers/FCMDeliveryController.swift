@@ -35,12 +35,19 @@ struct FCMDeliveryController<Context: RequestContext>: Sendable {
         do throws(FCMRowError) {
             rows = try FCMExportReader.rows(Data(body.readableBytesView))
         } catch {
-            var refusal = APIError(error.error)
-            refusal.message = error.description
-            refusal.line = error.line
-            throw refusal
+            throw APIError(error)
         }
         let summary = try await StoreDeadline.run(deadlines.request) { [store] in try await store.importFCM(rows) }
         return try .json(summary)
+    }
+}
+
+extension APIError {
+    /// The `400` of a refused line of an NDJSON post (an FCM export row, a delivery line): its code and field, the
+    /// message naming the line, and the line's number.
+    init(_ error: FCMRowError) {
+        self.init(error.error)
+        message = error.description
+        line = error.line
     }
 }
