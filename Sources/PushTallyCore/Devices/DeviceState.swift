@@ -111,8 +111,13 @@ public struct DeviceSends: Sendable, Hashable {
         "[" + sends.map { "[\(JSONText.quoted($0.pushID)),\($0.sentMillis)]" }.joined(separator: ",") + "]"
     }
 
-    /// Reads ``text`` back; anything else reads as no sends.
+    /// Reads ``text`` back; anything else reads as no sends. The form ``text`` writes is read by a scan of its bytes
+    /// (a report reads every device's list); a push id with an escape goes through the JSON parser.
     public init(text: String) {
+        if let sends = Self.scan(text) {
+            self.init(sends)
+            return
+        }
         guard case .array(let pairs)? = try? JSONValue.parse(Data(text.utf8)) else {
             self.init()
             return
@@ -122,6 +127,38 @@ public struct DeviceSends: Sendable, Hashable {
             else { return nil }
             return Send(pushID: pushID, sentMillis: Int64(millis))
         })
+    }
+
+    /// `[["id",123],...]` with no escape in any id, or `nil`.
+    private static func scan(_ text: String) -> [Send]? {
+        var sends: [Send] = []
+        var utf8 = text.utf8[...]
+        func take(_ byte: UInt8) -> Bool {
+            guard utf8.first == byte else { return false }
+            utf8 = utf8.dropFirst()
+            return true
+        }
+        guard take(UInt8(ascii: "[")) else { return nil }
+        if take(UInt8(ascii: "]")) { return utf8.isEmpty ? [] : nil }
+        repeat {
+            guard take(UInt8(ascii: "[")), take(UInt8(ascii: "\"")) else { return nil }
+            guard let end = utf8.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+                utf8[end] == UInt8(ascii: "\"")
+            else { return nil }
+            let pushID = String(decoding: utf8[utf8.startIndex..<end], as: UTF8.self)
+            utf8 = utf8[utf8.index(after: end)...]
+            guard take(UInt8(ascii: ",")) else { return nil }
+            var millis: Int64 = 0
+            var digits = 0
+            while let byte = utf8.first, (48...57).contains(byte), digits < 18 {
+                millis = millis * 10 + Int64(byte - 48)
+                digits += 1
+                utf8 = utf8.dropFirst()
+            }
+            guard digits > 0, take(UInt8(ascii: "]")) else { return nil }
+            sends.append(Send(pushID: pushID, sentMillis: millis))
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) && utf8.isEmpty ? sends : nil
     }
 }
 
