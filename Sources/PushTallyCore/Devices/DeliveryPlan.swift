@@ -125,11 +125,15 @@ package enum DeliveryRecords {
     package static func batchID(platform: String) -> String { prefix + platform }
 
     /// The condition a read of `table` (`push_sends`, `push_failures` or `push_send_platforms`) keeps its counted
-    /// records by.
+    /// records by. The prefix is compared byte for byte (SQLite's `LIKE` ignores ASCII case, PostgreSQL's does not).
     package static func counted(_ table: String) -> String {
         """
-        (\(table).batch_id LIKE '\(prefix)%' OR NOT EXISTS (
-            SELECT 1 FROM push_sends deliveries WHERE deliveries.push_id = \(table).push_id AND deliveries.batch_id LIKE '\(prefix)%'))
+        (\(isDeliveries("\(table).batch_id")) OR NOT EXISTS (
+            SELECT 1 FROM push_sends deliveries WHERE deliveries.push_id = \(table).push_id AND \(isDeliveries("deliveries.batch_id"))))
         """
+    }
+
+    private static func isDeliveries(_ column: String) -> String {
+        "substr(\(column), 1, \(prefix.utf8.count)) = '\(prefix)'"
     }
 }

@@ -64,6 +64,16 @@ import Testing
         }
     }
 
+    /// Only the deliveries' own prefix, byte for byte, marks a deliveries record: a sender's batch named in
+    /// another case is counted as any batch, alike on both engines.
+    @Test(arguments: StoreKind.allCases) func onlyTheExactPrefixMarksADeliveriesRecord(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.register(PushRegistration(pushID: "p-case", campaign: "c", sentAtMillis: Self.sentAt, counts: SendCounts(sent: 10)))
+            try await store.addSends(SendBatch(pushID: "p-case", batchID: "Deliveries:ios", counts: SendCounts(sent: 5)))
+            #expect(try await Self.figures(store, "p-case").sent == 15)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func aPushNobodyRegisteredIsRefused(kind: StoreKind) async throws {
         try await withStore(kind) { (store: any TestStore) async throws in
             await #expect(throws: StoreError.pushNotRegistered(pushID: "p-none")) {
