@@ -35,13 +35,13 @@ extension PostgresStore: DeviceDeliveryStore {
             {
                 try await connection.run(query, logger: logger)
             }
-            var records: [(batchID: String, counts: SendCounts)] = []
-            for platform in plan.counts.keys.sorted() {
+            var before: [String: SendCounts] = [:]
+            for platform in plan.counts.keys {
                 let batchID = DeliveryRecords.batchID(platform: platform)
                 let rows = try await connection.fetch(Queries.SelectSendRecord(pushID: pushID, batchID: batchID), logger: logger)
-                records += plan.records { _ in Queries.SelectSendRecord.counts(rows, platform: platform) }.filter { $0.batchID == batchID }
+                before[batchID] = Queries.SelectSendRecord.counts(rows, platform: platform)
             }
-            for record in records {
+            for record in plan.records(stored: { before[$0] ?? SendCounts() }) {
                 try await Self.replaceCounts(record.counts, pushID: pushID, batchID: record.batchID, now: now, on: connection, logger: logger)
             }
             let outbox = try await PostgresOutbox.outbox(on: connection, logger: logger)

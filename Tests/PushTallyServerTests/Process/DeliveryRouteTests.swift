@@ -90,4 +90,27 @@ import Testing
         #expect(try await server.stop() == 0)
         await store.cleanUp()
     }
+
+    /// `pushtally_devices{app,platform,state}` and `pushtally_devices_sent_to` on `/metrics`, counted by the server's
+    /// own clock (`--device-gauge-interval`), never at scrape time.
+    @Test func theDeviceGaugesCountTheStates() async throws {
+        let server = try ServerProcess(extraArguments: ["--device-gauge-interval", "0.2"])
+        defer { server.removeFiles() }
+        try await server.start()
+        #expect(try await Self.send(server, "PUT", "/v1/pushes/p-gauge", #"{"campaign":"c","app":"com.example"}"#).status == 201)
+        let lines = #"[{"device_id":"a","platform":"ios","outcome":"accepted"},{"device_id":"b","platform":"ios","outcome":"Unregistered"}]"#
+        #expect(try await Self.send(server, "POST", "/v1/pushes/p-gauge/deliveries", lines).status == 200)
+        let labels = #"app="com.example",platform="ios""#
+        var text = ""
+        // The next count after the post shows it (every 0.2 s); a minute without it is a failure, not a wait.
+        for _ in 0..<600 where !text.contains("pushtally_devices_sent_to{\(labels)} 2") {
+            try await Task.sleep(for: .milliseconds(100))
+            text = String(decoding: try await httpRequest(server.baseURL.appendingPathComponent("metrics")).body, as: UTF8.self)
+        }
+        #expect(text.contains("pushtally_devices_sent_to{\(labels)} 2"), "no device count on /metrics")
+        for (state, count) in [("rejected", 1), ("unknown", 1), ("gone", 0), ("muted", 0), ("ignoring", 0), ("engaged", 0)] {
+            #expect(text.contains("pushtally_devices{\(labels),state=\"\(state)\"} \(count)"), "\(state): \(text.split(separator: "\n").filter { $0.hasPrefix("pushtally_devices") })")
+        }
+        #expect(try await server.stop() == 0)
+    }
 }
