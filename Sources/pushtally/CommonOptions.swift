@@ -107,8 +107,20 @@ struct DatabaseOptions: ParsableArguments {
         return windows
     }
 
+    /// `--database-connections`, from 1 to 1000.
+    func connectionCount() throws -> Int {
+        let connections = try databaseConnections ?? environment("PUSHTALLY_DATABASE_CONNECTIONS").map { value in
+            guard let count = Int(value) else { throw ValidationError("PUSHTALLY_DATABASE_CONNECTIONS must be a number, not \(value)") }
+            return count
+        } ?? 8
+        guard (1...1000).contains(connections) else { throw ValidationError("--database-connections must be from 1 to 1000") }
+        return connections
+    }
+
     /// What the flags and environment say about opening the store.
-    func options(mustExist: Bool, needsDeviceSecret: Bool, nameBounds: NameBounds? = nil, commitTimeout: Duration? = nil) throws -> StoreOptions {
+    func options(
+        mustExist: Bool, needsDeviceSecret: Bool, nameBounds: NameBounds? = nil, commitTimeout: Duration? = nil, writers: Int = 1
+    ) throws -> StoreOptions {
         var options = StoreOptions()
         if let commitTimeout { options.commitTimeout = commitTimeout }
         options.configuration = try configuration()
@@ -116,12 +128,8 @@ struct DatabaseOptions: ParsableArguments {
         options.createIfMissing = !mustExist
         options.needsDeviceSecret = needsDeviceSecret
         options.deviceSecretPath = deviceSecret ?? environment("PUSHTALLY_DEVICE_SECRET")
-        let connections = try databaseConnections ?? environment("PUSHTALLY_DATABASE_CONNECTIONS").map { value in
-            guard let count = Int(value) else { throw ValidationError("PUSHTALLY_DATABASE_CONNECTIONS must be a number, not \(value)") }
-            return count
-        } ?? 8
-        guard (1...1000).contains(connections) else { throw ValidationError("--database-connections must be from 1 to 1000") }
-        options.maximumConnections = connections
+        options.maximumConnections = try connectionCount()
+        options.postgresWriters = writers
         options.logger = Logger(label: "pushtally.postgres")
         options.logger.logLevel = .notice
         return options
@@ -134,11 +142,14 @@ struct DatabaseOptions: ParsableArguments {
     /// - Parameter nameBounds: names per app (serve's `--max-action-ids`, `--max-platforms`, `--max-versions`); the
     ///   defaults otherwise.
     /// - Parameter commitTimeout: serve's `--commit-timeout`; the default otherwise.
+    /// - Parameter writers: serve's `--database-writers`; one otherwise.
     func open(
-        mustExist: Bool = true, needsDeviceSecret: Bool = false, nameBounds: NameBounds? = nil, commitTimeout: Duration? = nil
+        mustExist: Bool = true, needsDeviceSecret: Bool = false, nameBounds: NameBounds? = nil, commitTimeout: Duration? = nil,
+        writers: Int = 1
     ) async throws -> any PushTallyStore {
         let options = try options(
-            mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, nameBounds: nameBounds, commitTimeout: commitTimeout)
+            mustExist: mustExist, needsDeviceSecret: needsDeviceSecret, nameBounds: nameBounds, commitTimeout: commitTimeout,
+            writers: writers)
         do {
             return try await StoreFactory.open(location, options)
         } catch let error as StoreOpenError {

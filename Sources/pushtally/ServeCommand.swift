@@ -24,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var overload: OverloadOptions
 
+    @OptionGroup var writers: WriterOptions
+
     @Flag(help: "Require an ingest token on receipts, actions, sessions and conversions (Authorization: Bearer, or ?key=).")
     var requireIngestKey = false
 
@@ -155,7 +157,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.storeDeadlines = try overload.storeDeadlines()
         try readReplica.check(database: database)
         let store = try await database.open(
-            mustExist: false, needsDeviceSecret: true, nameBounds: try nameBounds(), commitTimeout: commitTimeout)
+            mustExist: false, needsDeviceSecret: true, nameBounds: try nameBounds(), commitTimeout: commitTimeout,
+            writers: try writers.count(for: database))
         let replica = try await readReplica.open(primary: database)
         // Said at every start, not only at the upgrade that found them: they stay apart until someone acts.
         let kept = try await store.legacySpellings()

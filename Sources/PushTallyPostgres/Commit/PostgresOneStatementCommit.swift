@@ -39,7 +39,7 @@ enum PostgresOneStatementCommit {
         let counted = plan.rows
         let devices = CommitPlan.devicesToLock(events)
         let sortedKeys = predicted.sorted(by: DedupeKey.precedes)
-        let guarding = ReceiptCommitStatement.Guard(
+        let guarding = ReceiptCommit.Guard(
             lockPushes: Array(Set(events.lazy.filter { $0.kind == .display }.map(\.pushID))), lockDevices: Array(devices),
             perDevice: devices.count <= PushLocks.maximumDeviceLocks, keyPushes: sortedKeys.map(\.pushID),
             keyValues: sortedKeys.map(\.key), timedPushes: timed, timedKnown: timed.map { (sentAt[$0] ?? nil) != nil },
@@ -47,9 +47,8 @@ enum PostgresOneStatementCommit {
             rollupShard: collectorShard)
         do {
             if events.allSatisfy(\.kind.namesPush) {
-                let statement = ReceiptCommitStatement(receipts: counted, rollups: counter.accumulator, shard: shard, guarding: guarding)
-                try connection.ensureOpen()
-                for try await _ in try await connection.execute(statement, logger: logger) {}
+                let (shape, bindings) = ReceiptCommit.bind(receipts: counted, rollups: counter.accumulator, shard: shard, guarding: guarding)
+                try await connection.runReceiptCommit(shape, bindings, logger: logger)
             } else {
                 guard
                     let query = builtStatement(
@@ -71,7 +70,7 @@ enum PostgresOneStatementCommit {
     /// receipt statement has no columns for), `nil` when its bindings do not fit in one statement.
     private static func builtStatement(
         _ counted: [(StoredEvent, Bool)], rollups: RollupAccumulator, audience: [AudienceRow], shard: Int64,
-        guarding: ReceiptCommitStatement.Guard
+        guarding: ReceiptCommit.Guard
     ) -> PostgresQuery? {
         let parts = PostgresEventWriter.rawRows(counted, credits: [:])
             + PostgresRollupWriter.parts(rollups, to: .rollups, shard: shard) + [PostgresAudience.part(audience)]
