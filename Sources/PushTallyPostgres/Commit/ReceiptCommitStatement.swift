@@ -224,6 +224,8 @@ extension PostgresConnection {
 
     private func runToEnd<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws {
         try ensureOpen()
-        for try await _ in try await execute(statement, logger: logger) {}
+        let rows = try await execute(statement, logger: logger)
+        HeldLease.current?.answered(on: self)
+        for try await _ in rows {}
     }
 }

@@ -37,6 +37,73 @@ extension PostgresStoreTests {
         }
     }
 
+    /// A commit queued behind one that fails at its end goes ahead before that one is confirmed (the answer to
+    /// its statement would confirm it) on the connection the failure closes: the failed commit is never
+    /// acknowledged, and what the one behind it acknowledges (once it committed on another connection) is stored.
+    /// - Parameter receipts: the receipts of each of the five ingests queued behind; 300 makes the commit behind
+    ///   large enough to send its probe ahead of itself (``PostgresStore/probeAheadEvents``).
+    @Test(arguments: [1, 300]) func aCommitQueuedBehindOneThatFailsAtItsEndDoesNotConfirmIt(receipts: Int) async throws {
+        try await FreshStore.with(.postgres) { fresh in
+            let (url, secret) = (fresh.database, fresh.secretPath)
+            let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
+            defer { store.closeInBackground() }
+            // Each push's sent_at read once, so the commits below are one statement each.
+            _ = try await store.ingest([IncomingEvent(pushID: "doomed", kind: .display), IncomingEvent(pushID: "fine", kind: .display)])
+            try await failCommits(url, on: "dedupe", when: "NEW.push_id = 'doomed'")
+            try await TestPostgres.withConnection(to: PostgresURL(url)) { gate, logger in
+                // The doomed commit's statement waits on this lock, so the next commit surely queues behind it.
+                try await gate.query(
+                    """
+                    CREATE FUNCTION wait_for_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NEW; END $$
+                    """, logger: logger)
+                try await gate.query(
+                    "CREATE TRIGGER wait_for_gate BEFORE INSERT ON dedupe FOR EACH ROW WHEN (NEW.push_id = 'doomed') EXECUTE FUNCTION wait_for_gate()",
+                    logger: logger)
+                try await gate.query("SELECT pg_advisory_lock(4242)", logger: logger)
+                let doomed = Outcome()
+                store.ingest([IncomingEvent(pushID: "doomed", kind: .display, deviceID: "a", receiptID: "doomed")]) { doomed.set($0) }
+                while try await gate.query(
+                    "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND NOT granted", logger: logger
+                ).collect().isEmpty {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let behind = (0..<5).map { index in
+                    let outcome = Outcome()
+                    let batch = (0..<receipts).map { n in
+                        IncomingEvent(pushID: "fine", kind: .display, deviceID: "b\(index)", receiptID: n == 0 ? "fine\(index)" : "fine\(index)-\(n)")
+                    }
+                    store.ingest(batch) { outcome.set($0) }
+                    return outcome
+                }
+                try await gate.query("SELECT pg_advisory_unlock(4242)", logger: logger)
+                #expect(await doomed.value() == nil, "the doomed commit was acknowledged")
+                var acknowledged: Set<String> = []
+                for (index, outcome) in behind.enumerated() where await outcome.value() != nil { acknowledged.insert("fine\(index)") }
+                let stored = Set(try await store.textRows("SELECT receipt_id FROM events WHERE receipt_id IS NOT NULL").compactMap { $0[0] })
+                #expect(!stored.contains("doomed"))
+                #expect(acknowledged.isSubset(of: stored), "acknowledged but not stored: \(acknowledged.subtracting(stored).sorted())")
+            }
+            try await allowCommits(url, on: "dedupe")
+            #expect(try await store.ingest([IncomingEvent(pushID: "doomed", kind: .display, deviceID: "a", receiptID: "doomed")]) == [false])
+        }
+    }
+
+    /// An ingest's outcome, awaited after it was submitted: its flags, or `nil` for an error.
+    private final class Outcome: @unchecked Sendable {
+        private let stream = AsyncStream<[Bool]?>.makeStream()
+
+        func set(_ result: Result<[Bool], any Error>) {
+            stream.continuation.yield(try? result.get())
+            stream.continuation.finish()
+        }
+
+        func value() async -> [Bool]? {
+            for await value in stream.stream { return value }
+            return nil
+        }
+    }
+
     @Test func aManagementWriteWhoseCommitFailsAtItsEndIsAnError() async throws {
         try await TestPostgres.withDatabase { url in
             let store = try await PostgresStore(url: url, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout)
