@@ -26,12 +26,6 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     /// when it does not (the resource could not be had), the writer commits without it.
     package typealias Session = @Sendable (_ commits: @escaping @Sendable () async -> Void) async -> Void
 
-    /// Asked in the committing task right after a flush returned: the commit's ``CommitConfirmation`` when the
-    /// store has yet to learn that it is durable, `nil` when it knows already. A commit awaiting one is answered
-    /// once it is settled, while the next commit goes ahead: the next commit's first statement settles it, or,
-    /// when nothing follows, its probe does before the run ends.
-    package typealias PendingConfirmation = @Sendable () -> CommitConfirmation?
-
     private struct Job: Sendable {
         let input: Input
         let complete: Completion
@@ -51,9 +45,6 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private var watchTask: Task<Void, Never>?
     /// The jobs of the commit in flight, so the watchdog can answer them when it gives the commit up.
     private var inFlight: [Job] = []
-    /// The jobs of the commit flushed before it, awaiting its confirmation, with the outputs to answer them with;
-    /// the watchdog answers them too when it gives the run up.
-    private var unconfirmed: (jobs: [Job], outputs: [Output])?
     /// The watchdog's and `/healthz`'s view of the current run: when it last moved (started, began a commit
     /// after its first, ended one) and whether it is in a commit; `nil` without a watchdog.
     private var progress: WriterHealthState?
@@ -62,7 +53,6 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     private let finished = DispatchSemaphore(value: 0)
     private let flush: Flush
     private let session: Session?
-    private let pendingConfirmation: PendingConfirmation?
     private let watchdog: WriterWatchdog?
     private let logger: Logger
 
@@ -70,21 +60,18 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     ///   - watchdog: bounds a commit and a run's start; without one (tests of the policy alone) a commit may
     ///     take as long as its flush does.
     ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
-    ///   - pendingConfirmation: how a store that confirms a commit after its flush says so; without it, a flush
-    ///     that returned has committed.
     // Specialized here for the stores' ingest types: created in the store modules, the class would run generic
     // code (metadata look-ups and value-witness copies of every job) on every submission and commit.
     @_specialize(exported: true, where Input == [IncomingEvent], Output == [Bool])
     package init(
         highWaterMark: Int, watchdog: WriterWatchdog? = nil, session: Session? = nil, logger: Logger = FlushAnswers.logger,
-        pendingConfirmation: PendingConfirmation? = nil, flush: @escaping Flush
+        flush: @escaping Flush
     ) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
         self.watchdog = watchdog
         self.progress = watchdog.map(WriterHealthState.init)
         self.logger = logger
         self.session = session
-        self.pendingConfirmation = pendingConfirmation
         self.flush = flush
     }
 
@@ -157,16 +144,7 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
     }
 
     private func commitQueued(_ run: Int) async {
-        // The commit flushed last, until it is settled: the next flush's first statement normally settles it.
-        var awaiting: CommitConfirmation?
-        while let jobs = takeQueued(run, mayEnd: awaiting == nil) {
-            guard !jobs.isEmpty else {
-                // Nothing queued behind the last commit, so no statement of a next one confirms it: its probe does,
-                // before the run (and with it the session's connection) ends.
-                await awaiting?.settleByProbe()
-                awaiting = nil
-                continue
-            }
+        while let jobs = takeQueued(run) {
             // Plain loops for the reason given in `GroupCommitWriter.commit`.
             var inputs: [Input] = []
             inputs.reserveCapacity(jobs.count)
@@ -177,52 +155,19 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
             } catch {
                 outcome = .failure(error)
             }
-            let confirmation = pendingConfirmation?()
-            // Settled by this flush's first statement unless this flush never reached the connection.
-            await awaiting?.settleByProbe()
-            awaiting = nil
             // Given up by the watchdog meanwhile: its jobs were answered, and the queue is another run's.
             guard let jobs = finishCommit(run, committed: (try? outcome.get()) != nil) else { return }
             switch outcome {
             case .success(let outputs):
-                if let confirmation {
-                    awaitConfirmation(confirmation, of: jobs, outputs: outputs, run: run)
-                    awaiting = confirmation
-                } else {
-                    FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
-                }
+                FlushAnswers.deliver(outputs, toCount: jobs.count, logger: logger) { index, outcome in jobs[index].complete(outcome) }
             case .failure(let error):
                 for job in jobs { job.complete(.failure(error)) }
             }
         }
     }
 
-    /// Keeps `jobs` (the watchdog's to answer if it gives the run up first) until `confirmation` is settled, then
-    /// answers them: with `outputs` when the commit is confirmed, else with why not.
-    private func awaitConfirmation(_ confirmation: CommitConfirmation, of jobs: [Job], outputs: [Output], run: Int) {
-        lock.lock()
-        unconfirmed = (jobs, outputs)
-        lock.unlock()
-        confirmation.whenSettled { result in
-            self.lock.lock()
-            guard self.generation == run, let (jobs, outputs) = self.unconfirmed else {
-                self.lock.unlock()
-                return
-            }
-            self.unconfirmed = nil
-            self.lock.unlock()
-            switch result {
-            case .success:
-                FlushAnswers.deliver(outputs, toCount: jobs.count, logger: self.logger) { index, outcome in jobs[index].complete(outcome) }
-            case .failure(let error):
-                for job in jobs { job.complete(.failure(error)) }
-            }
-        }
-    }
-
-    /// Everything queued, or `nil` when nothing is (the run ends and wakes `close()`) or the run was given up;
-    /// empty when nothing is queued but the run may not end yet (`mayEnd` false: a commit awaits its probe).
-    private func takeQueued(_ run: Int, mayEnd: Bool) -> [Job]? {
+    /// Everything queued, or `nil` when nothing is (the run ends and wakes `close()`) or the run was given up.
+    private func takeQueued(_ run: Int) -> [Job]? {
         lock.lock()
         guard generation == run else {
             lock.unlock()
@@ -233,12 +178,6 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
             progress?.commitBegan(at: .now)
             lock.unlock()
             return jobs
-        }
-        guard mayEnd else {
-            // The probe is watched as a commit: it may wait on a connection that will never answer.
-            progress?.commitBegan(at: .now)
-            lock.unlock()
-            return []
         }
         committing = false
         progress?.runEnded()
@@ -314,13 +253,12 @@ package final class AsyncGroupCommitWriter<Input: Sendable, Output: Sendable>: @
         guard generation == run, committing, let progress else { return .ended }
         guard let limit = progress.overdue(at: .now) else { return .moved(progress.due ?? .now + progress.startTimeout) }
         let queuedEvents = machine.queuedEvents
-        var jobs = (unconfirmed?.jobs ?? []) + inFlight
         let reason = progress.work?.inCommit == true
-            ? "a commit of \(jobs.count) requests did not finish within \(limit.secondsText) s"
+            ? "a commit of \(inFlight.count) requests did not finish within \(limit.secondsText) s"
             : "no commit started within \(limit.secondsText) s"
+        var jobs = inFlight
         if case .flush(let queued) = machine.next() { jobs += queued }
         inFlight = []
-        unconfirmed = nil
         generation += 1
         committing = false
         let task = runTask

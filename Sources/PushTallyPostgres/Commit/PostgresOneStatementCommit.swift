@@ -2,15 +2,14 @@ import Logging
 import PostgresNIO
 import PushTallyCore
 
-/// A group commit as one statement, so one round trip: the rollups are counted before anything is read,
+/// A group commit as one statement, so two round trips (the statement, then the check that it committed): the rollups are counted before anything is read,
 /// from predictions (every dedupe key new, each push's `sent_at` as ``OneStatementState`` last saw it, no
 /// touched device needing attribution), and the statement's `pushtally_ingest_guard` call takes the locks,
 /// inserts the keys and checks the predictions before its raw rows and upserts run (each reads the guard's
 /// answer before its first row: ``SQLBuilder/gate``). A statement outside
 /// `BEGIN` commits on its own, durably (`synchronous_commit = on`), or not at all; its requests are answered
-/// only once the server confirmed the commit. In a writer's run the answer to the next commit's first statement
-/// on the connection confirms it, so the confirmation costs the commit chain no round trip (``HeldLease``);
-/// when nothing follows, or outside a run, a probe does (``PostgresConnection/confirmCommitted(logger:)``).
+/// only once the server confirmed the commit (``PostgresConnection/confirmCommitted(logger:)``), a round trip
+/// after the statement's own.
 ///
 /// The transaction path (``PostgresEventWriter``) is the reference and the fallback: events it alone handles
 /// (sessions and conversions to attribute, events to queue for webhooks) never come here, and a prediction
@@ -58,17 +57,11 @@ enum PostgresOneStatementCommit {
                 try await connection.run(query, logger: logger)
             }
         } catch let error as PSQLError where error.code == .server && error.serverInfo?[.sqlState] == IngestGuardSchema.missState {
-            // The server's answer to this statement came after the commit before it on the connection.
-            HeldLease.current?.answered(on: connection)
             logger.debug("one-statement commit fell back", metadata: ["reason": "\(error.serverInfo?[.message] ?? "")"])
             state.record(hit: false)
             return nil
         }
-        if let lease = HeldLease.current, lease.holds(connection) {
-            lease.awaitConfirmation(logger: logger)
-        } else {
-            try await connection.confirmCommitted(logger: logger)
-        }
+        try await connection.confirmCommitted(logger: logger)
         state.record(hit: true)
         return plan.duplicates
     }

@@ -224,8 +224,6 @@ extension PostgresConnection {
 
     private func runToEnd<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws {
         try ensureOpen()
-        let rows = try await execute(statement, logger: logger)
-        HeldLease.current?.answered(on: self)
-        for try await _ in rows {}
+        for try await _ in try await execute(statement, logger: logger) {}
     }
 }

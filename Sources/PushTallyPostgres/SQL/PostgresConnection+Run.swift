@@ -9,10 +9,8 @@ extension PostgresConnection {
     @discardableResult
     func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
         try ensureOpen()
-        let sequence = try await self.query(query, logger: logger)
-        HeldLease.current?.answered(on: self)
         var rows: [PostgresRow] = []
-        for try await row in sequence { rows.append(row) }
+        for try await row in try await self.query(query, logger: logger) { rows.append(row) }
         return rows
     }
 

@@ -142,8 +142,7 @@ public final class PostgresStore: Sendable {
                     } catch {
                         await HeldLease.$current.withValue(HeldLease(failure: error)) { await commits() }
                     }
-                },
-                pendingConfirmation: { HeldLease.current?.takeConfirmation() }
+                }
             ) { [client, logger, connectionTimeout] batches in
                 let receivedAt = clock()
                 partitions.keepAhead(of: receivedAt)
@@ -155,10 +154,6 @@ public final class PostgresStore: Sendable {
         }
     }
 
-    /// The events from which a commit's building (its plan, rollups and bindings, several microseconds an event)
-    /// outlasts a round trip to PostgreSQL.
-    static let probeAheadEvents = 256
-
     /// One group commit: every queued batch in one statement when its predictions hold, else in one
     /// transaction; per batch, whether each event was a retry.
     private static func commit(
@@ -168,9 +163,6 @@ public final class PostgresStore: Sendable {
     ) async throws -> [[Bool]] {
         let started = ContinuousClock.now
         if let failure = HeldLease.current?.takeFailure() { throw PostgresFailure.surface(failure) }
-        // A commit this large takes longer to build than a round trip: the one before it is confirmed by a probe
-        // sent now rather than by this commit's first statement.
-        if batches.reduce(0, { $0 + $1.count }) >= Self.probeAheadEvents { HeldLease.current?.confirmAhead(logger: logger) }
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
         let names = try await nameFold(events, book: nameBook, client: client, timeout: timeout, logger: logger)
         let (flags, inOneStatement) = try await transaction(
@@ -185,20 +177,10 @@ public final class PostgresStore: Sendable {
                     events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
                     subscriptions: subscriptions, memory: memory, names: names, on: connection, logger: logger)
             })
+        memory.committed(inOneStatement: inOneStatement)
         nameBook.recordOverflow(events, fold: names)
-        let duration = ContinuousClock.now - started
-        let record: @Sendable () -> Void = {
-            memory.committed(inOneStatement: inOneStatement)
-            StoreMetrics.recordCommit(duration: duration, events: events.count)
-            StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
-        }
-        // A commit the next statement confirms is counted once it is (before its requests are answered, which
-        // wait for the same confirmation): what failed there was never stored.
-        if let confirmation = HeldLease.current?.pendingConfirmation {
-            confirmation.whenSettled { if case .success = $0 { record() } }
-        } else {
-            record()
-        }
+        StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
+        StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
         var results: [[Bool]] = []
         var offset = 0
         for batch in batches {

@@ -37,12 +37,11 @@ extension PostgresStoreTests {
         }
     }
 
-    /// A commit queued behind one that fails at its end goes ahead before that one is confirmed (the answer to
-    /// its statement would confirm it) on the connection the failure closes: the failed commit is never
-    /// acknowledged, and what the one behind it acknowledges (once it committed on another connection) is stored.
-    /// - Parameter receipts: the receipts of each of the five ingests queued behind; 300 makes the commit behind
-    ///   large enough to send its probe ahead of itself (``PostgresStore/probeAheadEvents``).
-    @Test(arguments: [1, 300]) func aCommitQueuedBehindOneThatFailsAtItsEndDoesNotConfirmIt(receipts: Int) async throws {
+    /// Commits queued behind one that fails at its end (while its statement waits on a lock the test holds) go
+    /// on the connection the failure closes or on a new one: the failed commit is never acknowledged, and what
+    /// the commits behind it acknowledge is stored.
+    /// - Parameter receipts: the receipts of each of the five ingests queued behind (300: a large commit).
+    @Test(arguments: [1, 300]) func commitsQueuedBehindOneThatFailsAtItsEndAcknowledgeOnlyWhatIsStored(receipts: Int) async throws {
         try await FreshStore.with(.postgres) { fresh in
             let (url, secret) = (fresh.database, fresh.secretPath)
             let store = try await PostgresStore(url: url, deviceSecretPath: secret, connectionTimeout: FreshStore.patientCommitTimeout, commitTimeout: FreshStore.patientCommitTimeout, writers: 1)
