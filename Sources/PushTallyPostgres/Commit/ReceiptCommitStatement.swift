@@ -65,7 +65,7 @@ struct ReceiptCommitShape: Hashable, Sendable {
 
     static let all = [false, true].flatMap { media in [false, true].map { ReceiptCommitShape(timing: $0, media: media) } }
     /// Each shape's prepared statement name and text, rendered once, by ``index``.
-    static let names = all.map { "pushtally_receipt_commit_v6_\($0.timing ? "t" : "")\($0.media ? "m" : "")" }
+    static let names = all.map { "pushtally_receipt_commit_v6\($0.timing ? "_timed" : "")\($0.media ? "_media" : "")" }
     static let texts = all.map(\.sql)
 
     /// The statement's text: the raw rows and upserts are the shared ones (``SQLDialect``), each fed by `unnest`
