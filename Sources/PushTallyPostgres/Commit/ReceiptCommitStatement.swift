@@ -45,7 +45,7 @@ protocol ReceiptCommitShaped: Sendable {
 }
 
 /// Which of the wide rollup tables a receipt commit writes (see ``ReceiptCommitStatement``).
-struct ReceiptCommitShape: Hashable, Sendable {
+struct ReceiptCommitShape: Sendable {
     /// `rollup_timing`: receipts of pushes whose `sent_at` is known.
     var timing: Bool
     /// `rollup_media`, `rollup_media_bucket`, `rollup_media_version`: receipts that report a media attachment.
@@ -61,9 +61,10 @@ struct ReceiptCommitShape: Hashable, Sendable {
         (self.timing, self.media) = (timing, media)
     }
 
+    /// Its place in ``all``: one bit per optional group.
     var index: Int { (timing ? 1 : 0) + (media ? 2 : 0) }
 
-    static let all = [false, true].flatMap { media in [false, true].map { ReceiptCommitShape(timing: $0, media: media) } }
+    static let all = (0..<4).map { ReceiptCommitShape(timing: $0 & 1 != 0, media: $0 & 2 != 0) }
     /// Each shape's prepared statement name and text, rendered once, by ``index``.
     static let names = all.map { "pushtally_receipt_commit_v6\($0.timing ? "_timed" : "")\($0.media ? "_media" : "")" }
     static let texts = all.map(\.sql)

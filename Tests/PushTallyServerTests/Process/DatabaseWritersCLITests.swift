@@ -1,4 +1,5 @@
 import Foundation
+import PushTallyPostgres
 import PushTallyTestSupport
 import Testing
 
@@ -63,6 +64,14 @@ import Testing
                 displayed += (row?["displayed"] as? Int) ?? -1
             }
             #expect(displayed == 320, "every acknowledged receipt stored once")
+            // Each writer counts into a rollup shard of its own: two collector shards hold the pushes' counts, not
+            // one (a row's shard is its day's block of 16 plus the collector shard, so a run across midnight counts alike).
+            let store = try await PostgresStore(
+                url: fresh.database, deviceSecretPath: nil, connectionTimeout: FreshStore.patientCommitTimeout,
+                commitTimeout: FreshStore.patientCommitTimeout)
+            defer { store.closeInBackground() }
+            let shards = try await store.textRows("SELECT DISTINCT shard % 16 FROM rollup_push")
+            #expect(shards.count == 2, "the receipts were committed by \(shards.count) writers")
         }
     }
 }
