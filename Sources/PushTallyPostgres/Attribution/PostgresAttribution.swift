@@ -12,18 +12,22 @@ import PushTallyCore
 enum PostgresAttribution {
     /// Attributes the touched devices' sessions and conversions, counting every move into `counter`.
     /// Returns the credits of new events (indexes into `events`), to be inserted with them.
+    /// `probed`, when given, holds the probe's rows for exactly `touches`, read under the commit's locks
+    /// (``CommitOpenStatement``); without it the probe is run here.
     static func attribute(
         _ touches: AttributionTouches, events: [(StoredEvent, Bool)], windows: AttributionWindows,
-        counter: inout RollupCounter, movedDays: inout Set<Int64>, on connection: PostgresConnection, logger: Logger
+        counter: inout RollupCounter, movedDays: inout Set<Int64>, probed: [AttributionProbeStatement.Row]? = nil,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> [Int: Attribution] {
         guard !touches.isEmpty else { return [:] }
         let sorted = touches.sorted
-        let probe = AttributionProbeStatement(
-            devices: sorted.map(\.deviceID), froms: sorted.map(\.touch.from), outcomes: sorted.map(\.touch.hasOutcome),
-            lookbackMillis: windows.lookbackMillis)
         var rows: [AttributionProbeStatement.Row] = []
-        try connection.ensureOpen()
-        for try await row in try await connection.execute(probe, logger: logger) { rows.append(row) }
+        if let probed {
+            rows = probed
+        } else {
+            try connection.ensureOpen()
+            for try await row in try await connection.execute(probe(sorted, windows: windows), logger: logger) { rows.append(row) }
+        }
         guard !rows.isEmpty else { return [:] }
         var history: [String: [AttributionPlanner.Event]] = [:]
         var pruned: Int64?
@@ -65,6 +69,13 @@ enum PostgresAttribution {
             movedDays.insert(EventPartitions.day(ofMillis: receivedAt))
         }
         return fresh
+    }
+
+    /// The probe of `sorted` (``AttributionTouches/sorted``).
+    static func probe(_ sorted: [(deviceID: String, touch: AttributionTouches.Touch)], windows: AttributionWindows) -> AttributionProbeStatement {
+        AttributionProbeStatement(
+            devices: sorted.map(\.deviceID), froms: sorted.map(\.touch.from), outcomes: sorted.map(\.touch.hasOutcome),
+            lookbackMillis: windows.lookbackMillis)
     }
 
     /// Stores new credits on stored rows; returns the receive times of the rows updated, by id (a moved credit

@@ -14,6 +14,7 @@ package final class OneStatementState: Sendable {
         var pause = 0
         var oneStatement = 0
         var transactions = 0
+        var chained = 0
     }
 
     /// Pushes remembered at most; past it the memory starts afresh (pushes come and go by campaign).
@@ -63,15 +64,21 @@ package final class OneStatementState: Sendable {
         }
     }
 
-    /// Counts a committed group commit by the path it took.
-    func committed(inOneStatement: Bool) {
+    /// Counts a committed group commit by the path it took; `chained`, a transaction the commit before it opened.
+    func committed(inOneStatement: Bool, chained: Bool = false) {
         state.withLockedValue { state in
             if inOneStatement { state.oneStatement += 1 } else { state.transactions += 1 }
+            if chained { state.chained += 1 }
         }
     }
 
     /// Group commits so far by path: what tests and diagnostics check the fast path by.
     package var commits: (oneStatement: Int, transactions: Int) {
         state.withLockedValue { ($0.oneStatement, $0.transactions) }
+    }
+
+    /// Of the transactions, those that ran in a transaction the commit before them opened (`COMMIT AND CHAIN`).
+    package var chainedTransactions: Int {
+        state.withLockedValue { $0.chained }
     }
 }

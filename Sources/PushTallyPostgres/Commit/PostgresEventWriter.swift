@@ -21,8 +21,9 @@ extension StoredEvent {
 enum PostgresEventWriter {
     /// Stores `events` with their dedupe keys and rollups (in rollup shard `shard`, dated by ``DatedShards``), attributing the sessions
     /// and conversions of the devices they touch; returns, per event, whether it was a retry. A handful of
-    /// round trips whatever the number of events: begin, push and device locks, dedupe keys, `sent_at`, the
-    /// attribution probe, credits moved on stored rows (each only when needed), raw rows and every rollup
+    /// round trips whatever the number of events: begin; the locks, dedupe keys and attribution probe in one
+    /// (``CommitOpenStatement``); `sent_at`, the probe again when a key was a retry, credits moved on stored rows
+    /// (each only when needed); raw rows and every rollup
     /// upsert as one statement (prepared for a commit of sessions and conversions: ``OutcomeCommitStatement``),
     /// commit.
     static func store(
@@ -31,12 +32,16 @@ enum PostgresEventWriter {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> [Bool] {
         guard !events.isEmpty else { return [] }
-        try await PushLocks.lock(
-            Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared,
-            devices: CommitPlan.devicesToLock(events), rollupShard: shard, on: connection, logger: logger)
         let keys = events.map { event in event.dedupeKeys.map { DedupeKey(pushID: event.pushID, key: $0) } }
-        let inserted = try await insertDedupeKeys(keys, on: connection, logger: logger)
-        let plan = CommitPlan(events, newKeys: CommitPlan.newKeys(keys, inserted: inserted))
+        // Every key predicted new, so the probe of the devices the commit touches goes with the locks and the keys;
+        // a retry among them makes that probe's answer moot, and the devices really touched are probed again.
+        let (predictedKeys, distinctKeys) = CommitPlan.predictedNewKeys(keys)
+        let predicted = CommitPlan(events, newKeys: predictedKeys)
+        let opened = try await open(
+            events, keys: distinctKeys, touches: predicted.touches, shard: shard, windows: attributionWindows, on: connection,
+            logger: logger)
+        let predictionHeld = opened.inserted.count == distinctKeys.count
+        let plan = predictionHeld ? predicted : CommitPlan(events, newKeys: CommitPlan.newKeys(keys, inserted: opened.inserted))
         // Under the push locks, so a registration is either wholly before or after.
         let timed = Array(plan.timedPushIDs)
         let sentAt = try await sentAtByPush(timed, on: connection, logger: logger)
@@ -45,8 +50,8 @@ enum PostgresEventWriter {
         let counted = plan.rows
         var days = DatedShards.days(events.lazy.map(\.receivedAt))
         let credits = try await PostgresAttribution.attribute(
-            plan.touches, events: counted, windows: attributionWindows, counter: &counter, movedDays: &days, on: connection,
-            logger: logger)
+            plan.touches, events: counted, windows: attributionWindows, counter: &counter, movedDays: &days,
+            probed: predictionHeld ? opened.probed : nil, on: connection, logger: logger)
         let dated = try await DatedShards.shard(for: days, shard: shard, on: connection, logger: logger)
         let outboxRows = try await PostgresOutbox.parts(plan, subscriptions: subscriptions, on: connection, logger: logger)
         if outboxRows.isEmpty,
@@ -79,20 +84,23 @@ enum PostgresEventWriter {
         ]
     }
 
-    /// Inserts every event's keys, in key order, and returns those that were new.
-    private static func insertDedupeKeys(
-        _ eventKeys: [[DedupeKey]], on connection: PostgresConnection, logger: Logger
-    ) async throws -> Set<DedupeKey> {
-        let keys = Set(eventKeys.joined())
-        guard !keys.isEmpty else { return [] }
-        let sorted = keys.sorted(by: DedupeKey.precedes)
-        var inserted = Set<DedupeKey>()
-        let statement = DedupeInsertStatement(pushIDs: sorted.map(\.pushID), keys: sorted.map(\.key))
+    /// Takes the commit's locks (pushes of displays shared, every device whose events take part in attribution,
+    /// the rollup shard: ``PushLocks``), inserts its keys in key order and probes the devices of `touches`, in one
+    /// round trip (``CommitOpenStatement``).
+    private static func open(
+        _ events: [StoredEvent], keys: Set<DedupeKey>, touches: AttributionTouches, shard: Int64, windows: AttributionWindows,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> CommitOpenStatement.Opened {
+        let statement = CommitOpenStatement(
+            locks: PushLocks.statement(
+                Set(events.lazy.filter { $0.kind == .display }.map(\.pushID)), mode: .shared,
+                devices: CommitPlan.devicesToLock(events), rollupShard: shard),
+            keys: keys.sorted(by: DedupeKey.precedes),
+            probe: PostgresAttribution.probe(touches.sorted, windows: windows))
+        var rows: [CommitOpenStatement.Row] = []
         try connection.ensureOpen()
-        for try await (pushID, key) in try await connection.execute(statement, logger: logger) {
-            inserted.insert(DedupeKey(pushID: pushID, key: key))
-        }
-        return inserted
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        return CommitOpenStatement.opened(rows)
     }
 
     /// Counts stored events read back (``RollupCounter``), their pushes' `sent_at` read in one query first.

@@ -19,11 +19,20 @@ enum PostgresNames {
         _ pairs: [BoundedNames.Pair], book: NameBook, admit: Bool, inTransaction: Bool, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> NameFold {
+        try await fold(pairs, book: book, admit: admit, inTransaction: inTransaction, connection: { connection }, logger: logger)
+    }
+
+    /// The same, asking `connection` for the connection only when the fold needs the database (most folds find
+    /// everything in the book).
+    static func fold(
+        _ pairs: [BoundedNames.Pair], book: NameBook, admit: Bool, inTransaction: Bool,
+        connection: () async throws -> PostgresConnection, logger: Logger
+    ) async throws -> NameFold {
         guard !pairs.isEmpty else { return NameFold(overflows: false) }
         var (apps, unknown) = book.apps(of: pairs.lazy.map(\.pushID))
         if !unknown.isEmpty {
             var registered: [ExactText: String] = [:]
-            for (pushID, app) in try await connection.fetch(Queries.SelectPushApps(pushIDs: unknown), logger: logger) {
+            for (pushID, app) in try await connection().fetch(Queries.SelectPushApps(pushIDs: unknown), logger: logger) {
                 registered[ExactText(pushID)] = app ?? ""
             }
             book.rememberApps(registered)
@@ -31,7 +40,7 @@ enum PostgresNames {
         }
         let unread = book.unread(pairs, apps: apps)
         if !unread.isEmpty {
-            for (app, names) in try await read(unread, on: connection, logger: logger) { book.learn(app: app.text, admitted: names) }
+            for (app, names) in try await read(unread, on: connection(), logger: logger) { book.learn(app: app.text, admitted: names) }
         }
         if admit {
             var slots: [ExactText: [(field: BoundedField, values: [String])]] = [:]
@@ -44,7 +53,7 @@ enum PostgresNames {
                 book.learn(
                     app: app.text,
                     admitted: try await self.admit(
-                        slots[app]!, app: app.text, bounds: book.bounds, inTransaction: inTransaction, on: connection,
+                        slots[app]!, app: app.text, bounds: book.bounds, inTransaction: inTransaction, on: connection(),
                         logger: logger))
             }
         }

@@ -28,11 +28,18 @@ enum PushLocks {
         logger: Logger
     ) async throws {
         guard !pushIDs.isEmpty || !devices.isEmpty || rollupShard != nil else { return }
-        let statement = PushLockStatement(
+        let statement = self.statement(pushIDs, mode: mode, devices: devices, rollupShard: rollupShard)
+        try connection.ensureOpen()
+        for try await _ in try await connection.execute(statement, logger: logger) {}
+    }
+
+    /// The statement that takes these locks (it takes none when given none).
+    static func statement(
+        _ pushIDs: Set<String>, mode: Mode, devices: Set<String> = [], rollupShard: Int64? = nil
+    ) -> PushLockStatement {
+        PushLockStatement(
             pushIDs: Array(pushIDs), shared: mode == .shared,
             devices: devices.count <= maximumDeviceLocks ? Array(devices) : [], allDevices: !devices.isEmpty,
             perDevice: devices.count <= maximumDeviceLocks, rollupShard: rollupShard)
-        try connection.ensureOpen()
-        for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 }

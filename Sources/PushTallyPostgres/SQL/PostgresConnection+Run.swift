@@ -41,10 +41,11 @@ extension PostgresConnection {
     }
 
     /// Commits, and throws unless the server says it committed: a transaction that failed answers `COMMIT`
-    /// with `ROLLBACK`, not an error.
-    func commit(logger: Logger) async throws {
+    /// with `ROLLBACK`, not an error. With `chain`, the next transaction begins in the same round trip
+    /// (`COMMIT AND CHAIN`).
+    func commit(chain: Bool = false, logger: Logger) async throws {
         try ensureOpen()
-        let result: PostgresQueryResult = try await self.query("COMMIT", logger: logger).get()
+        let result: PostgresQueryResult = try await self.query(chain ? "COMMIT AND CHAIN" : "COMMIT", logger: logger).get()
         guard result.metadata.command == "COMMIT" else {
             throw StoreError.unavailable(reason: "the transaction was rolled back (\(result.metadata.command))")
         }

@@ -57,6 +57,7 @@ package enum PostgresSchema {
         (28, "v28-feed-tables", FeedTablesSchema.migration(dialect: .postgres)),
         // Per-device delivery states.
         (29, "v29-device-states", DeviceStateSchema.migration(dialect: .postgres)),
+        (CommitOpenSchema.version, CommitOpenSchema.name, CommitOpenSchema.statements),
     ]
 
     /// How a migration run is bounded: tests build a database of an earlier schema, or stop one part way.

@@ -15,28 +15,37 @@ extension PostgresStore {
     }
 
     /// The same, trying `first` on the leased connection before the transaction: a result from it is final
-    /// (it committed on its own), `nil` sends the work to `body`. Also says which of the two gave the result.
-    /// `held`, when given, is used instead of a lease (a writer's run of commits holds one, ``HeldLease``).
+    /// (it committed on its own), `nil` sends the work to `body`. Also says which of the two gave the result, and
+    /// whether `body` ran in a transaction the last commit left open.
+    /// `held`, when given and usable, is used instead of a lease (a writer's run of commits holds one,
+    /// ``HeldLease``). On it, a transaction the last commit left open is taken instead of a `BEGIN`, and `first`
+    /// is not tried then (it needs a statement that commits on its own); with `chain`, the commit leaves the
+    /// next one's transaction open.
     static func transaction<Result: Sendable>(
-        _ client: PostgresClient, timeout: Duration, logger: Logger, held: PostgresConnection? = nil,
+        _ client: PostgresClient, timeout: Duration, logger: Logger, held: HeldLease? = nil, chain: Bool = false,
         first: @escaping @Sendable (PostgresConnection) async throws -> Result?,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
-    ) async throws -> (result: Result, first: Bool) {
-        @Sendable func run(_ connection: PostgresConnection) async throws -> (result: Result, first: Bool) {
-            let firstResult: Result?
-            do {
-                firstResult = try await first(connection)
-            } catch {
-                // A statement that commits on its own has no rollback to close a read-only session in.
-                if PostgresFailure.taintsConnection(error) { try? await connection.close() }
-                throw error
+    ) async throws -> (result: Result, first: Bool, chained: Bool) {
+        @Sendable func run(_ connection: PostgresConnection, lease: HeldLease?) async throws -> (result: Result, first: Bool, chained: Bool) {
+            let chained = lease?.takeChained() == true
+            if !chained {
+                let firstResult: Result?
+                do {
+                    firstResult = try await first(connection)
+                } catch {
+                    // A statement that commits on its own has no rollback to close a read-only session in.
+                    if PostgresFailure.taintsConnection(error) { try? await connection.close() }
+                    throw error
+                }
+                if let firstResult { return (firstResult, true, false) }
+                try await connection.run("BEGIN", logger: logger)
             }
-            if let firstResult { return (firstResult, true) }
-            try await connection.run("BEGIN", logger: logger)
             do {
                 let result = try await body(connection)
-                try await connection.commit(logger: logger)
-                return (result, false)
+                // Only a held connection chains: a leased one goes back to the pool, which must find it idle.
+                try await connection.commit(chain: chain && lease != nil, logger: logger)
+                if chain { lease?.chain() }
+                return (result, false, chained)
             } catch {
                 await connection.rollBack(after: error, logger: logger)
                 throw error
@@ -45,8 +54,8 @@ extension PostgresStore {
         var attempt = 1
         while true {
             do {
-                if let held { return try await run(held) }
-                return try await withConnection(client, timeout: timeout, run)
+                if let held, let connection = held.usable { return try await run(connection, lease: held) }
+                return try await withConnection(client, timeout: timeout) { try await run($0, lease: nil) }
             } catch where PostgresFailure.isRetryable(error) && attempt < 5 {
                 logger.debug("transaction retried", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
                 attempt += 1

@@ -134,10 +134,12 @@ public final class PostgresStore: Sendable {
             let shard = (firstShard + Int64(index)) % 16
             return AsyncGroupCommitWriter(
                 highWaterMark: max(1, configuration.writerHighWaterMark / writerCount), watchdog: watchdog,
-                session: { [client, connectionTimeout] commits in
+                session: { [client, connectionTimeout, logger] commits in
                     do {
                         try await Self.withConnection(client, timeout: connectionTimeout) { connection in
-                            await HeldLease.$current.withValue(HeldLease(connection)) { await commits() }
+                            let lease = HeldLease(connection)
+                            await HeldLease.$current.withValue(lease) { await commits() }
+                            await lease.release(timeout: connectionTimeout, logger: logger)
                         }
                     } catch {
                         await HeldLease.$current.withValue(HeldLease(failure: error)) { await commits() }
@@ -165,8 +167,10 @@ public final class PostgresStore: Sendable {
         if let failure = HeldLease.current?.takeFailure() { throw PostgresFailure.surface(failure) }
         let events = batches.flatMap { batch in batch.map { StoredEvent($0, receivedAt: receivedAt) } }
         let names = try await nameFold(events, book: nameBook, client: client, timeout: timeout, logger: logger)
-        let (flags, inOneStatement) = try await transaction(
-            client, timeout: timeout, logger: logger, held: HeldLease.current?.usable,
+        // A commit of sessions or conversions (which always take the transaction path) opens the next commit's
+        // transaction as it commits: the next is most likely one of them too.
+        let (flags, inOneStatement, chained) = try await transaction(
+            client, timeout: timeout, logger: logger, held: HeldLease.current, chain: events.contains { !$0.kind.namesPush },
             first: { connection in
                 try await PostgresOneStatementCommit.store(
                     events, maturityWindow: maturityWindow, shard: shard, state: memory, subscriptions: subscriptions,
@@ -177,7 +181,7 @@ public final class PostgresStore: Sendable {
                     events, maturityWindow: maturityWindow, attributionWindows: attributionWindows, shard: shard,
                     subscriptions: subscriptions, memory: memory, names: names, on: connection, logger: logger)
             })
-        memory.committed(inOneStatement: inOneStatement)
+        memory.committed(inOneStatement: inOneStatement, chained: chained)
         nameBook.recordOverflow(events, fold: names)
         StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: events.count)
         StoreMetrics.recordIngest(batches.joined(), duplicates: flags)
@@ -202,7 +206,18 @@ public final class PostgresStore: Sendable {
             try await PostgresNames.fold(pairs, book: book, admit: true, inTransaction: false, on: connection, logger: logger)
         }
         do {
-            if let held = HeldLease.current?.usable { return try await fold(held) }
+            if let held = HeldLease.current, held.usable != nil {
+                // Its admissions commit on their own, so a transaction the last commit left open is ended first,
+                // and only when the fold needs the database.
+                return try await PostgresNames.fold(
+                    pairs, book: book, admit: true, inTransaction: false,
+                    connection: {
+                        guard let connection = try await held.unchained(logger: logger) else {
+                            throw StoreError.unavailable(reason: "the connection to PostgreSQL closed")
+                        }
+                        return connection
+                    }, logger: logger)
+            }
             return try await withConnection(client, timeout: timeout, fold)
         } catch {
             throw PostgresFailure.surface(error)

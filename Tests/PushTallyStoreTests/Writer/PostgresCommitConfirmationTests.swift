@@ -60,7 +60,7 @@ extension PostgresStoreTests {
                     "CREATE TRIGGER wait_for_gate BEFORE INSERT ON dedupe FOR EACH ROW WHEN (NEW.push_id = 'doomed') EXECUTE FUNCTION wait_for_gate()",
                     logger: logger)
                 try await gate.query("SELECT pg_advisory_lock(4242)", logger: logger)
-                let doomed = Outcome()
+                let doomed = IngestOutcome()
                 store.ingest([IncomingEvent(pushID: "doomed", kind: .display, deviceID: "a", receiptID: "doomed")]) { doomed.set($0) }
                 while try await gate.query(
                     "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND NOT granted", logger: logger
@@ -68,7 +68,7 @@ extension PostgresStoreTests {
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 let behind = (0..<5).map { index in
-                    let outcome = Outcome()
+                    let outcome = IngestOutcome()
                     let batch = (0..<receipts).map { n in
                         IncomingEvent(pushID: "fine", kind: .display, deviceID: "b\(index)", receiptID: n == 0 ? "fine\(index)" : "fine\(index)-\(n)")
                     }
@@ -85,21 +85,6 @@ extension PostgresStoreTests {
             }
             try await allowCommits(url, on: "dedupe")
             #expect(try await store.ingest([IncomingEvent(pushID: "doomed", kind: .display, deviceID: "a", receiptID: "doomed")]) == [false])
-        }
-    }
-
-    /// An ingest's outcome, awaited after it was submitted: its flags, or `nil` for an error.
-    private final class Outcome: @unchecked Sendable {
-        private let stream = AsyncStream<[Bool]?>.makeStream()
-
-        func set(_ result: Result<[Bool], any Error>) {
-            stream.continuation.yield(try? result.get())
-            stream.continuation.finish()
-        }
-
-        func value() async -> [Bool]? {
-            for await value in stream.stream { return value }
-            return nil
         }
     }
 
