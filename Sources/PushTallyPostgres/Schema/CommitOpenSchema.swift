@@ -7,6 +7,9 @@
 /// `pushtally_commit_open` runs the three in that order in one call. It is `VOLATILE`, so each of its statements
 /// reads a snapshot taken after the locks before it were granted, as the separate statements did.
 ///
+/// Its statements keep one generic plan per connection (`plan_cache_mode`), as the probe's do: a custom plan is
+/// planned again on every call, and the call is on every commit's path.
+///
 /// The probe is asked for the devices the commit touches if none of its keys was stored before. A caller that
 /// finds a key stored before (a retry) discards those rows and probes again for the devices it really touches
 /// (``PostgresEventWriter``). Its rows come first, then the probe's; a key's row has `new_key_push` set, a
@@ -27,7 +30,7 @@ enum CommitOpenSchema {
             probe_device text, event_id bigint, event_kind bigint, event_push text, event_action text,
             event_at bigint, event_receipt text, event_credit bigint, event_credited_push text,
             event_value bigint, event_currency text, pruned_before text
-        ) LANGUAGE plpgsql AS $$
+        ) LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
         BEGIN
             -- Pushes, all devices, each device, the rollup shard, each group by key: PushLocks' order.
             PERFORM count(locked.l) FROM (
