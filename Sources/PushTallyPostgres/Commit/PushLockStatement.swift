@@ -1,7 +1,8 @@
 import PostgresNIO
 
-/// The locks of ``PushLocks/lock(_:mode:devices:on:logger:)`` as one prepared statement: a group commit takes
-/// them every time, and a statement parsed and planned afresh on each commit cost the writer's backend.
+/// The locks of ``PushLocks/lock(_:mode:devices:rollupShard:on:logger:)`` as one prepared statement, parsed and
+/// planned once per connection. A group commit passes the same arguments to `pushtally_commit_open`
+/// (``CommitOpenStatement``), which takes them in the same order before its keys and probe.
 struct PushLockStatement: PostgresPreparedStatement {
     typealias Row = Int64
 

@@ -1,10 +1,10 @@
 /// Migration 30: a group commit's first three statements as one server-side function.
 ///
-/// A commit in a transaction took its locks (``PushLockStatement``), inserted its dedupe keys
-/// (a prepared `INSERT … ON CONFLICT DO NOTHING RETURNING`) and probed the devices it touches (``AttributionProbeStatement``) in three
-/// round trips, and each round trip waits for two threads to wake, the server's and the collector's: on a
-/// loaded machine that wait, not the statements' work, was most of a commit of sessions.
-/// `pushtally_commit_open` runs the three in that order in one call. It is `VOLATILE`, so each of its statements
+/// A commit in a transaction takes its locks (as ``PushLockStatement`` does), inserts its dedupe keys and probes the
+/// devices it touches (as ``AttributionProbeStatement`` does). As three statements that is three round trips, and
+/// each waits for two threads to wake, the server's and the collector's: on a loaded machine that wait, not the
+/// statements' work, is most of a commit of sessions. `pushtally_commit_open` runs the three in that order in one
+/// call. It is `VOLATILE`, so each of its statements
 /// reads a snapshot taken after the locks before it were granted, as the separate statements did.
 ///
 /// Its statements keep one generic plan per connection (`plan_cache_mode`), as the probe's do: a custom plan is
