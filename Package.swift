@@ -71,8 +71,11 @@ let package = Package(
                 "PushTallyCore", server("GRDB", "GRDB.swift"),
                 // SQLite's C API, for the writer's hot statements (BoundStatement).
                 server("GRDBSQLite", "GRDB.swift"),
+                "CSQLiteSettings",
             ]
         ),
+        // Process-wide SQLite settings, made through `sqlite3_config` (variadic: not callable from Swift).
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The PostgreSQL engine, for many collectors on one database (postgres-nio).
         .target(
             name: "PushTallyPostgres",

@@ -21,25 +21,13 @@ enum EventWriter {
         let names = try SQLiteNames.fold(pairs, book: nameBook, admit: true, in: db)
         let sentAt = try SentAtLookup(db)
         var rollups = try plan.rollups(maturityWindow: maturityWindow, names: names, sentAt: sentAt.callAsFunction)
-        let receipts = try BoundStatement(db, sql: Queries.InsertEvent.receiptSQL)
-        let outcomes = try BoundStatement(db, sql: Queries.InsertEvent.outcomeSQL)
-        var rows: (first: Int64, last: Int64)?
         let placeholder = plan.events.isEmpty ? nil : try EventPositions.claim(in: db)
-        for index in plan.events.indices {
-            let duplicate = plan.duplicates[index]
-            if plan.events[index].kind.namesPush {
-                try receipts.insert(EventColumns.receipt, plan.events[index], duplicate: duplicate)
-            } else {
-                try outcomes.insert(EventColumns.all, plan.events[index], duplicate: duplicate)
-            }
-            let rowID = db.lastInsertedRowID
-            rows = (rows?.first ?? rowID, rowID)
-        }
+        let rows = try RawRows.insert(plan.events, duplicates: plan.duplicates, narrowReceipts: true, in: db)
         try EventPositions.release(placeholder, in: db)
         try SQLiteAttribution.attribute(plan.touches, windows: attributionWindows, counter: &rollups, in: db)
         try RollupWriter.write(rollups.accumulator, to: .rollups, statements: statements, in: db)
         try SQLiteAudience.write(plan.audience, in: db)
-        if let rows { try SQLiteOutbox.store(plan, rows: rows.first...rows.last, at: receivedAt, in: db) }
+        if let rows { try SQLiteOutbox.store(plan, rows: rows, at: receivedAt, in: db) }
         var offset = 0
         let flags = batches.map { batch in
             defer { offset += batch.count }
@@ -75,21 +63,5 @@ struct SentAtLookup {
     func callAsFunction(_ pushID: String) throws -> Int64? {
         statement.bind(1, pushID)
         return try statement.fetchInt64()
-    }
-}
-
-extension BoundStatement {
-    /// One raw row naming `columns` (the insert's own), its credit left to attribution.
-    func insert(_ columns: [EventColumn], _ event: StoredEvent, duplicate: Bool) throws {
-        var position: Int32 = 1
-        for column in columns {
-            switch column.value(of: event, duplicate: duplicate, credit: nil) {
-            case .text(let value): bind(position, value)
-            case .integer(let value): bind(position, value)
-            case .boolean(let value): bind(position, value)
-            }
-            position += 1
-        }
-        try execute()
     }
 }

@@ -60,11 +60,8 @@ extension SQLiteStore {
             let names = try SQLiteNames.fold(BoundedNames.pairs(added), book: self.nameBook, admit: true, in: db)
             let sentAt = try SentAtLookup(db)
             var counter = try plan.rollups(maturityWindow: window, names: names, sentAt: sentAt.callAsFunction)
-            let insert = try BoundStatement(db, sql: Queries.InsertEvent.outcomeSQL)
             let placeholder = plan.events.isEmpty ? nil : try EventPositions.claim(in: db)
-            for (event, duplicate) in zip(plan.events, plan.duplicates) {
-                try insert.insert(EventColumns.all, event, duplicate: duplicate)
-            }
+            _ = try RawRows.insert(plan.events, duplicates: plan.duplicates, narrowReceipts: false, in: db)
             try EventPositions.release(placeholder, in: db)
             try SQLiteAttribution.attribute(plan.touches, windows: windows, counter: &counter, in: db)
             try RollupWriter.write(counter.accumulator, to: .rollups, statements: self.rollupStatements, in: db)
