@@ -4,8 +4,19 @@ package struct ByPush<Value>: Sequence {
 
     package subscript(pushID: String) -> Value? { values[ExactText(pushID)] }
 
-    package func makeIterator() -> some IteratorProtocol<(key: String, value: Value)> {
-        values.lazy.map { (key: $0.key.text, value: $0.value) }.makeIterator()
+    package func makeIterator() -> Iterator { Iterator(base: values.makeIterator()) }
+
+    package struct Iterator: IteratorProtocol {
+        var base: [ExactText: Value].Iterator
+
+        // Specialized here for the accumulator's two maps: the writers iterate them from other modules, where a
+        // generic call runs unspecialized and looks up the pair's tuple metadata for every element.
+        @_specialize(exported: true, where Value == LatencyHistogram)
+        @_specialize(exported: true, where Value == MediaOutcomes)
+        package mutating func next() -> (key: String, value: Value)? {
+            guard let (key, value) = base.next() else { return nil }
+            return (key.text, value)
+        }
     }
 }
 

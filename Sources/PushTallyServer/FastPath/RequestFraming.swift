@@ -211,9 +211,12 @@ struct RequestFraming {
         state = size == 0 ? .trailers : .chunkData(remaining: size)
     }
 
-    /// The offsets of the tabs in a field's value.
+    /// The offsets of the tabs in a field's value. A loop over the bounds, not `indices.filter`: the slice's
+    /// `indices` is reached through its generic getter, a metadata look-up on every `Content-Length` line.
     private static func tabs(in value: Slice<UnsafeRawBufferPointer>) -> [Int] {
-        value.indices.filter { value[$0] == UInt8(ascii: "\t") }
+        var offsets: [Int] = []
+        for offset in value.startIndex..<value.endIndex where value[offset] == UInt8(ascii: "\t") { offsets.append(offset) }
+        return offsets
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
