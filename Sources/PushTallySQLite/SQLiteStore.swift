@@ -179,4 +179,3 @@ extension SQLiteStore: PushTallyStore {}
 private let sqliteSettings: Void = {
     _ = pushtally_sqlite_omit_memory_statistics()
 }()
-
