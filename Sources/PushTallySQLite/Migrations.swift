@@ -152,6 +152,11 @@ package enum Migrations {
         migrator.registerMigration("v25-device-states") { db in
             for statement in DeviceStateSchema.migration(dialect: .sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v26-device-activity-by-writer") { db in
+            // The writer keeps device_states' client times for the events that name a device (DeviceClientTimes):
+            // the row trigger ran its program for every raw row, device or not.
+            try db.execute(sql: "DROP TRIGGER IF EXISTS events_device_activity")
+        }
         return migrator
     }
 

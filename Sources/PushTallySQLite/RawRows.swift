@@ -3,17 +3,17 @@ import PushTallyCore
 
 /// Stores a commit's raw events, many rows a statement.
 ///
-/// A statement a row paid, for every row, its own step and halt, its statement journal and the device trigger's
-/// frame: in a C loop over this table on the 2-core box, 27 rows one at a time took 2.1 µs a row, 27 in one
-/// statement 1.5 µs. Rows go in runs of one column list (a push's own events name fewer columns than sessions,
-/// conversions and imports), each run in statements of the sizes ``Queries/InsertEvent/rowCounts`` lists, so a
-/// commit takes a handful of statements and their texts stay few, prepared in the connection's cache. Rows keep
-/// the events' order, so their rowids follow it.
+/// A statement a row paid, for every row, its own step and halt and its statement journal: in a C loop over this table
+/// on the 2-core box, 27 rows one at a time took 2.1 µs a row, 27 in one statement 1.5 µs. Rows go in runs of one
+/// column list (a push's own events name fewer columns than sessions, conversions and imports), each run in statements
+/// of the sizes ``Queries/InsertEvent/rowCounts`` lists, so a commit takes a handful of statements and their texts stay
+/// few, prepared in the connection's cache. Rows keep the events' order, so their rowids follow it.
 enum RawRows {
     /// Stores `events` with their retry flags (`duplicates`, index for index), a push's own events naming only
     /// the receipt columns when `narrowReceipts` (ingest; an import stores every column it carries). Returns the
     /// rowids given, first to last (consecutive: SQLite gives each new row the highest rowid plus one, and
-    /// nothing else stores raw events in the transaction), or `nil` for no events.
+    /// nothing else stores raw events in the transaction), or `nil` for no events. The events' devices' client
+    /// times follow them (``DeviceClientTimes``).
     static func insert(
         _ events: [StoredEvent], duplicates: [Bool], narrowReceipts: Bool, in db: Database
     ) throws -> ClosedRange<Int64>? {
@@ -29,7 +29,9 @@ enum RawRows {
             start = end
         }
         guard let first else { return nil }
-        return first...db.lastInsertedRowID
+        let rows = first...db.lastInsertedRowID
+        try DeviceClientTimes.note(events, in: db)
+        return rows
     }
 
     /// One run of events sharing a column list, in statements of the largest sizes that fit.
@@ -56,7 +58,7 @@ enum RawRows {
 
 extension BoundStatement {
     /// One raw row naming `columns` in the parameters from `first`, its credit left to attribution.
-    fileprivate func bind(_ columns: [EventColumn], _ event: StoredEvent, duplicate: Bool, from first: Int32) {
+    func bind(_ columns: [EventColumn], _ event: StoredEvent, duplicate: Bool, from first: Int32) {
         var position = first
         for column in columns {
             switch column.value(of: event, duplicate: duplicate, credit: nil) {

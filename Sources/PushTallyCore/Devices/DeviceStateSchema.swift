@@ -12,8 +12,8 @@ package enum DeviceStateSchema {
 
     /// The migration's statements, as they were released (a released migration keeps its DDL): the table, and the
     /// trigger that keeps its client times in the transaction that stores each raw event, whatever path stores it.
-    /// SQLite's trigger runs per row and only for events that name a device (the classic `push_id` form names none);
-    /// PostgreSQL's once per statement over the statement's rows.
+    /// PostgreSQL's runs once per statement over the statement's rows. SQLite's ran per row, and the migration
+    /// after this one drops it: SQLite's writer keeps the times itself for the events that name a device.
     package static func migration(dialect sql: SQLDialect) -> [String] {
         let table = """
             CREATE TABLE device_states (
