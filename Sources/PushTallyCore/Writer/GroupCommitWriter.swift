@@ -57,6 +57,8 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     private let logger: Logger
 
     /// - Parameters:
+    ///   - name: the writer thread's name, as `top -H`, `perf` and `/proc/PID/task/*/comm` show it: at most
+    ///     15 bytes, all that Linux keeps (a longer one is refused and the thread keeps its creator's).
     ///   - watchdog: bounds how long a commit's requests wait for it (its `commitTimeout`); without one they
     ///     wait as long as the commit takes.
     ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
@@ -64,7 +66,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
     // code (metadata look-ups and value-witness copies of every job) on every submission and commit.
     @_specialize(exported: true, where Input == [IncomingEvent], Output == [Bool])
     package init(
-        highWaterMark: Int, name: String = "pushtally-writer", watchdog: WriterWatchdog? = nil, logger: Logger = FlushAnswers.logger,
+        highWaterMark: Int, name: String = "ingest-writer", watchdog: WriterWatchdog? = nil, logger: Logger = FlushAnswers.logger,
         flush: @escaping Flush
     ) {
         self.machine = WriterStateMachine(highWaterMark: highWaterMark)
@@ -81,8 +83,11 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
             timer.schedule(deadline: .now() + interval, repeating: interval)
             return timer
         }
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = name
+        // Named from inside: Foundation on Linux drops a name given before `start()`.
+        let thread = Thread { [unowned self] in
+            Thread.current.name = name
+            self.run()
+        }
         self.thread = thread
         thread.start()
         timer?.setEventHandler { [weak self] in self?.check() }

@@ -23,11 +23,12 @@ extension StoreLifecycle {
     /// blocked pool thread could starve.
     public func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Named from inside: Foundation on Linux drops a name given before `start()`.
             let thread = Thread {
+                Thread.current.name = "store-close"
                 close()
                 continuation.resume()
             }
-            thread.name = "pushtally-store-close"
             thread.start()
         }
     }
