@@ -58,7 +58,7 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
 
     /// - Parameters:
     ///   - name: the writer thread's name, as `top -H`, `perf` and `/proc/PID/task/*/comm` show it: at most
-    ///     15 bytes, all that Linux keeps (a longer one is refused and the thread keeps its creator's).
+    ///     15 bytes (``nameCurrentThread(_:)``).
     ///   - watchdog: bounds how long a commit's requests wait for it (its `commitTimeout`); without one they
     ///     wait as long as the commit takes.
     ///   - logger: where a flush that breaks its contract is reported (``FlushAnswers``).
@@ -83,9 +83,8 @@ package final class GroupCommitWriter<Input: Sendable, Output: Sendable>: @unche
             timer.schedule(deadline: .now() + interval, repeating: interval)
             return timer
         }
-        // Named from inside: Foundation on Linux drops a name given before `start()`.
         let thread = Thread { [unowned self] in
-            Thread.current.name = name
+            nameCurrentThread(name)
             self.run()
         }
         self.thread = thread

@@ -23,9 +23,8 @@ extension StoreLifecycle {
     /// blocked pool thread could starve.
     public func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // Named from inside: Foundation on Linux drops a name given before `start()`.
             let thread = Thread {
-                Thread.current.name = "store-close"
+                nameCurrentThread("store-close")
                 close()
                 continuation.resume()
             }
