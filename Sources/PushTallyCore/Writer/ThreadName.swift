@@ -1,7 +1,7 @@
 import Foundation
 
 /// Names the calling thread where operators look for it (`top -H`, `perf`, `/proc/PID/task/*/comm`): at most
-/// 15 bytes, all that Linux keeps (a longer name is refused and the thread keeps its creator's).
+/// 15 bytes, all that Linux keeps (a longer name is cut there).
 ///
 /// Written to the thread's own `comm` file, from inside the thread: Foundation on Linux drops a `Thread.name`
 /// given before `start()`, and one set from inside at once can run before the starting thread has registered
