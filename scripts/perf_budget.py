@@ -36,7 +36,7 @@ STAGES = [
     ("outbox, attribution, audience, sent_at", r"SQLiteOutbox|SQLiteAttribution|SQLiteAudience|SentAtLookup|WALBudget"),
     ("raw row insert", r"EventWriter|RawColumns|EventColumn|BoundStatementC6insert"),
     ("metrics", r"StoreMetrics|RequestCounters|ServerMetrics|CoreMetrics|Prometheus"),
-    ("transaction (GRDB, begin and commit)", r"GRDB"),
+    ("transaction (begin and commit)", r"GRDB|WriterTransaction"),
     ("baseline: request handler", r"bare_durable_baseline7Handler"),
     ("baseline: writer", r"bare_durable_baseline6Writer"),
     ("event loop and channel plumbing (NIO)", r"NIOPosix|NIOCore|NIOHTTP1|Hummingbird"),

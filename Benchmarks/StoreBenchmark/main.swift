@@ -8,6 +8,8 @@
 //        --report-receipts 0: ingest only, as scripts/bench's batch part runs it)
 //        [--sqlite-cache-mb N]   (the store's writer page cache, as `serve --sqlite-cache-mb`; default 8)
 //        [--deliveries N] [--delivery-days D]   (per-device deliveries alone: N devices, a push a day for D days)
+//        [--seed-commits N] [--commit-size S] [--commit-rounds R]   (the seed request's group commit alone: the
+//        writer's CPU for N commits of S single receipts, against the bare durable baseline's commit; default S 25, R 5)
 import Foundation
 import GRDB
 import PushTallyCore
@@ -73,6 +75,15 @@ func rawTableBytes(_ path: String) throws -> Int {
     try DatabaseQueue(path: path).read { db in
         try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name = 'events'") ?? 0
     }
+}
+
+let seedCommits = option("--seed-commits", 0)
+if seedCommits > 0 {
+    let size = option("--commit-size", 25), rounds = option("--commit-rounds", 5)
+    print("== the seed request's group commit: \(seedCommits) commits of \(size) single receipts a round, \(rounds) rounds against the bare durable baseline's commit")
+    try CommitRounds(commits: seedCommits, size: size, rounds: rounds, directory: directory).run()
+    try? FileManager.default.removeItem(at: directory)
+    exit(0)
 }
 
 let deliveryDevices = option("--deliveries", 0)

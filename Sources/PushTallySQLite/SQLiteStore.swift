@@ -22,6 +22,8 @@ public final class SQLiteStore: Sendable {
     let nameBook: NameBook
     /// The writer connection's rollup statements, kept across commits.
     let rollupStatements = RollupStatements()
+    /// The log's size between checkpoints, by the disk's free space.
+    let walBudget: WALBudget
 
     /// Opens (creating if needed) and migrates the database at `path`. The device-id secret lives beside it,
     /// at `path + ".secret"` unless `deviceSecretPath` says otherwise, created on first start: back it up with
@@ -67,48 +69,67 @@ public final class SQLiteStore: Sendable {
         try migrator.migrate(pool)
         self.pool = pool
         self.deviceHasher = try DeviceHasher.loadOrCreate(at: self.deviceSecretPath)
-        let clock = configuration.clock
-        let window = configuration.maturityWindowMillis
-        let windows = configuration.attributionWindows
         let nameBook = NameBook(bounds: configuration.nameBounds)
         self.nameBook = nameBook
-        let statements = rollupStatements
         let walBudget = WALBudget(databasePath: path)
+        self.walBudget = walBudget
         // A commit waiting on another process's lock is answered by SQLite (503, the lock named) a second
         // before the watchdog would call it stalled.
         let commitDeadline = commitTimeout + .seconds(1)
         self.commitDeadline = commitDeadline
         let watchdog = WriterWatchdog(commitTimeout: commitDeadline, startTimeout: commitDeadline, logger: logger)
+        let statements = rollupStatements
         self.writer = GroupCommitWriter(highWaterMark: configuration.writerHighWaterMark, watchdog: watchdog) { batches in
-            let receivedAt = clock()
-            let started = ContinuousClock.now
-            let flags: [[Bool]]
-            let names: NameFold
-            do {
-                (flags, names) = try pool.write { db in
-                    try walBudget.apply(db)
-                    return try EventWriter.commit(
-                        batches, receivedAt: receivedAt, maturityWindow: window, attributionWindows: windows,
-                        nameBook: nameBook, statements: statements, in: db)
-                }
-            } catch {
-                // Ids this commit admitted were rolled back with it.
-                nameBook.forgetAdmitted()
-                if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
-                    // The log's committed pages go into the database file and the log is cut to nothing: on a
-                    // disk the log filled, that is the room the next commits need, and it comes back as soon as
-                    // anything else frees space. The budget is looked at again for the disk as it is now.
-                    _ = try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-                    walBudget.lookAgain()
-                }
-                throw SQLiteUnavailable.surface(error)
-            }
-            nameBook.recordOverflow(batches, fold: names)
-            // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
-            StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
-            StoreMetrics.recordIngest(batches: batches, duplicates: flags)
-            return flags
+            try SQLiteStore.commit(
+                batches, pool: pool, configuration: configuration, nameBook: nameBook, statements: statements, walBudget: walBudget)
         }
+    }
+
+    /// One group commit of `batches`, on the calling thread: what the writer thread runs for each.
+    private static func commit(
+        _ batches: [[IncomingEvent]], pool: DatabasePool, configuration: StoreConfiguration, nameBook: NameBook,
+        statements: RollupStatements, walBudget: WALBudget
+    ) throws -> [[Bool]] {
+        let receivedAt = configuration.clock()
+        let started = ContinuousClock.now
+        let flags: [[Bool]]
+        let names: NameFold
+        do {
+            (flags, names) = try pool.writeWithoutTransaction { db in
+                try walBudget.apply(db)
+                return try WriterTransaction.run(in: db) {
+                    try EventWriter.commit(
+                        batches, receivedAt: receivedAt, maturityWindow: configuration.maturityWindowMillis,
+                        attributionWindows: configuration.attributionWindows, nameBook: nameBook, statements: statements,
+                        in: db)
+                }
+            }
+        } catch {
+            // Ids this commit admitted were rolled back with it.
+            nameBook.forgetAdmitted()
+            if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
+                // The log's committed pages go into the database file and the log is cut to nothing: on a
+                // disk the log filled, that is the room the next commits need, and it comes back as soon as
+                // anything else frees space. The budget is looked at again for the disk as it is now.
+                _ = try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                walBudget.lookAgain()
+            }
+            throw SQLiteUnavailable.surface(error)
+        }
+        nameBook.recordOverflow(batches, fold: names)
+        // Once per commit, not per request: metric handles cost a lock each, on the one writer thread.
+        StoreMetrics.recordCommit(duration: ContinuousClock.now - started, events: batches.reduce(0) { $0 + $1.count })
+        StoreMetrics.recordIngest(batches: batches, duplicates: flags)
+        return flags
+    }
+
+    /// Commits `batches` (device ids already keyed) as one group commit on the calling thread, as the writer
+    /// thread would, and returns each batch's retry flags. For a benchmark of the commit alone: nothing else may
+    /// write to the store meanwhile.
+    package func commitOnThisThread(_ batches: [[IncomingEvent]]) throws -> [[Bool]] {
+        try SQLiteStore.commit(
+            batches, pool: pool, configuration: configuration, nameBook: nameBook, statements: rollupStatements,
+            walBudget: walBudget)
     }
 
     /// Log pages a commit leaves before SQLite checkpoints (its default is 1,000: 4 MB).
