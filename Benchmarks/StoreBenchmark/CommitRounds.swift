@@ -45,7 +45,7 @@ struct CommitRounds {
         (0..<size).map { _ in [IncomingEvent(pushID: "123", kind: .display)] }
     }
 
-    /// CPU µs a commit of the store's group commit, the first tenth of the commits left out as warm-up.
+    /// CPU µs a commit of the store's group commit, once warm (``measure(logOf:_:)``).
     private func storeCommits(_ round: Int) throws -> Double {
         let path = directory.appendingPathComponent("commit-store-\(round).sqlite").path
         let store = try SQLiteStore(path: path)
@@ -57,7 +57,7 @@ struct CommitRounds {
         return try measure(logOf: path) { _ = try store.commitOnThisThread(batches) }
     }
 
-    /// CPU µs a commit of the bare durable baseline's writer body.
+    /// CPU µs a commit of the bare durable baseline's writer body, once warm.
     private func bareCommits(_ round: Int) throws -> Double {
         let path = directory.appendingPathComponent("commit-bare-\(round).sqlite").path
         let pool = try DatabasePool(path: path)

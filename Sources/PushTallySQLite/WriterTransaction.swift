@@ -3,7 +3,7 @@ import GRDB
 /// The group commit's transaction, begun and committed by statements prepared once per connection.
 ///
 /// GRDB's `write` runs `BEGIN` and `COMMIT` through `execute(sql:)`, which parses and prepares each one anew: on
-/// the writer thread that was about 3 % of its samples under single receipts, once per commit. This does what
+/// the writer thread that was 2 to 3 % of its samples under single receipts, once per commit. This does what
 /// `inTransaction` does for a commit (an immediate transaction, a rollback on any error), with the two
 /// statements from the connection's cache. No transaction observer watches this database, so GRDB has nothing
 /// to tell of the commit.
