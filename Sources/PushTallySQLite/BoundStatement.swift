@@ -91,6 +91,21 @@ struct BoundStatement {
         }
     }
 
+    /// Every row, each made by `make` from the current row as a query decodes it (``RawColumns``), then resets.
+    func fetchRows<Value>(_ make: (RawColumns) throws -> Value) throws -> [Value] {
+        defer { sqlite3_reset(handle) }
+        var values: [Value] = []
+        let columns = RawColumns(handle: handle)
+        while true {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else {
+                guard code == SQLITE_DONE else { throw failure(code) }
+                return values
+            }
+            values.append(try make(columns))
+        }
+    }
+
     /// The current row of a statement being stepped, read by column position from 0.
     struct Columns {
         fileprivate let handle: SQLiteStatement

@@ -13,8 +13,9 @@ enum EventWriter {
     ) throws -> (flags: [[Bool]], names: NameFold) {
         var events: [StoredEvent] = []
         events.reserveCapacity(batches.reduce(0) { $0 + $1.count })
-        for batch in batches {
-            for event in batch { events.append(StoredEvent(event, receivedAt: receivedAt)) }
+        // By index: `for event in batch` would copy each incoming event before building its stored form.
+        for batch in batches.indices {
+            for event in batches[batch].indices { events.append(StoredEvent(batches[batch][event], receivedAt: receivedAt)) }
         }
         let plan = CommitPlan(events, newKeys: try DedupeWriter.newKeys(events, db: db))
         let pairs = BoundedNames.pairs(events)

@@ -9,16 +9,21 @@ struct MediaRollupWriter {
     /// The writer's statements, by table and run (`-1`: no bucket).
     let statements: RollupStatements
 
+    /// Each table's key columns (``RollupKeyBinder``), read from its declaration once.
+    private static let pushKeys = RollupKeyBinder<String>(.media)
+    private static let bucketKeys = RollupKeyBinder<RollupAccumulator.MediaBucketKey>(.mediaBucket)
+    private static let versionKeys = RollupKeyBinder<RollupAccumulator.MediaVersionKey>(.mediaVersion)
+
     func write(_ accumulator: RollupAccumulator, in db: Database) throws {
-        let pushKeys = RollupKeyBinder<String>(.media)
+        let pushKeys = Self.pushKeys
         for (pushID, media) in accumulator.media {
             try upsert(.media, key: { pushKeys.bind(pushID, to: $0) }, media, histogram: true, in: db)
         }
-        let bucketKeys = RollupKeyBinder<RollupAccumulator.MediaBucketKey>(.mediaBucket)
+        let bucketKeys = Self.bucketKeys
         for (key, media) in accumulator.mediaBuckets {
             try upsert(.mediaBucket, key: { bucketKeys.bind(key, to: $0) }, media, histogram: false, in: db)
         }
-        let versionKeys = RollupKeyBinder<RollupAccumulator.MediaVersionKey>(.mediaVersion)
+        let versionKeys = Self.versionKeys
         for (key, media) in accumulator.mediaVersions {
             try upsert(.mediaVersion, key: { versionKeys.bind(key, to: $0) }, media, histogram: true, in: db)
         }

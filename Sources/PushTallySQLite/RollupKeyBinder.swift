@@ -3,8 +3,9 @@ import PushTallyCore
 /// A rollup table's key columns as it declares them (``RollupTable/key``), each read from a key by its name
 /// (``RollupKeyCells``): bound in the declared order, the order ``AdditiveSQL`` numbers its parameters in, so a
 /// key column added to a declaration is bound where the statement expects it or fails at once, never shifted.
-/// Made once per table and commit; a row then binds a cell per column with no lookup by name.
-struct RollupKeyBinder<Key: RollupKeyCells> {
+/// Made once per table; a row then binds a cell per column with no lookup by name. Sendable as its cells are: each
+/// reads a field of the key it is given and captures nothing (``RollupKeyCells``).
+struct RollupKeyBinder<Key: RollupKeyCells>: @unchecked Sendable {
     private enum Cell {
         case text((Key) -> String)
         case integer((Key) -> Int64)

@@ -14,33 +14,42 @@ enum RollupWriter {
     private static let versionFields = RollupTable.version.deltaFields
     private static let outcomeFields = RollupTable.outcome.outcomeFields
     private static let outcomeTimeFields = RollupTable.outcomeTime.outcomeFields
+    /// Each count table's key columns (``RollupKeyBinder``), read from its declaration once, not every commit.
+    private static let pushKeys = RollupKeyBinder<RollupAccumulator.PushKey>(.push)
+    private static let bucketKeys = RollupKeyBinder<RollupAccumulator.BucketKey>(.bucket)
+    private static let platformBucketKeys = RollupKeyBinder<RollupAccumulator.PlatformBucketKey>(.platformBucket)
+    private static let timeKeys = RollupKeyBinder<RollupAccumulator.TimeKey>(.time)
+    private static let versionKeys = RollupKeyBinder<RollupAccumulator.VersionKey>(.version)
+    private static let pendingKeys = RollupKeyBinder<RollupAccumulator.PendingKey>(.pending)
+    private static let outcomeKeys = RollupKeyBinder<RollupAccumulator.OutcomeKey>(.outcome)
+    private static let outcomeTimeKeys = RollupKeyBinder<RollupAccumulator.OutcomeTimeKey>(.outcomeTime)
 
     static func write(
         _ accumulator: RollupAccumulator, to target: RollupTarget, statements: RollupStatements, in db: Database
     ) throws {
         let push = try statements.statement(.push, into: target, in: db)
         let pushFields = Self.pushFields
-        let pushKeys = RollupKeyBinder<RollupAccumulator.PushKey>(.push)
+        let pushKeys = Self.pushKeys
         for (key, delta) in accumulator.pushes {
             try push.add { statement in statement.bind(delta, pushFields, from: pushKeys.bind(key, to: statement)) }
         }
         let bucket = try statements.statement(.bucket, into: target, in: db)
         let bucketFields = Self.bucketFields
-        let bucketKeys = RollupKeyBinder<RollupAccumulator.BucketKey>(.bucket)
+        let bucketKeys = Self.bucketKeys
         for (key, delta) in accumulator.buckets {
             try bucket.add { statement in statement.bind(delta, bucketFields, from: bucketKeys.bind(key, to: statement)) }
         }
         if !accumulator.platformBuckets.isEmpty {
             let platform = try statements.statement(.platformBucket, into: target, in: db)
             let platformFields = Self.platformBucketFields
-            let platformKeys = RollupKeyBinder<RollupAccumulator.PlatformBucketKey>(.platformBucket)
+            let platformKeys = Self.platformBucketKeys
             for (key, delta) in accumulator.platformBuckets {
                 try platform.add { statement in statement.bind(delta, platformFields, from: platformKeys.bind(key, to: statement)) }
             }
         }
         let time = try statements.statement(.time, into: target, in: db)
         let timeFields = Self.timeFields
-        let timeKeys = RollupKeyBinder<RollupAccumulator.TimeKey>(.time)
+        let timeKeys = Self.timeKeys
         for (key, delta) in accumulator.times {
             try time.add { statement in statement.bind(delta, timeFields, from: timeKeys.bind(key, to: statement)) }
         }
@@ -50,14 +59,14 @@ enum RollupWriter {
         if !accumulator.versions.isEmpty {
             let version = try statements.statement(.version, into: target, in: db)
             let versionFields = Self.versionFields
-            let versionKeys = RollupKeyBinder<RollupAccumulator.VersionKey>(.version)
+            let versionKeys = Self.versionKeys
             for (key, delta) in accumulator.versions {
                 try version.add { statement in statement.bind(delta, versionFields, from: versionKeys.bind(key, to: statement)) }
             }
         }
         if !accumulator.pending.isEmpty {
             let pending = try statements.statement(.pending, into: target, in: db)
-            let pendingKeys = RollupKeyBinder<RollupAccumulator.PendingKey>(.pending)
+            let pendingKeys = Self.pendingKeys
             for (key, count) in accumulator.pending {
                 try pending.add { statement in statement.bind(pendingKeys.bind(key, to: statement), count) }
             }
@@ -72,13 +81,13 @@ enum RollupWriter {
         guard !accumulator.outcomes.isEmpty || !accumulator.outcomeTimes.isEmpty else { return }
         let outcome = try statements.statement(.outcome, into: target, in: db)
         let outcomeFields = Self.outcomeFields
-        let outcomeKeys = RollupKeyBinder<RollupAccumulator.OutcomeKey>(.outcome)
+        let outcomeKeys = Self.outcomeKeys
         for (key, delta) in accumulator.outcomes where !delta.isZero {
             try outcome.add { statement in statement.bind(delta, outcomeFields, from: outcomeKeys.bind(key, to: statement)) }
         }
         let time = try statements.statement(.outcomeTime, into: target, in: db)
         let timeFields = Self.outcomeTimeFields
-        let timeKeys = RollupKeyBinder<RollupAccumulator.OutcomeTimeKey>(.outcomeTime)
+        let timeKeys = Self.outcomeTimeKeys
         for (key, delta) in accumulator.outcomeTimes where !delta.isZero {
             try time.add { statement in statement.bind(delta, timeFields, from: timeKeys.bind(key, to: statement)) }
         }

@@ -20,12 +20,13 @@ package struct CommitPlan: Sendable {
         duplicates.reserveCapacity(events.count)
         var touches = AttributionTouches()
         var key = 0
-        for event in events {
-            let count = DedupeKeys.count(kind: event.kind, deviceID: event.deviceID, receiptID: event.receiptID)
-            let retry = event.duplicate ?? newKeys[key..<key + count].contains(false)
+        // By index, so no event is copied out of the array (a commit's events are wide values).
+        for index in events.indices {
+            let count = DedupeKeys.count(kind: events[index].kind, deviceID: events[index].deviceID, receiptID: events[index].receiptID)
+            let retry = events[index].duplicate ?? newKeys[key..<key + count].contains(false)
             key += count
             duplicates.append(retry)
-            touches.add(event, duplicate: retry)
+            touches.add(events[index], duplicate: retry)
         }
         self.events = events
         self.duplicates = duplicates

@@ -129,7 +129,8 @@ package enum BoundedNames {
     /// commit from other modules, where a generic call runs unspecialized, with a metadata lookup per event.
     package static func pairs(_ events: [StoredEvent]) -> [Pair] {
         var collector = Collector()
-        for event in events { collector.add(event) }
+        // By index: iterating would copy each event out of the array.
+        for index in events.indices { collector.add(events[index]) }
         return collector.pairs
     }
 }

@@ -125,6 +125,11 @@ public struct RollupAccumulator {
     private var mediaByPush: [ExactText: MediaOutcomes] = [:]
     package private(set) var mediaBuckets: [MediaBucketKey: MediaOutcomes] = [:]
     package private(set) var mediaVersions: [MediaVersionKey: MediaOutcomes] = [:]
+    /// Where the last keys of ``pushes``, ``buckets`` and ``pending`` are stored (``RecentSlots``): every receipt
+    /// adds to a row of each, mostly to its neighbour's.
+    private var recentPushes = RecentSlots<PushKey, Delta>()
+    private var recentBuckets = RecentSlots<BucketKey, Delta>()
+    private var recentPending = RecentSlots<PendingKey, Int64>()
 
     package init() {}
 
@@ -134,6 +139,8 @@ public struct RollupAccumulator {
         pushes.reserveCapacity(events)
         buckets.reserveCapacity(events)
         latencyByPush.reserveCapacity(events)
+        recentPushes.forget()
+        recentBuckets.forget()
     }
 
     /// The bucket deltas summed over pushes, for the series rollup: derived once per transaction from
@@ -186,9 +193,9 @@ public struct RollupAccumulator {
             versions[VersionKey(push: key, dimension: 1, version: osVersion), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
         }
-        pushes[key, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
+        pushes.update(key, default: Delta(), recent: &recentPushes) { $0.add(eventTime: eventTime, duplicate: duplicate) }
         let bucketKey = BucketKey(push: key, bucket: EventTime.bucket(ofMillis: eventTime))
-        buckets[bucketKey, default: Delta()].add(eventTime: eventTime, duplicate: duplicate)
+        buckets.update(bucketKey, default: Delta(), recent: &recentBuckets) { $0.add(eventTime: eventTime, duplicate: duplicate) }
         if let platform {
             versions[VersionKey(push: key, dimension: 2, version: platform), default: Delta()]
                 .add(eventTime: eventTime, duplicate: duplicate)
@@ -224,15 +231,15 @@ public struct RollupAccumulator {
         pushID: String, eventTime: Int64, receivedAt: Int64, sentAt: Int64?, maturityWindow: Int64
     ) {
         guard let sentAt else {
-            pending[PendingKey(pushID: pushID, clock: 0, second: floorSeconds(eventTime)), default: 0] += 1
-            pending[PendingKey(pushID: pushID, clock: 1, second: floorSeconds(receivedAt)), default: 0] += 1
+            pending.update(PendingKey(pushID: pushID, clock: 0, second: floorSeconds(eventTime)), default: 0, recent: &recentPending) { $0 += 1 }
+            pending.update(PendingKey(pushID: pushID, clock: 1, second: floorSeconds(receivedAt)), default: 0, recent: &recentPending) { $0 += 1 }
             return
         }
         // Whole seconds, exactly as pending timing is settled, so both paths (and a rebuild) agree.
         let latency = floorSeconds(eventTime) * 1000 - sentAt
         latencyByPush[ExactText(pushID), default: LatencyHistogram()].add(bucket: LatencyHistogram.bucket(ofMillis: latency), count: 1)
         if floorSeconds(receivedAt) * 1000 > sentAt + maturityWindow {
-            pushes[PushKey(pushID: pushID, kind: .display, action: ""), default: Delta()].counts[.late] += 1
+            pushes.update(PushKey(pushID: pushID, kind: .display, action: ""), default: Delta(), recent: &recentPushes) { $0.counts[.late] += 1 }
         }
     }
 }

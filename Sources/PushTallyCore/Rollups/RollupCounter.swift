@@ -10,6 +10,9 @@ package struct RollupCounter {
     package let names: NameFold
     package private(set) var accumulator = RollupAccumulator()
     private var sentAtByPush: [ExactText: Int64?] = [:]
+    /// The last push whose `sent_at` was asked for, with it: a commit's displays mostly repeat their neighbour's
+    /// push, and comparing its id costs less than hashing it.
+    private var lastSentAt: (pushID: String, sentAt: Int64?)?
 
     package init(maturityWindow: Int64, names: NameFold) {
         self.maturityWindow = maturityWindow
@@ -47,11 +50,15 @@ package struct RollupCounter {
             osVersion: osVersion, platform: platform)
         guard kind == .display, !duplicate else { return }
         let known: Int64?
-        if let cached = sentAtByPush[ExactText(pushID)] {
+        if let lastSentAt, lastSentAt.pushID.isExactly(pushID) {
+            known = lastSentAt.sentAt
+        } else if let cached = sentAtByPush[ExactText(pushID)] {
             known = cached
+            lastSentAt = (pushID, cached)
         } else {
             known = try sentAt(pushID)
             sentAtByPush[ExactText(pushID)] = .some(known)
+            lastSentAt = (pushID, known)
         }
         accumulator.addTiming(
             pushID: pushID, eventTime: eventTime, receivedAt: receivedAt, sentAt: known, maturityWindow: maturityWindow)

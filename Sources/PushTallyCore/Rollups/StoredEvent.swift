@@ -26,19 +26,30 @@ package struct StoredEvent: Sendable, Hashable {
     package var eventID: String?
 
     /// An ingested event (device id already keyed), received at `receivedAt`: its time is clamped here.
-    package init(_ event: IncomingEvent, receivedAt: Int64) {
-        self.init(
-            pushID: event.pushID, kind: event.kind, action: event.action, receivedAt: receivedAt,
-            eventTime: EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt),
-            duplicate: nil, deviceID: event.deviceID, receiptID: event.receiptID, platform: event.platform,
-            appVersion: event.appVersion, osVersion: event.osVersion)
+    ///
+    /// Every field assigned in place, from a borrowed event: the writer builds one per receipt of a commit,
+    /// and a delegating init would build the whole value once more and copy it.
+    package init(_ event: borrowing IncomingEvent, receivedAt: Int64) {
+        pushID = event.pushID
+        kind = event.kind
+        action = event.action
+        self.receivedAt = receivedAt
+        eventTime = EventTime.clamp(deviceTimeMillis: event.deviceTimeMillis, receivedAtMillis: receivedAt)
+        duplicate = nil
+        deviceID = event.deviceID
+        receiptID = event.receiptID
+        platform = event.platform
+        appVersion = event.appVersion
+        osVersion = event.osVersion
         app = event.app
         name = event.name
         valueMicros = event.valueMicros
         currency = event.currency
+        attribution = nil
         media = event.media
         extensionMillis = event.extensionMillis
         notificationPermission = event.notificationPermission
+        eventID = nil
     }
 
     package init(
