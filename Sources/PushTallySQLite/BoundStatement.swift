@@ -78,31 +78,30 @@ struct BoundStatement {
 
     /// Every row, each made by `make` from the current row's ``Columns``, then resets.
     func fetchAll<Value>(_ make: (Columns) -> Value) throws -> [Value] {
-        defer { sqlite3_reset(handle) }
-        var values: [Value] = []
         let columns = Columns(handle: handle)
-        while true {
-            let code = sqlite3_step(handle)
-            guard code == SQLITE_ROW else {
-                guard code == SQLITE_DONE else { throw failure(code) }
-                return values
-            }
-            values.append(make(columns))
-        }
+        var values: [Value] = []
+        try forEachRow { values.append(make(columns)) }
+        return values
     }
 
     /// Every row, each made by `make` from the current row as a query decodes it (``RawColumns``), then resets.
     func fetchRows<Value>(_ make: (RawColumns) throws -> Value) throws -> [Value] {
-        defer { sqlite3_reset(handle) }
-        var values: [Value] = []
         let columns = RawColumns(handle: handle)
+        var values: [Value] = []
+        try forEachRow { values.append(try make(columns)) }
+        return values
+    }
+
+    /// Steps the statement to its end, calling `body` on each row, then resets.
+    private func forEachRow(_ body: () throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
         while true {
             let code = sqlite3_step(handle)
             guard code == SQLITE_ROW else {
                 guard code == SQLITE_DONE else { throw failure(code) }
-                return values
+                return
             }
-            values.append(try make(columns))
+            try body()
         }
     }
 

@@ -80,3 +80,16 @@ import Testing
         #expect(accumulator.latency["timed"]?.total == Int64(events.count - pending.count))
     }
 }
+
+extension RecentSlotsTests {
+    @Test func aCopyTakenMidwayKeepsItsValuesAndTheOriginalCountsOn() {
+        var recent = RecentSlots<String, Int>()
+        var counts: [String: Int] = [:]
+        for key in ["a", "a", "b"] { counts.update(key, default: 0, recent: &recent) { $0 += 1 } }
+        let copy = counts
+        // The slots still point into storage the copy shares: the next change copies it first.
+        for key in ["b", "a", "a", "c"] { counts.update(key, default: 0, recent: &recent) { $0 += 1 } }
+        #expect(copy == ["a": 2, "b": 1])
+        #expect(counts == ["a": 4, "b": 2, "c": 1])
+    }
+}
